@@ -1,0 +1,42 @@
+"""A rules-as-data card-game interpreter.
+
+The pipeline, one module per stage: `loader` (YAML with positions) -> `schema`
+(JSON Schema) -> `compiler` (names, types, closures, VM code) -> `engine` (run).
+"""
+from __future__ import annotations
+
+from .compiler import Program, compile_ruleset
+from .engine import apply, labels, new_game, result, view
+from .errors import InterpreterError, Problem, RulesError, RulesetError, UsageError
+from .loader import load_file, load_text
+from .schema import check
+
+__all__ = ["Program", "Problem", "InterpreterError", "RulesError", "RulesetError", "UsageError",
+           "load_program", "load_program_text", "check_file", "new_game", "apply", "labels", "result", "view"]
+
+
+def load_program(path: str, options: dict | None = None, lang: str | None = None) -> Program:
+    """Load, validate and compile a ruleset file; raise RulesetError with every problem."""
+    data, source = load_file(path)
+    return _checked(data, source, options, lang)
+
+
+def load_program_text(text: str, file: str = "<string>", options=None, lang=None) -> Program:
+    data, source = load_text(text, file)
+    return _checked(data, source, options, lang)
+
+
+def _checked(data, source, options, lang) -> Program:
+    problems = check(data, source)
+    if problems:
+        raise RulesetError(problems)
+    return compile_ruleset(data, source, options, lang)
+
+
+def check_file(path: str) -> list[Problem]:
+    """Every problem of a ruleset file (empty when it is valid)."""
+    try:
+        load_program(path)
+    except RulesetError as e:
+        return e.problems
+    return []

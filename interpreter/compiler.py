@@ -1,0 +1,948 @@
+"""Stage 3: compile a checked ruleset into a Program the engine runs.
+
+Every expression becomes a closure (expr_compile), every list of steps becomes
+instructions of a small virtual machine: closures `ins(state) -> next pc`, with
+jumps resolved here.  Because the program counter, call frames and scopes live
+in the state, a game can pause at any decision and be copied or resumed.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from lark import Tree
+
+from . import effects
+from .deck import Deck, build_deck, localize
+from .errors import Problem, RulesetError, UsageError, did_you_mean
+from .expr import ExprError, parse
+from .expr_compile import (ANY, BOOL, CARD, NULL, NUM, PLAYER, STR, ZONE, Compiled, ExprCompiler,
+                           FunctionDef, Symbols, compatible, elem_of, list_of, type_of_value)
+from .loader import Source
+
+BUILTIN_EVENTS = ("round_start", "round_end", "turn_start", "turn_end")
+EXITS = ("end_turn", "end_round", "end_game")
+TEMPLATE_PART = re.compile(r"\{([^{}]+)\}")
+DEFAULT_MAX_STEPS = 1_000_000
+
+
+@dataclass
+class ZoneSpec:
+    name: str
+    per_player: bool
+    visibility: str
+
+
+@dataclass
+class ChoiceSpec:
+    """What the engine needs to describe one `choose` step to agents and people."""
+    var: str
+    label: object        # fn(state, locals, option) -> str
+    prompt: str
+    where: tuple
+
+
+@dataclass
+class Program:
+    name: str
+    title: str
+    file: str
+    lang: str
+    languages: list
+    options: dict
+    option_specs: dict
+    players: tuple                     # (min, max, default)
+    deck: Deck
+    start_zone: str
+    zones: dict                        # name -> ZoneSpec
+    var_init: dict                     # name -> fn(state)
+    pvar_init: dict                    # name -> fn(state, player)
+    code: list = field(default_factory=list)
+    where: list = field(default_factory=list)     # pc -> (line, col)
+    choices: list = field(default_factory=list)   # ChoiceSpec by id
+    winners: object = None
+    score: object = None
+    max_steps: int = DEFAULT_MAX_STEPS
+
+    def card(self, notation: str) -> int:
+        """The first card whose id or display is `notation`."""
+        for i, (a, b) in enumerate(zip(self.deck.ids, self.deck.display)):
+            if notation in (a, b):
+                return i
+        raise UsageError(f"{self.name} has no card '{notation}'{did_you_mean(notation, self.deck.ids)}")
+
+
+class _Code:
+    """Instructions under construction: factories linked to closures once labels are placed."""
+
+    def __init__(self):
+        self.factories = []
+        self.paths = []
+        self.labels = {}
+
+    def emit(self, factory, path) -> int:
+        self.factories.append(factory)
+        self.paths.append(path)
+        return len(self.factories) - 1
+
+    def label(self):
+        return object()
+
+    def place(self, label):
+        self.labels[label] = len(self.factories)
+
+    def link(self):
+        def at(label):
+            return self.labels[label]
+        return [f(pc, at) for pc, f in enumerate(self.factories)]
+
+
+def compile_ruleset(data: dict, source: Source, options: dict | None = None,
+                    lang: str | None = None) -> Program:
+    """Compile loaded ruleset data; raise RulesetError listing every problem found."""
+    return _Compiler(data, source).program(options or {}, lang)
+
+
+def resolve_options(data: dict, overrides: dict) -> dict:
+    """The options in force: defaults, then `overrides` (strings from the command line)."""
+    specs = data.get("options", {}) or {}
+    values = {name: spec.get("default") for name, spec in specs.items()}
+    for name, raw in overrides.items():
+        if name not in specs:
+            known = ", ".join(specs) or "none"
+            raise UsageError(f"unknown option '{name}'{did_you_mean(name, specs)}; options of "
+                             f"{data.get('name')}: {known}")
+        choices = specs[name].get("choices", [])
+        match = [c for c in choices if str(c).lower() == str(raw).lower()]
+        if not match:
+            raise UsageError(f"option '{name}' cannot be '{raw}'; choose one of: "
+                             f"{', '.join(map(str, choices))}")
+        values[name] = match[0]
+    return values
+
+
+def player_range(data: dict) -> tuple:
+    p = data.get("players", 2)
+    if isinstance(p, int):
+        return (p, p, p)
+    return (p["min"], p["max"], p.get("default", p["min"]))
+
+
+class _Compiler:
+    def __init__(self, data: dict, source: Source):
+        self.data = data
+        self.src = source
+        self.problems: list[Problem] = []
+
+    # -- reporting ------------------------------------------------------------
+    def report(self, path, message, offset=None, key=False):
+        self.problems.append(self.src.problem(tuple(path), message, key=key, offset=offset))
+
+    def expr(self, text, path, scope=None, want=None) -> Compiled:
+        """Compile one expression; on error report it and return a harmless stand-in."""
+        try:
+            return self.ec.compile(text, scope, want)
+        except ExprError as e:
+            self.report(path, e.message, e.offset if isinstance(text, str) else None)
+            return Compiled(want or ANY, lambda s, l: None)
+
+    # -- the whole program ------------------------------------------------------
+    def program(self, overrides: dict, lang) -> Program:
+        d = self.data
+        self._check_options()
+        try:
+            options = resolve_options(d, overrides)
+        except UsageError:
+            raise
+        languages = d.get("languages") or ["en"]
+        lang = lang or languages[0]
+        if lang not in languages:
+            raise UsageError(f"{d.get('name')} has no language '{lang}'; choose one of: {', '.join(languages)}")
+        self.lang, self.languages = lang, languages
+        deck = build_deck(d["deck"], lang, languages, options, self.report)
+        if deck is None:
+            raise RulesetError(self.problems)
+        zones = self._zones()
+        if d["deck"]["zone"] not in zones:
+            self.report(("deck", "zone"), f"unknown zone '{d['deck']['zone']}'{did_you_mean(d['deck']['zone'], zones)}")
+        self.sym = Symbols(options=options, card_attrs=deck.attrs, all_cards=tuple(range(len(deck.ids))),
+                           shared_zones={n for n, z in zones.items() if not z.per_player},
+                           player_zones={n for n, z in zones.items() if z.per_player})
+        self.ec = ExprCompiler(self.sym)
+        self.deck = deck
+        self.zones = zones
+        var_init = self._variables("variables", self.sym.global_vars)
+        pvar_init = self._variables("player_variables", self.sym.player_vars)
+        self._functions()
+        self.events = self._events()
+        self.choices: list[ChoiceSpec] = []
+        code = self._flow()
+        winners, score = self._result()
+        if self.problems:
+            raise RulesetError(self.problems)
+        instructions = code.link()
+        where = [self.src.at(p) for p in code.paths]
+        min_p, max_p, default_p = player_range(d)
+        return Program(
+            name=d["name"], title=str(localize(d.get("title", d["name"]), lang, languages)),
+            file=self.src.file, lang=lang, languages=languages, options=options,
+            option_specs=d.get("options", {}) or {}, players=(min_p, max_p, default_p), deck=deck,
+            start_zone=d["deck"]["zone"], zones=zones, var_init=var_init, pvar_init=pvar_init,
+            code=instructions, where=where, choices=self.choices, winners=winners, score=score,
+            max_steps=d["flow"].get("max_steps", DEFAULT_MAX_STEPS))
+
+    def _check_options(self):
+        for name, spec in (self.data.get("options") or {}).items():
+            if spec.get("default") not in spec.get("choices", []):
+                self.report(("options", name, "default"),
+                            f"default {spec.get('default')!r} of option '{name}' is not one of its choices")
+            for key in spec.get("explain", {}) or {}:
+                if key not in [str(c) for c in spec.get("choices", [])]:
+                    self.report(("options", name, "explain", key), f"'{key}' is not a choice of option '{name}'", key=True)
+        p = self.data.get("players")
+        if isinstance(p, dict):
+            lo, hi = p["min"], p["max"]
+            if lo > hi or not lo <= p.get("default", lo) <= hi:
+                self.report(("players",), "players: need min <= default <= max")
+
+    def _zones(self) -> dict:
+        zones = {}
+        for name, spec in self.data["zones"].items():
+            spec = spec or {}
+            zones[name] = ZoneSpec(name, bool(spec.get("per_player")), spec.get("visibility", "hidden"))
+        return zones
+
+    def _variables(self, section, types: dict) -> dict:
+        init = {}
+        decls = self.data.get(section) or {}
+        for name, decl in decls.items():
+            if name in types or name in self.zones:
+                self.report((section, name), f"'{name}' is already the name of a zone or variable", key=True)
+            if isinstance(decl, dict):
+                types[name] = decl.get("type") or type_of_value(decl.get("initial"))
+                if types[name] == NULL:
+                    self.report((section, name), f"variable '{name}' starts as null: give its type", key=True)
+                init[name] = decl.get("initial")
+            else:
+                types[name] = type_of_value(decl)
+                init[name] = decl
+        compiled = {}
+        for name, value in init.items():
+            path = (section, name, "initial") if isinstance(decls[name], dict) else (section, name)
+            scope = {"p": PLAYER} if section == "player_variables" else {}
+            c = self.expr(value, path, scope, types[name]) if isinstance(value, str) and types[name] != STR \
+                else Compiled(types[name], lambda s, l, v=value: v, value)
+            compiled[name] = c.fn
+        return compiled
+
+    def _functions(self):
+        for name, spec in (self.data.get("functions") or {}).items():
+            try:
+                tree = parse(spec["expr"])
+            except ExprError as e:
+                self.report(("functions", name, "expr"), e.message, e.offset)
+                tree = parse("null")
+            self.sym.functions[name] = FunctionDef(name, list(spec.get("params", [])), tree)
+        for name, spec in (self.data.get("functions") or {}).items():
+            params = {p: ANY for p in spec.get("params", [])}
+            try:   # check the body once with untyped parameters, for early errors
+                self.ec.node(self.sym.functions[name].tree, {}, {p: Compiled(ANY, None) for p in params}, 0)
+            except ExprError as e:
+                if "has no attribute" not in e.message and "a value has no" not in e.message:
+                    self.report(("functions", name, "expr"), e.message, e.offset)
+
+    def _events(self) -> dict:
+        events = {name: {} for name in BUILTIN_EVENTS}
+        for name, spec in (self.data.get("events") or {}).items():
+            events[name] = dict((spec or {}).get("with", {}) or {})
+        return events
+
+    # -- flow -----------------------------------------------------------------
+    def _flow(self) -> _Code:
+        code = _Code()
+        flow = self.data["flow"]
+        self.code = code
+        self.dispatch = {}           # event -> label of its trigger dispatcher
+        self.procs = {}              # procedure -> label
+        self.triggers_on = {}
+        for i, t in enumerate(self.data.get("triggers") or []):
+            if t["on"] not in self.events:
+                self.report(("triggers", i, "on"), f"unknown event '{t['on']}'{did_you_mean(t['on'], self.events)}")
+                continue
+            self.triggers_on.setdefault(t["on"], []).append((i, t))
+        for name in self.triggers_on:
+            self.dispatch[name] = code.label()
+        for name in self.data.get("procedures") or {}:
+            self.procs[name] = code.label()
+
+        end, round_top, round_end = code.label(), code.label(), code.label()
+        code.emit(_push_scope("game", end), ("flow",))
+        self.steps(flow.get("setup") or [], ("flow", "setup"), {})
+        code.place(round_top)
+        code.emit(_push_scope("round", round_end), ("flow", "round"))
+        self._emit_event("round_start", {}, ("flow", "round"))
+        self.steps(flow["round"], ("flow", "round"), {})
+        code.place(round_end)
+        code.emit(_pop_scope(), ("flow", "round"))
+        self._emit_event("round_end", {}, ("flow", "round"))
+        until = self.expr(flow.get("until", True), ("flow", "until"), {}, BOOL)
+        code.emit(_jump_unless(until.fn, round_top), ("flow", "until"))
+        code.place(end)
+        code.emit(_pop_scope(), ("flow",))
+        self.steps(flow.get("end") or [], ("flow", "end"), {})
+        code.emit(_halt(), ("flow",))
+        for name, label in self.procs.items():
+            code.place(label)
+            self.steps(self.data["procedures"][name], ("procedures", name), {})
+            code.emit(_return(), ("procedures", name))
+        for name, label in self.dispatch.items():
+            code.place(label)
+            for i, t in self.triggers_on[name]:
+                scope = dict(self.events[name])
+                skip = code.label()
+                if "when" in t:
+                    cond = self.expr(t["when"], ("triggers", i, "when"), scope, BOOL)
+                    code.emit(_jump_unless(cond.fn, skip), ("triggers", i, "when"))
+                self.steps(t["do"], ("triggers", i, "do"), scope)
+                code.place(skip)
+            code.emit(_return(), ("triggers",))
+        return code
+
+    def _emit_event(self, name, payload: dict, path):
+        if name in self.dispatch:
+            self.code.emit(_call(self.dispatch[name], payload), path)
+
+    def steps(self, steps, path, scope):
+        """Compile a list of steps; `scope` (local name -> type) grows as choices bind names."""
+        batch = []
+        for i, step in enumerate(steps):
+            p = path + (i,)
+            simple = self._simple(step, p, scope)
+            if simple is not None:
+                batch.append(simple)
+                continue
+            self._flush(batch, path)
+            batch = []
+            self._control(step, p, scope)
+        self._flush(batch, path)
+
+    def _flush(self, batch, path):
+        if batch:
+            self.code.emit(_effects(batch), batch[0][1] if len(batch) == 1 else batch[0][1])
+
+    # -- steps that are plain effects -------------------------------------------
+    def _simple(self, step, path, scope):
+        """(fn, path) for a step that is a plain effect, or None for control flow."""
+        if isinstance(step, str) or not isinstance(step, dict):
+            return None
+        kinds = [k for k in step if k in EFFECTS]
+        if len(kinds) != 1 or len(step) != 1:
+            return None
+        kind = kinds[0]
+        fn = getattr(self, "_fx_" + kind)(step[kind], path + (kind,), scope)
+        return (fn, path + (kind,))
+
+    def _zone(self, text, path, scope):
+        c = self.expr(text, path, scope, ZONE)
+        if c.type not in (ZONE, ANY):
+            self.report(path, "expected a zone here")
+        return c.fn
+
+    def _fx_move(self, a, path, scope):
+        bottom = a.get("position") == "bottom"
+        dst = self._zone(a["to"], path + ("to",), scope)
+        kinds = [k for k in ("card", "cards", "count") if k in a]
+        if "from" not in a:
+            self.report(path, "move needs 'from': the zone the cards leave", key=True)
+            return _noop
+        src = self._zone(a["from"], path + ("from",), scope)
+        if len(kinds) > 1:
+            self.report(path, "move takes only one of 'card', 'cards' or 'count'")
+        if "card" in a:
+            card = self.expr(a["card"], path + ("card",), scope, CARD)
+            return effects.move_card(card.fn, src, dst, bottom)
+        if "cards" in a:
+            cards = self.expr(a["cards"], path + ("cards",), scope, list_of(CARD))
+            return effects.move_cards(cards.fn, src, dst, bottom)
+        count = self.expr(a["count"], path + ("count",), scope, NUM).fn if "count" in a else None
+        return effects.move_top(src, dst, count, bottom)
+
+    def _fx_deal(self, a, path, scope):
+        src = self._zone(a["from"], path + ("from",), scope)
+        name = a["to"]
+        if name not in self.sym.player_zones:
+            self.report(path + ("to",), f"'{name}' is not a per-player zone"
+                                        f"{did_you_mean(name, self.sym.player_zones)}")
+        count = self.expr(a["count"], path + ("count",), scope, NUM).fn
+        first = self.expr(a["first"], path + ("first",), scope, PLAYER).fn if "first" in a else None
+        players = self.expr(a["players"], path + ("players",), scope, list_of(PLAYER)).fn if "players" in a else None
+        return effects.deal(src, name, count, first, players)
+
+    def _fx_shuffle(self, a, path, scope):
+        return effects.shuffle(self._zone(a, path, scope))
+
+    def _fx_gather(self, a, path, scope):
+        dst = self._zone(a["to"], path + ("to",), scope)
+        names = a.get("from") or list(self.zones)
+        getters = []
+        for n in names:
+            if n not in self.zones:
+                self.report(path + ("from",), f"unknown zone '{n}'{did_you_mean(n, self.zones)}")
+            elif self.zones[n].per_player:
+                getters.append(lambda s, n=n: s.zones[n])
+            else:
+                getters.append(lambda s, n=n: (s.zones[n],))
+        return effects.gather(getters, dst)
+
+    def _fx_set(self, a, path, scope, add=False):
+        fns = []
+        for target, value in a.items():
+            fns.append(self._assign(target, value, path + (target,), scope, add))
+        return fns[0] if len(fns) == 1 else _sequence(fns)
+
+    def _fx_add(self, a, path, scope):
+        return self._fx_set(a, path, scope, add=True)
+
+    def _assign(self, target, value, path, scope, add):
+        try:
+            tree = parse(str(target))
+        except ExprError as e:
+            self.report(path, f"cannot assign to '{target}': {e.message}", key=True)
+            return _noop
+        if isinstance(tree, Tree) and tree.data == "name":
+            name = tree.children[0].value
+            if name not in self.sym.global_vars:
+                known = list(self.sym.global_vars)
+                hint = f" (it is a player variable: write current.{name})" if name in self.sym.player_vars \
+                    else did_you_mean(name, known)
+                self.report(path, f"unknown variable '{name}'{hint}", key=True)
+                return _noop
+            typ = self.sym.global_vars[name]
+            v = self._value(value, path, scope, typ, add)
+            return (effects.add_global if add else effects.set_global)(name, v)
+        if isinstance(tree, Tree) and tree.data == "attr":
+            owner_t, name_tok = tree.children
+            name = name_tok.value
+            if name not in self.sym.player_vars:
+                self.report(path, f"unknown player variable '{name}'{did_you_mean(name, self.sym.player_vars)}", key=True)
+                return _noop
+            try:
+                owner = self.ec.sub(owner_t, dict(scope), {}, 0, PLAYER)
+            except ExprError as e:
+                self.report(path, e.message, key=True)
+                return _noop
+            typ = self.sym.player_vars[name]
+            v = self._value(value, path, scope, typ, add)
+            return (effects.add_player if add else effects.set_player)(name, owner.fn, v)
+        self.report(path, f"cannot assign to '{target}': name a variable, e.g. total or current.score", key=True)
+        return _noop
+
+    def _value(self, value, path, scope, typ, add):
+        if add and typ != NUM:
+            self.report(path, f"'add' needs a number variable, but this one holds {typ} values", key=True)
+        return self.expr(value, path, scope, typ).fn
+
+    def _fx_reveal(self, a, path, scope):
+        c = self.expr(a, path, scope)
+        is_list = elem_of(c.type) == CARD
+        if c.type != CARD and not is_list and c.type != ANY:
+            self.report(path, "reveal needs a card or a list of cards")
+        disp = self.deck.display
+        return effects.reveal(c.fn, is_list, lambda s, l, cards: "revealed: " + " ".join(disp[x] for x in cards))
+
+    def _fx_eliminate(self, a, path, scope):
+        return effects.eliminate(self.expr(a, path, scope, PLAYER).fn)
+
+    def _fx_log(self, a, path, scope):
+        if isinstance(a, dict) and "text" in a:
+            render = self.template(a["text"], path + ("text",), scope)
+            to = self.expr(a["to"], path + ("to",), scope, PLAYER).fn if "to" in a else None
+        else:
+            render, to = self.template(a, path, scope), None
+        return effects.log(render, to)
+
+    def _fx_emit(self, a, path, scope):
+        raise AssertionError("emit is compiled as control flow")
+
+    # -- templates ------------------------------------------------------------
+    def template(self, text, path, scope):
+        """fn(state, locals) -> str for a text with {expression} parts."""
+        text = str(localize(text, self.lang, self.languages))
+        parts = []
+        pos = 0
+        for m in TEMPLATE_PART.finditer(text):
+            parts.append(text[pos:m.start()])
+            try:
+                c = self.ec.compile(m.group(1), scope)
+                parts.append(self.formatter(c))
+            except ExprError as e:
+                self.report(path, e.message, m.start(1) + e.offset)
+                parts.append("?")
+            pos = m.end()
+        parts.append(text[pos:])
+        consts = [p for p in parts]
+        if all(isinstance(p, str) for p in consts):
+            joined = "".join(consts)
+            return lambda s, l: joined
+        return lambda s, l: "".join(p if isinstance(p, str) else p(s, l) for p in consts)
+
+    def formatter(self, c: Compiled):
+        """fn(state, locals) -> str showing the value of c the way a player reads it."""
+        show = self.shower(c.type)
+        f = c.fn
+        return lambda s, l: show(s, f(s, l))
+
+    def shower(self, typ):
+        disp = self.deck.display
+        if typ == CARD:
+            return lambda s, v: "—" if v is None else disp[v]
+        if typ == PLAYER:
+            return lambda s, v: "nobody" if v is None else s.names[v]
+        if typ in (ZONE, list_of(CARD)):
+            return lambda s, v: " ".join(disp[x] for x in v) if v else "—"
+        if typ == list_of(PLAYER):
+            return lambda s, v: ", ".join(s.names[x] for x in v) if v else "nobody"
+        if typ == BOOL:
+            return lambda s, v: "yes" if v else "no"
+        return lambda s, v: _show_plain(v)
+
+    # -- control flow -----------------------------------------------------------
+    def _control(self, step, path, scope):
+        code = self.code
+        if isinstance(step, str):
+            if step in EXITS:
+                code.emit(_exit(step[4:]), path)
+            else:
+                self.report(path, f"unknown step '{step}'{did_you_mean(step, EXITS)}")
+            return
+        keys = set(step)
+        for kind, needed, allowed in CONTROL:
+            if kind in keys:
+                extra = keys - allowed
+                if extra:
+                    for k in sorted(extra):
+                        self.report(path + (k,), f"'{k}' does not belong in a '{kind}' step"
+                                                 f"{did_you_mean(k, allowed)}", key=True)
+                    return
+                missing = [k for k in needed if k not in keys]
+                if missing:
+                    self.report(path, f"a '{kind}' step needs '{missing[0]}'", key=True)
+                    return
+                getattr(self, "_cf_" + kind)(step, path, scope)
+                return
+        effects_here = [k for k in step if k in EFFECTS]
+        if len(effects_here) > 1:
+            self.report(path, f"one step per list item: this item has {', '.join(effects_here)}")
+        else:
+            self.report(path, f"a step needs one of: {', '.join(sorted(set(EFFECTS) | {c[0] for c in CONTROL}))}")
+
+    def _cf_if(self, step, path, scope):
+        code = self.code
+        cond = self.expr(step["if"], path + ("if",), scope, BOOL)
+        if cond.is_const:
+            keep, drop = ("then", "else") if cond.const else ("else", "then")
+            self._dead(step.get(drop) or [], path + (drop,), scope)
+            self.steps(step.get(keep) or [], path + (keep,), dict(scope))
+            return
+        other, end = code.label(), code.label()
+        code.emit(_jump_unless(cond.fn, other), path + ("if",))
+        self.steps(step.get("then") or [], path + ("then",), dict(scope))
+        if "else" in step:
+            code.emit(_jump(end), path)
+        code.place(other)
+        if "else" in step:
+            self.steps(step["else"], path + ("else",), dict(scope))
+        code.place(end)
+
+    def _dead(self, steps, path, scope):
+        """Check steps an option rules out, without keeping their code."""
+        real = self.code
+        self.code = _Code()
+        try:
+            self.steps(steps, path, dict(scope))
+        finally:
+            self.code = real
+
+    def _cf_repeat(self, step, path, scope):
+        top = self.code.label()
+        self.code.place(top)
+        inner = dict(scope)
+        self.steps(step["repeat"], path + ("repeat",), inner)
+        until = self.expr(step["until"], path + ("until",), inner, BOOL)
+        self.code.emit(_jump_unless(until.fn, top), path + ("until",))
+
+    def _cf_while(self, step, path, scope):
+        code = self.code
+        top, end = code.label(), code.label()
+        code.place(top)
+        cond = self.expr(step["while"], path + ("while",), scope, BOOL)
+        code.emit(_jump_unless(cond.fn, end), path + ("while",))
+        self.steps(step["do"], path + ("do",), dict(scope))
+        code.emit(_jump(top), path)
+        code.place(end)
+
+    def _cf_for_each(self, step, path, scope):
+        code = self.code
+        var = step["for_each"]
+        coll = self.expr(step["in"], path + ("in",), scope)
+        et = elem_of(coll.type)
+        if et is None:
+            self.report(path + ("in",), f"for_each needs a list or zone to walk through")
+            et = ANY
+        top, end = code.label(), code.label()
+        key = f"#{len(code.factories)}"
+        code.emit(_iter_start(key, coll.fn), path + ("in",))
+        code.place(top)
+        code.emit(_iter_next(key, var, end), path + ("for_each",))
+        inner = dict(scope)
+        inner[var] = et
+        self.steps(step["do"], path + ("do",), inner)
+        code.emit(_jump(top), path)
+        code.place(end)
+
+    def _cf_turns(self, step, path, scope):
+        code = self.code
+        t = step["turns"]
+        p = path + ("turns",)
+        first = self.expr(t["first"], p + ("first",), scope, PLAYER).fn if "first" in t else None
+        nxt = self.expr(t["next"], p + ("next",), scope, PLAYER).fn if "next" in t else None
+        until = self.expr(t["until"], p + ("until",), scope, BOOL).fn if "until" in t else None
+        count = self.expr(t["count"], p + ("count",), scope, NUM).fn if "count" in t else None
+        top, turn_end, end = code.label(), code.label(), code.label()
+        key = f"#{len(code.factories)}"
+        code.emit(_turns_start(key, first, count), p)
+        code.place(top)
+        code.emit(_turns_check(key, until, end, turn_end), p)
+        self._emit_event("turn_start", {}, p)
+        self.steps(t["do"], p + ("do",), dict(scope))
+        code.place(turn_end)
+        code.emit(_pop_scope(), p)
+        self._emit_event("turn_end", {}, p)
+        code.emit(_turns_next(nxt, top), p)
+        code.place(end)
+
+    def _cf_choose(self, step, path, scope):
+        code = self.code
+        var = step.get("as", "choice")
+        raw = step["choose"]
+        if isinstance(raw, list):
+            options = Compiled(list_of(STR if all(isinstance(x, str) for x in raw) else ANY),
+                               lambda s, l, v=tuple(raw): v, tuple(raw))
+        else:
+            options = self.expr(raw, path + ("choose",), scope)
+        et = elem_of(options.type)
+        if et is None:
+            self.report(path + ("choose",), "choose needs a list or zone of options")
+            et = ANY
+        inner = dict(scope)
+        inner[var] = et
+        where = self.expr(step["where"], path + ("where",), inner, BOOL).fn if "where" in step else None
+        by = self.expr(step["by"], path + ("by",), scope, PLAYER).fn if "by" in step else None
+        label = self.template(step["label"], path + ("label",), inner) if "label" in step else None
+        show = self.shower(et)
+        if label is None:
+            label_fn = lambda s, l, v: show(s, v)
+        else:
+            def label_fn(s, l, v, label=label, var=var):
+                saved = l.get(var)
+                l[var] = v
+                try:
+                    return label(s, l)
+                finally:
+                    l[var] = saved
+        prompt = str(localize(step.get("prompt", "Choose"), self.lang, self.languages))
+        cid = len(self.choices)
+        self.choices.append(ChoiceSpec(var, label_fn, prompt, path))
+        otherwise = code.label()
+        end = code.label()
+        code.emit(_choose(cid, options.fn, var, where, by, otherwise if "otherwise" in step else None), path)
+        if "otherwise" in step:
+            code.emit(_jump(end), path)
+            code.place(otherwise)
+            self.steps(step["otherwise"], path + ("otherwise",), dict(scope))
+            code.place(end)
+        scope[var] = et
+
+    def _cf_emit(self, step, path, scope):
+        name = step["emit"]
+        if name not in self.events:
+            self.report(path + ("emit",), f"unknown event '{name}'{did_you_mean(name, self.events)} "
+                                          f"(declare it under 'events')")
+            return
+        declared = self.events[name]
+        given = step.get("with") or {}
+        payload = {}
+        for k, typ in declared.items():
+            if k not in given:
+                self.report(path, f"event '{name}' carries '{k}': give it under 'with'", key=True)
+                continue
+            payload[k] = self.expr(given[k], path + ("with", k), scope, typ).fn
+        for k in given:
+            if k not in declared:
+                self.report(path + ("with", k), f"event '{name}' carries no '{k}'{did_you_mean(k, declared)}", key=True)
+        self._emit_event(name, payload, path)
+
+    def _cf_call(self, step, path, scope):
+        name = step["call"]
+        if name not in self.procs:
+            self.report(path + ("call",), f"unknown procedure '{name}'{did_you_mean(name, self.procs)}")
+            return
+        self.code.emit(_call(self.procs[name], {}), path)
+
+    def _cf_end(self, step, path, scope):
+        pass
+
+    # -- result -----------------------------------------------------------------
+    def _result(self):
+        r = self.data["result"]
+        winners = self.expr(r["winners"], ("result", "winners"), {}, list_of(PLAYER))
+        score = self.expr(r["score"], ("result", "score"), {"p": PLAYER}, NUM) if "score" in r else None
+        return winners.fn, (score.fn if score else None)
+
+
+EFFECTS = ("move", "deal", "shuffle", "gather", "set", "add", "reveal", "eliminate", "log")
+CONTROL = (
+    ("if", ("if",), {"if", "then", "else"}),
+    ("repeat", ("repeat", "until"), {"repeat", "until"}),
+    ("while", ("while", "do"), {"while", "do"}),
+    ("for_each", ("for_each", "in", "do"), {"for_each", "in", "do"}),
+    ("turns", ("turns",), {"turns"}),
+    ("choose", ("choose",), {"choose", "as", "where", "by", "prompt", "label", "otherwise"}),
+    ("emit", ("emit",), {"emit", "with"}),
+    ("call", ("call",), {"call"}),
+)
+
+
+def _show_plain(v) -> str:
+    if isinstance(v, float) and v == int(v):
+        return str(int(v))
+    return "—" if v is None else str(v)
+
+
+def _noop(s, l):
+    return None
+
+
+def _sequence(fns):
+    def run(s, l):
+        for f in fns:
+            f(s, l)
+    return run
+
+
+# ---------------------------------------------------------------------------
+# Instructions.  Each factory takes (pc, resolve) and returns ins(state) -> next pc;
+# a negative result stops the run loop (a decision is pending, or the game is over).
+
+def _effects(batch):
+    fns = tuple(f for f, _ in batch)
+
+    def factory(pc, at):
+        nxt = pc + 1
+        if len(fns) == 1:
+            f = fns[0]
+
+            def one(s):
+                f(s, s.locals)
+                return nxt
+            return one
+
+        def many(s):
+            l = s.locals
+            for f in fns:
+                f(s, l)
+            return nxt
+        return many
+    return factory
+
+
+def _jump(label):
+    return lambda pc, at: (lambda s, t=at(label): t)
+
+
+def _jump_unless(cond, label):
+    def factory(pc, at):
+        target, nxt = at(label), pc + 1
+        return lambda s: nxt if cond(s, s.locals) else target
+    return factory
+
+
+def _push_scope(kind, exit_label):
+    def factory(pc, at):
+        exit_pc, nxt = at(exit_label), pc + 1
+
+        def push(s):
+            s.scopes.append((kind, len(s.frames), exit_pc))
+            return nxt
+        return push
+    return factory
+
+
+def _pop_scope():
+    def factory(pc, at):
+        nxt = pc + 1
+
+        def pop(s):
+            s.scopes.pop()
+            return nxt
+        return pop
+    return factory
+
+
+def _exit(kind):
+    def factory(pc, at):
+        def exit_(s):
+            for i in range(len(s.scopes) - 1, -1, -1):
+                k, depth, exit_pc = s.scopes[i]
+                if k == kind:
+                    del s.scopes[i + 1:]
+                    if len(s.frames) > depth:
+                        s.locals = s.frames[depth][1]
+                        del s.frames[depth:]
+                    return exit_pc
+            from .errors import RulesError
+            raise RulesError(f"end_{kind} outside any {kind}")
+        return exit_
+    return factory
+
+
+def _call(label, payload: dict):
+    items = tuple(payload.items())
+
+    def factory(pc, at):
+        target, ret = at(label), pc + 1
+
+        def call(s):
+            l = s.locals
+            new = {k: f(s, l) for k, f in items}
+            s.frames.append((ret, l))
+            s.locals = new
+            return target
+        return call
+    return factory
+
+
+def _return():
+    def factory(pc, at):
+        def ret(s):
+            pc_, l = s.frames.pop()
+            s.locals = l
+            return pc_
+        return ret
+    return factory
+
+
+def _halt():
+    def factory(pc, at):
+        def halt(s):
+            s.over = True
+            s.pc = pc
+            return -1
+        return halt
+    return factory
+
+
+def _iter_start(key, coll):
+    def factory(pc, at):
+        nxt = pc + 1
+
+        def start(s):
+            l = s.locals
+            l[key] = [list(coll(s, l)), 0]
+            return nxt
+        return start
+    return factory
+
+
+def _iter_next(key, var, end_label):
+    def factory(pc, at):
+        end, nxt = at(end_label), pc + 1
+
+        def step(s):
+            l = s.locals
+            it = l[key]
+            items, i = it
+            if i >= len(items):
+                return end
+            l[var] = items[i]
+            it[1] = i + 1
+            return nxt
+        return step
+    return factory
+
+
+def _turns_start(key, first, count):
+    def factory(pc, at):
+        nxt = pc + 1
+
+        def start(s):
+            l = s.locals
+            if first is not None:
+                s.current = first(s, l)
+            elif s.current is None or s.out[s.current]:
+                s.current = next(p for p in s.players if not s.out[p])
+            l[key] = [0, int(count(s, l)) if count else -1]
+            return nxt
+        return start
+    return factory
+
+
+def _turns_check(key, until, end_label, turn_end_label):
+    def factory(pc, at):
+        end, turn_end, nxt = at(end_label), at(turn_end_label), pc + 1
+
+        def check(s):
+            l = s.locals
+            it = l[key]
+            if (until is not None and until(s, l)) or it[0] == it[1] or s.current is None:
+                return end
+            it[0] += 1
+            s.scopes.append(("turn", len(s.frames), turn_end))
+            return nxt
+        return check
+    return factory
+
+
+def _turns_next(nxt_fn, top_label):
+    from .expr_compile import next_seat
+
+    def factory(pc, at):
+        top = at(top_label)
+
+        def advance(s):
+            s.current = nxt_fn(s, s.locals) if nxt_fn else next_seat(s, s.current)
+            return top
+        return advance
+    return factory
+
+
+def _choose(cid, options, var, where, by, otherwise_label):
+    from .errors import RulesError
+
+    def factory(pc, at):
+        other = at(otherwise_label) if otherwise_label is not None else None
+        nxt = pc + 1
+
+        def choose(s):
+            l = s.locals
+            opts = options(s, l)
+            if where is not None:
+                legal = []
+                saved = l.get(var)
+                for o in opts:
+                    l[var] = o
+                    if where(s, l):
+                        legal.append(o)
+                l[var] = saved
+                opts = legal
+            elif not isinstance(opts, list):
+                opts = list(opts)
+            if not opts:
+                if other is None:
+                    raise RulesError("no legal option for this choice, and the step has no 'otherwise'")
+                return other
+            s.pending = (by(s, l) if by is not None else s.current, opts, cid)
+            s.pc = nxt
+            return -1
+        return choose
+    return factory

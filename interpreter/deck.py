@@ -1,0 +1,131 @@
+"""Stage 3b: build the card tables of a ruleset's deck.
+
+A deck is every combination of its `product` dimensions (e.g. suit x rank), or
+an explicit `cards` list, times `copies`, minus `exclude`.  Each card becomes an
+int; each attribute a tuple indexed by it, so reading `card.points` at run time
+is one tuple lookup.  Derived attributes are expressions evaluated here, once.
+"""
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import dataclass
+
+from .errors import did_you_mean
+from .expr import ExprError
+from .expr_compile import ANY, BOOL, CARD, NUM, STR, ExprCompiler, Symbols, type_of_value
+
+FIELD = re.compile(r"\{([A-Za-z_][A-Za-z_0-9]*)\}")
+
+
+@dataclass
+class Deck:
+    ids: tuple          # card -> notation (e.g. "Q♠" or "QS")
+    display: tuple      # card -> text shown in the account
+    attrs: dict         # name -> (type, tuple)
+
+
+def localize(value, lang: str, languages: list):
+    """Pick the text for `lang` from a {language: text} mapping; plain values pass through."""
+    if isinstance(value, dict):
+        for code in (lang, *languages):
+            if code in value:
+                return value[code]
+        return next(iter(value.values()))
+    return value
+
+
+def build_deck(spec: dict, lang: str, languages: list, options: dict, report) -> Deck | None:
+    """Card tables for `spec`; problems go to report(path, message)."""
+    rows = _base_rows(spec, lang, languages, report)
+    if rows is None:
+        return None
+    id_tpl = spec.get("id")
+    disp_tpl = localize(spec.get("display"), lang, languages)
+    for r, row in enumerate(rows):
+        row["id"] = _fill(id_tpl, row, ("deck", "id"), report) if id_tpl else row.get("id", str(r))
+    excluded = {str(x) for x in spec.get("exclude", [])}
+    unknown = excluded - {row["id"] for row in rows}
+    for x in sorted(unknown):
+        report(("deck", "exclude"), f"excluded card '{x}' is not in the deck"
+                                    f"{did_you_mean(x, [row['id'] for row in rows])}")
+    rows = [row for row in rows if row["id"] not in excluded]
+    rows = [dict(row) for row in rows for _ in range(spec.get("copies", 1))]
+    if not rows:
+        report(("deck",), "the deck has no cards")
+        return None
+    for row in rows:
+        row["display"] = _fill(disp_tpl, row, ("deck", "display"), report) if disp_tpl else row["id"]
+    attrs = _tables(rows)
+    _derive(spec.get("attributes", {}), rows, attrs, options, report)
+    return Deck(attrs["id"][1], attrs["display"][1], attrs)
+
+
+def _base_rows(spec, lang, languages, report):
+    if ("product" in spec) == ("cards" in spec):
+        report(("deck",), "a deck needs exactly one of 'product' (dimensions) or 'cards' (a list)")
+        return None
+    if "cards" in spec:
+        return [_item(c, "id", lang, languages) for c in spec["cards"]]
+    dims = list(spec["product"].items())
+    rows = []
+    for combo in itertools.product(*[items for _, items in dims]):
+        row = {}
+        for (dim, _), item in zip(dims, combo):
+            values = _item(item, dim, lang, languages)
+            for key, value in values.items():
+                if key in row and key != dim:
+                    report(("deck", "product", dim), f"attribute '{key}' is given by two dimensions; rename one")
+                    return None
+                row[key] = value
+        rows.append(row)
+    return rows
+
+
+def _item(item, dim, lang, languages) -> dict:
+    if not isinstance(item, dict):
+        return {dim: item}
+    values = {k: localize(v, lang, languages) for k, v in item.items() if k != "id"}
+    values[dim] = item["id"]
+    return values
+
+
+def _fill(template, row, path, report) -> str:
+    def field(m):
+        name = m.group(1)
+        if name not in row:
+            report(path, f"template field '{{{name}}}' is not a card attribute{did_you_mean(name, row)}")
+            return "?"
+        return str(row[name])
+    return FIELD.sub(field, str(template))
+
+
+def _tables(rows) -> dict:
+    names = []
+    for row in rows:
+        names.extend(k for k in row if k not in names)
+    attrs = {}
+    for name in names:
+        values = tuple(row.get(name) for row in rows)
+        present = {type_of_value(v) for v in values if v is not None}
+        typ = present.pop() if len(present) == 1 else ANY
+        attrs[name] = (typ, values)
+    return attrs
+
+
+def _derive(derived: dict, rows, attrs, options, report):
+    """Evaluate each derived attribute for every card, in the order written."""
+    for name, text in derived.items():
+        sym = Symbols(options=options, card_attrs=attrs)
+        try:
+            c = ExprCompiler(sym).compile(text, {"card": CARD})
+            values = tuple(c.fn(None, {"card": i}) for i in range(len(rows)))
+        except ExprError as e:
+            report(("deck", "attributes", name), e.message, e.offset)
+            continue
+        except (AttributeError, TypeError, KeyError):
+            report(("deck", "attributes", name),
+                   "a derived attribute may use only the card's attributes and the options")
+            continue
+        typ = c.type if c.type in (NUM, BOOL, STR) else type_of_value(values[0])
+        attrs[name] = (typ, values)

@@ -1,0 +1,156 @@
+"""Run-time effects: each builder takes compiled parts and returns fn(state, locals).
+
+The compiler decides what to build; these closures only do the work, with every
+name already resolved, so the game loop does no look-ups by name.
+"""
+from __future__ import annotations
+
+from .errors import RulesError
+
+
+def move_card(card, src, dst, bottom: bool):
+    def move(s, l):
+        c = card(s, l)
+        z = src(s, l)
+        try:
+            z.remove(c)
+        except ValueError:
+            raise RulesError("the card to move is not in the zone it should leave") from None
+        if bottom:
+            dst(s, l).insert(0, c)
+        else:
+            dst(s, l).append(c)
+    return move
+
+
+def move_cards(cards, src, dst, bottom: bool):
+    def move(s, l):
+        chosen = list(cards(s, l))
+        z = src(s, l)
+        d = dst(s, l)
+        for c in chosen:
+            try:
+                z.remove(c)
+            except ValueError:
+                raise RulesError("a card to move is not in the zone it should leave") from None
+            if bottom:
+                d.insert(0, c)
+            else:
+                d.append(c)
+    return move
+
+
+def move_top(src, dst, count, bottom: bool):
+    def move(s, l):
+        z = src(s, l)
+        d = dst(s, l)
+        n = len(z) if count is None else min(int(count(s, l)), len(z))
+        for _ in range(n):
+            if bottom:
+                d.insert(0, z.pop())
+            else:
+                d.append(z.pop())
+    return move
+
+
+def deal(src, zone_name, count, first, players):
+    def deal_(s, l):
+        z = src(s, l)
+        seats = list(players(s, l)) if players else [p for p in s.players if not s.out[p]]
+        if not seats:
+            return
+        start = first(s, l) if first else seats[0]
+        if start in seats:
+            i = seats.index(start)
+            seats = seats[i:] + seats[:i]
+        hands = s.zones[zone_name]
+        for _ in range(int(count(s, l))):
+            for p in seats:
+                if not z:
+                    return
+                hands[p].append(z.pop())
+    return deal_
+
+
+def shuffle(zone):
+    def shuffle_(s, l):
+        z = zone(s, l)
+        s.revealed.difference_update(z)
+        if s.stacks:
+            _stacked(s, z, s.stacks.pop(0))
+        else:
+            s.rng.shuffle(z)
+    return shuffle_
+
+
+def _stacked(s, z, top_first):
+    """Arrange z so that `top_first` lies on top in that order; the rest shuffled below."""
+    rest = list(z)
+    for c in top_first:
+        if c not in rest:
+            raise RulesError("a stacked card is not in the zone being shuffled")
+        rest.remove(c)
+    s.rng.shuffle(rest)
+    z[:] = rest + list(reversed(top_first))
+
+
+def gather(zone_lists, dst):
+    def gather_(s, l):
+        d = dst(s, l)
+        for get in zone_lists:
+            for z in get(s):
+                if z is not d:
+                    d.extend(z)
+                    del z[:]
+    return gather_
+
+
+def set_global(name, value):
+    def set_(s, l):
+        s.vars[name] = value(s, l)
+    return set_
+
+
+def set_player(name, owner, value):
+    def set_(s, l):
+        s.pvars[name][owner(s, l)] = value(s, l)
+    return set_
+
+
+def add_global(name, value):
+    def add(s, l):
+        s.vars[name] += value(s, l)
+    return add
+
+
+def add_player(name, owner, value):
+    def add(s, l):
+        s.pvars[name][owner(s, l)] += value(s, l)
+    return add
+
+
+def reveal(cards, is_list: bool, text):
+    def reveal_(s, l):
+        v = cards(s, l)
+        shown = [c for c in (v if is_list else [v]) if c is not None]
+        s.revealed.update(shown)
+        if s.log is not None and shown:
+            s.log.append({"type": "reveal", "cards": shown, "text": text(s, l, shown)})
+    return reveal_
+
+
+def eliminate(player):
+    def eliminate_(s, l):
+        p = player(s, l)
+        if not s.out[p]:
+            s.out[p] = True
+            if s.log is not None:
+                s.log.append({"type": "eliminated", "player": p, "text": f"{s.names[p]} is out of the game"})
+    return eliminate_
+
+
+def log(render, to):
+    def log_(s, l):
+        if s.log is not None:
+            s.log.append({"type": "log", "text": render(s, l), "to": to(s, l) if to else None})
+    return log_

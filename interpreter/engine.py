@@ -1,0 +1,163 @@
+"""Stage 4: run a compiled Program.
+
+The interface is OpenSpiel's narrow one: `new_game` makes a state and runs it
+to the first decision; `pending` says who decides between what; `apply` takes
+the index of the chosen option and runs to the next decision or the end.
+Chance (shuffles) draws on the seeded generator inside the state, so a seed and
+the list of decisions replay a game exactly.
+"""
+from __future__ import annotations
+
+from .compiler import Program
+from .errors import RulesError, UsageError
+from .state import Rng, State
+
+
+def new_game(program: Program, seed: int = 0, players: int | None = None, stacks=None,
+             log: bool = True, names=None) -> State:
+    """A fresh game state, already advanced to the first decision."""
+    lo, hi, default = program.players
+    n = default if players is None else players
+    if not lo <= n <= hi:
+        allowed = str(lo) if lo == hi else f"{lo} to {hi}"
+        raise UsageError(f"{program.name} is for {allowed} players, not {n}")
+    s = State()
+    s.seed = seed
+    s.players = tuple(range(n))
+    s.names = list(names) if names else [f"Player {i + 1}" for i in range(n)]
+    s.out = [False] * n
+    s.zones = {}
+    for z in program.zones.values():
+        s.zones[z.name] = [[] for _ in range(n)] if z.per_player else []
+    s.zones[program.start_zone].extend(range(len(program.deck.ids)))
+    s.rng = Rng(seed)
+    s.current = None
+    s.pc = 0
+    s.locals = {}
+    s.frames = []
+    s.scopes = []
+    s.pending = None
+    s.log = [] if log else None
+    s.over = False
+    s.revealed = set()
+    s.stacks = [[program.card(c) if isinstance(c, str) else c for c in stack] for stack in (stacks or [])]
+    s.steps = 0
+    s.decisions = 0
+    s.result = None
+    s.vars = {}
+    s.pvars = {}
+    _init_variables(program, s)
+    run(program, s)
+    return s
+
+
+def _init_variables(program: Program, s: State):
+    for name, init in program.var_init.items():
+        s.vars[name] = init(s, {}) if callable(init) else init
+    for name, init in program.pvar_init.items():
+        s.pvars[name] = [init(s, {"p": p}) for p in s.players]
+
+
+def run(program: Program, s: State) -> None:
+    """Advance until a decision is pending or the game is over."""
+    code = program.code
+    pc = s.pc
+    limit = program.max_steps
+    steps = s.steps
+    try:
+        while pc >= 0:
+            pc = code[pc](s)
+            steps += 1
+            if steps > limit:
+                raise RulesError(f"the game took more than {limit} steps; do the rules loop forever?")
+    except RulesError as e:
+        raise RulesError(_at(program, s, e)) from None
+    except (TypeError, ValueError, KeyError, IndexError, AttributeError, ZeroDivisionError) as e:
+        raise RulesError(_at(program, s, e)) from None
+    finally:
+        s.steps = steps
+    if s.over and s.result is None:
+        s.result = result(program, s)
+
+
+def _at(program, s, e) -> str:
+    return f"{program.file}: rules error while running: {e}"
+
+
+def apply(program: Program, s: State, index: int) -> None:
+    """The pending player picks option `index`; continue to the next decision."""
+    if s.pending is None:
+        raise RulesError("no decision is pending")
+    player, options, cid = s.pending
+    if not 0 <= index < len(options):
+        raise RulesError(f"option {index} is out of range (0..{len(options) - 1})")
+    spec = program.choices[cid]
+    value = options[index]
+    if s.log is not None:
+        s.log.append({"type": "decision", "player": player,
+                      "label": spec.label(s, s.locals, value), "index": index})
+    s.locals[spec.var] = value
+    s.pending = None
+    s.decisions += 1
+    run(program, s)
+
+
+def labels(program: Program, s: State) -> list[str]:
+    """Readable labels of the pending options, e.g. 'play Q♠'."""
+    if s.pending is None:
+        return []
+    _, options, cid = s.pending
+    label = program.choices[cid].label
+    return [label(s, s.locals, o) for o in options]
+
+
+def prompt(program: Program, s: State) -> str:
+    return program.choices[s.pending[2]].prompt if s.pending else ""
+
+
+def result(program: Program, s: State) -> dict:
+    winners = list(program.winners(s, {}) or [])
+    scores = [program.score(s, {"p": p}) for p in s.players] if program.score else None
+    return {"winners": winners, "scores": scores}
+
+
+def view(program: Program, s: State, seat: int | None) -> dict:
+    """What `seat` may see (None: everything, as an onlooker after the game).
+
+    Hidden cards appear as None, so a view keeps zone sizes but not contents.
+    """
+    ids = program.deck.ids
+    revealed = s.revealed
+
+    def show(cards, visible):
+        return [ids[c] if (visible or c in revealed) else None for c in cards]
+
+    zones = {}
+    for z in program.zones.values():
+        content = s.zones[z.name]
+        if z.per_player:
+            zones[z.name] = [show(c, _visible(z.visibility, seat, owner, c)) for owner, c in enumerate(content)]
+        else:
+            cards = show(content, _visible(z.visibility, seat, None, content))
+            if z.visibility == "top" and content and seat is not None:
+                cards[-1] = ids[content[-1]]
+            zones[z.name] = cards
+    v = {"seat": seat, "current": s.current, "vars": dict(s.vars),
+         "players": {name: list(vals) for name, vals in s.pvars.items()},
+         "eliminated": list(s.out), "zones": zones, "over": s.over}
+    if s.pending and (seat is None or s.pending[0] == seat):
+        v["options"] = labels(program, s)
+    return v
+
+
+def _visible(visibility, seat, owner, cards) -> bool:
+    if seat is None or visibility == "public":
+        return True
+    if visibility == "owner":
+        return owner == seat
+    return False
+
+
+def visible_log(s: State, seat: int | None) -> list:
+    """The log entries `seat` may read (None: all of them)."""
+    return [e for e in (s.log or []) if seat is None or e.get("to") in (None, seat)]

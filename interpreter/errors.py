@@ -1,0 +1,52 @@
+"""Every error the interpreter reports is a Problem with a source position.
+
+Problems are collected, never printed where they are found: the CLI formats them
+all at once, in one place (`format_problem`).
+"""
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, order=True)
+class Problem:
+    file: str
+    line: int          # 1-based; 0 when the position is unknown
+    col: int           # 1-based
+    message: str
+
+    def __str__(self) -> str:
+        return format_problem(self)
+
+
+def format_problem(p: Problem) -> str:
+    if p.line:
+        return f"{p.file}:{p.line}:{p.col}: {p.message}"
+    return f"{p.file}: {p.message}"
+
+
+class InterpreterError(Exception):
+    """Base of every error this package raises on purpose."""
+
+
+class RulesetError(InterpreterError):
+    """A ruleset (or other input file) has one or more problems."""
+
+    def __init__(self, problems: list[Problem]):
+        self.problems = sorted(set(problems))
+        super().__init__("\n".join(map(format_problem, self.problems)))
+
+
+class RulesError(InterpreterError):
+    """A game reached a state its ruleset does not cover (e.g. a choice with no option)."""
+
+
+class UsageError(InterpreterError):
+    """Bad command-line input: an unknown option, player count or seat."""
+
+
+def did_you_mean(name: str, known) -> str:
+    """A ' (did you mean X?)' suffix, or '' when nothing is close."""
+    close = difflib.get_close_matches(str(name), [str(k) for k in known], n=1, cutoff=0.6)
+    return f" (did you mean '{close[0]}'?)" if close else ""

@@ -1,0 +1,123 @@
+"""Stage 2a: check a loaded ruleset against the JSON Schema (data/ruleset.schema.json).
+
+jsonschema gives every violation with its path; we turn each into a Problem at
+the YAML position of that path, phrased for a person writing YAML.
+"""
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from importlib import resources
+
+import jsonschema
+
+from .errors import Problem, did_you_mean
+from .loader import Source
+
+SCHEMAS = {"ruleset": "ruleset.schema.json"}
+
+
+@lru_cache(maxsize=None)
+def load_schema(kind: str = "ruleset") -> dict:
+    text = resources.files(__package__).joinpath("data", SCHEMAS[kind]).read_text(encoding="utf-8")
+    return json.loads(text)
+
+
+@lru_cache(maxsize=None)
+def _validator(kind: str):
+    return jsonschema.Draft202012Validator(load_schema(kind))
+
+
+def check(data, source: Source, kind: str = "ruleset") -> list[Problem]:
+    """Every schema violation in `data`, as problems at their YAML positions."""
+    problems = []
+    for error in _validator(kind).iter_errors(data):
+        problems.extend(_problems(_deepest(error), source))
+    return problems
+
+
+def _deepest(error):
+    """For anyOf/oneOf failures, the sub-error of the branch that fits the value's type best."""
+    while error.context:
+        fitting = [e for e in error.context if e.validator != "type" and not _type_mismatch(e)]
+        pool = fitting or error.context
+        best = max(pool, key=lambda e: (len(e.absolute_path), e.validator != "enum"))
+        if best.validator in ("anyOf", "oneOf") and best.context:
+            error = best
+            continue
+        if not fitting:
+            return error
+        return best
+    return error
+
+
+def _type_mismatch(e) -> bool:
+    return any(sub.validator == "type" and not sub.path for sub in (e.context or [])) and not e.path
+
+
+def _problems(error, source: Source):
+    path = tuple(error.absolute_path)
+    where = _where(path)
+    v = error.validator
+    if v == "additionalProperties":
+        allowed = list(error.schema.get("properties", {}))
+        extra = [k for k in error.instance if k not in allowed] if isinstance(error.instance, dict) else []
+        for key in extra:
+            hint = did_you_mean(key, allowed) if allowed else ""
+            yield source.problem(path + (key,), f"unknown key '{key}'{where}{hint}", key=True)
+        return
+    if v == "required":
+        missing = error.message.split("'")[1] if "'" in error.message else error.message
+        yield source.problem(path, f"missing required key '{missing}'{where}", key=bool(path))
+        return
+    if v == "type":
+        want = error.validator_value
+        want = " or ".join(want) if isinstance(want, list) else want
+        yield source.problem(path, f"{_name(path)} should be {_article(want)}, not {_kind(error.instance)}")
+        return
+    if v == "enum":
+        choices = ", ".join(map(repr, error.validator_value))
+        yield source.problem(path, f"{_name(path)} is {error.instance!r}; it must be one of {choices}"
+                                   f"{did_you_mean(error.instance, error.validator_value)}")
+        return
+    if v in ("anyOf", "oneOf"):
+        title = error.schema.get("title", "value")
+        yield source.problem(path, f"{_name(path)} is not a valid {title.lower()}: {error.schema.get('description', '')}")
+        return
+    if v == "minProperties" or v == "minItems":
+        yield source.problem(path, f"{_name(path)} must not be empty")
+        return
+    if v == "pattern":
+        yield source.problem(path, f"{_name(path)} {error.instance!r} is not a valid name (letters, digits, '_')")
+        return
+    yield source.problem(path, f"{_name(path)}: {error.message}")
+
+
+def _name(path) -> str:
+    if not path:
+        return "the ruleset"
+    last = path[-1]
+    if isinstance(last, int):
+        return f"item {last + 1} of '{_dotted(path[:-1])}'"
+    return f"'{_dotted(path)}'"
+
+
+def _where(path) -> str:
+    return f" in '{_dotted(path)}'" if path else ""
+
+
+def _dotted(path) -> str:
+    out = ""
+    for p in path:
+        out += f"[{p}]" if isinstance(p, int) else (("." if out else "") + str(p))
+    return out
+
+
+def _kind(value) -> str:
+    return {bool: "true/false", int: "a number", float: "a number", str: "a string", list: "a list",
+            dict: "a mapping", type(None): "empty"}.get(type(value), type(value).__name__)
+
+
+def _article(word: str) -> str:
+    return {"object": "a mapping", "array": "a list", "null": "empty", "boolean": "true or false"}.get(
+        word, ("an " if word[:1] in "aeiou" else "a ") + word)

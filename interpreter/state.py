@@ -1,0 +1,85 @@
+"""The state of one game: plain data only (lists, dicts, ints, strings).
+
+Everything the engine needs to continue a game is here, including the program
+counter, the call frames and the random generator's state, so a state can be
+copied, serialised and resumed.  Cards and players are ints: a card is an index
+into the program's card tables, a player a seat number.
+"""
+from __future__ import annotations
+
+MASK = (1 << 64) - 1
+GOLDEN = 0x9E3779B97F4A7C15
+
+
+class Rng:
+    """SplitMix64: small, fast, and its whole state is one int."""
+    __slots__ = ("state",)
+
+    def __init__(self, seed: int = 0, state: int | None = None):
+        self.state = ((seed * GOLDEN) ^ 0x5DEECE66D) & MASK if state is None else state
+
+    def next(self) -> int:
+        self.state = z = (self.state + GOLDEN) & MASK
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+        return z ^ (z >> 31)
+
+    def below(self, n: int) -> int:
+        return self.next() % n
+
+    def shuffle(self, items: list) -> None:
+        for i in range(len(items) - 1, 0, -1):
+            j = self.next() % (i + 1)
+            items[i], items[j] = items[j], items[i]
+
+
+FIELDS = ("zones", "vars", "pvars", "out", "players", "names", "current", "rng", "pc", "locals",
+          "frames", "scopes", "pending", "log", "over", "revealed", "stacks", "steps", "decisions",
+          "result", "seed")
+
+
+class State:
+    __slots__ = FIELDS
+
+    def __init__(self, **values):
+        for f in FIELDS:
+            setattr(self, f, values.get(f))
+
+    def copy(self) -> "State":
+        """An independent copy, cheaper than deepcopy because the shape is known."""
+        c = State()
+        c.zones = {k: ([list(z) for z in v] if v and isinstance(v[0], list) else list(v))
+                   for k, v in self.zones.items()}
+        c.vars = {k: (list(v) if isinstance(v, list) else v) for k, v in self.vars.items()}
+        c.pvars = {k: list(v) for k, v in self.pvars.items()}
+        c.out = list(self.out)
+        c.players = self.players
+        c.names = self.names
+        c.current = self.current
+        c.rng = Rng(state=self.rng.state)
+        c.pc = self.pc
+        lmap = {id(self.locals): dict(self.locals)}
+        for _, loc in self.frames:
+            lmap.setdefault(id(loc), dict(loc))
+        c.locals = lmap[id(self.locals)]
+        c.frames = [(ret, lmap[id(loc)]) for ret, loc in self.frames]
+        c.scopes = list(self.scopes)
+        c.pending = self.pending
+        c.log = None if self.log is None else list(self.log)
+        c.over = self.over
+        c.revealed = set(self.revealed)
+        c.stacks = [list(x) for x in self.stacks]
+        c.steps = self.steps
+        c.decisions = self.decisions
+        c.result = self.result
+        c.seed = self.seed
+        return c
+
+    def to_dict(self) -> dict:
+        """A JSON-ready snapshot."""
+        d = {f: getattr(self, f) for f in FIELDS}
+        d["rng"] = self.rng.state
+        d["revealed"] = sorted(self.revealed)
+        d["frames"] = [[ret, loc] for ret, loc in self.frames]
+        d["pending"] = list(self.pending) if self.pending else None
+        return d
