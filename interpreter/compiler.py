@@ -539,20 +539,26 @@ class _Compiler:
     def _cf_if(self, step, path, scope):
         code = self.code
         cond = self.expr(step["if"], path + ("if",), scope, BOOL)
+        then_scope, else_scope = dict(scope), dict(scope)
         if cond.is_const:
             keep, drop = ("then", "else") if cond.const else ("else", "then")
             self._dead(step.get(drop) or [], path + (drop,), scope)
-            self.steps(step.get(keep) or [], path + (keep,), dict(scope))
+            kept = dict(scope)
+            self.steps(step.get(keep) or [], path + (keep,), kept)
+            scope.update(kept)
             return
         other, end = code.label(), code.label()
         code.emit(_jump_unless(cond.fn, other), path + ("if",))
-        self.steps(step.get("then") or [], path + ("then",), dict(scope))
+        self.steps(step.get("then") or [], path + ("then",), then_scope)
         if "else" in step:
             code.emit(_jump(end), path)
         code.place(other)
         if "else" in step:
-            self.steps(step["else"], path + ("else",), dict(scope))
+            self.steps(step["else"], path + ("else",), else_scope)
         code.place(end)
+        for name, typ in then_scope.items():   # names both branches bind stay bound after the if
+            if name not in scope and else_scope.get(name) == typ:
+                scope[name] = typ
 
     def _dead(self, steps, path, scope):
         """Check steps an option rules out, without keeping their code."""

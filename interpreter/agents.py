@@ -1,0 +1,94 @@
+"""Players: bots and people at the terminal.
+
+An agent sees a Decision: whose it is, how many options, and (on demand) the
+labels of the options and the view of the state that its seat may see.  It
+returns the index of its choice.  Nothing else of the state reaches it.
+"""
+from __future__ import annotations
+
+from .engine import labels as option_labels, view as seat_view, prompt as choice_prompt
+from .state import Rng
+
+
+class Decision:
+    """One pending decision, shown through the deciding seat's eyes."""
+    __slots__ = ("_program", "_state", "seat", "count")
+
+    def __init__(self, program, state):
+        self._program = program
+        self._state = state
+        self.seat = state.pending[0]
+        self.count = len(state.pending[1])
+
+    @property
+    def labels(self) -> list[str]:
+        return option_labels(self._program, self._state)
+
+    @property
+    def prompt(self) -> str:
+        return choice_prompt(self._program, self._state)
+
+    @property
+    def view(self) -> dict:
+        return seat_view(self._program, self._state, self.seat)
+
+
+class RandomAgent:
+    """Picks uniformly at random, from its own seeded generator."""
+
+    def __init__(self, seed: int = 0):
+        self.rng = Rng(seed)
+
+    def choose(self, decision: Decision) -> int:
+        return self.rng.below(decision.count)
+
+
+class FirstAgent:
+    """Always takes the first legal option: handy for predictable tests."""
+
+    def choose(self, decision: Decision) -> int:
+        return 0
+
+
+class ScriptedAgent:
+    """Plays given labels (e.g. 'play Q♠') or indexes in order; for tests and scenarios."""
+
+    def __init__(self, script, fallback=None):
+        self.script = list(script)
+        self.fallback = fallback
+
+    def choose(self, decision: Decision) -> int:
+        if not self.script:
+            if self.fallback is None:
+                raise LookupError("the script has no more decisions")
+            return self.fallback.choose(decision)
+        want = self.script.pop(0)
+        if isinstance(want, int):
+            return want
+        labels = decision.labels
+        if want in labels:
+            return labels.index(want)
+        raise LookupError(f"scripted decision {want!r} is not legal here; legal: {labels}")
+
+
+class HumanAgent:
+    """A person at the terminal: shows their view and numbered options, asks until the answer is valid."""
+
+    def __init__(self, show_view, ask, say):
+        self.show_view = show_view   # fn(decision) -> None
+        self.ask = ask               # fn(prompt) -> str (raises EOFError at end of input)
+        self.say = say               # fn(text) -> None
+
+    def choose(self, decision: Decision) -> int:
+        self.show_view(decision)
+        labels = decision.labels
+        for i, label in enumerate(labels, 1):
+            self.say(f"  {i}. {label}")
+        while True:
+            answer = self.ask(f"{decision.prompt} [1-{len(labels)}]: ").strip()
+            if answer.isdigit() and 1 <= int(answer) <= len(labels):
+                return int(answer) - 1
+            matches = [i for i, label in enumerate(labels) if answer and answer.lower() in label.lower()]
+            if len(matches) == 1:
+                return matches[0]
+            self.say(f"Please type a number from 1 to {len(labels)} (or part of an option's name).")
