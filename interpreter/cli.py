@@ -163,8 +163,11 @@ def _play(args, stdin, stdout, stderr) -> int:
             return
         for e in entries:
             text = e.get("text")
-            if text and (viewer is None or e.get("to") in (None, viewer)):
-                say(("  (to you) " if e.get("to") is not None and viewer is not None else "") + text)
+            to = e.get("to")
+            if text and (viewer is None or to in (None, viewer)):
+                if to is not None:
+                    text = ("(to you) " if viewer is not None else f"(to Player {to + 1}) ") + text
+                say(text)
 
     s = play(program, agents, seed=seed, players=n, on_log=on_log)
     say(_result_line(s))

@@ -1,0 +1,82 @@
+"""Helpers that let tests read like the rules: a table with a stacked deck and scripted moves."""
+from __future__ import annotations
+
+import pathlib
+
+import pytest
+
+from interpreter import apply, labels, load_program, new_game
+from interpreter.agents import Decision, FirstAgent
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+RULESETS = ROOT / "rulesets"
+
+
+def ruleset(name: str) -> str:
+    return str(RULESETS / f"{name}.yaml")
+
+
+class Table:
+    """One game under test: stack the deck, make moves by label, read the state by name."""
+
+    def __init__(self, game: str, stack=(), options=None, seed: int = 0, players=None, stacks=None):
+        self.program = load_program(ruleset(game), options or {})
+        self.state = new_game(self.program, seed=seed, players=players,
+                              stacks=stacks if stacks is not None else ([list(stack)] if stack else None))
+
+    # -- reading --------------------------------------------------------------
+    def legal(self) -> list[str]:
+        return labels(self.program, self.state)
+
+    @property
+    def deciding(self) -> int:
+        return self.state.pending[0]
+
+    def var(self, name):
+        return self.state.vars[name]
+
+    def pvar(self, name, seat):
+        return self.state.pvars[name][seat]
+
+    def zone(self, name, seat=None) -> list[str]:
+        z = self.state.zones[name]
+        cards = z[seat] if seat is not None else z
+        return [self.program.deck.display[c] for c in cards]
+
+    def text(self) -> str:
+        return "\n".join(e["text"] for e in self.state.log if e.get("text"))
+
+    @property
+    def over(self) -> bool:
+        return self.state.over
+
+    @property
+    def winners(self) -> list[int]:
+        return self.state.result["winners"]
+
+    @property
+    def scores(self):
+        return self.state.result["scores"]
+
+    # -- acting ---------------------------------------------------------------
+    def play(self, *moves: str) -> "Table":
+        """Make each move by its label; fail loudly when a move is not legal."""
+        for move in moves:
+            legal = self.legal()
+            assert move in legal, f"{move!r} is not legal; legal: {legal}"
+            apply(self.program, self.state, legal.index(move))
+        return self
+
+    def play_out(self, agent=None, limit: int = 100_000) -> "Table":
+        agent = agent or FirstAgent()
+        n = 0
+        while not self.state.over:
+            apply(self.program, self.state, agent.choose(Decision(self.program, self.state)))
+            n += 1
+            assert n < limit
+        return self
+
+
+@pytest.fixture
+def table():
+    return Table
