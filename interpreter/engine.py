@@ -71,17 +71,18 @@ def run(program: Program, s: State) -> None:
             if steps > limit:
                 raise RulesError(f"the game took more than {limit} steps; do the rules loop forever?")
     except RulesError as e:
-        raise RulesError(_at(program, s, e)) from None
+        raise RulesError(_at(program, pc, e)) from None
     except (TypeError, ValueError, KeyError, IndexError, AttributeError, ZeroDivisionError) as e:
-        raise RulesError(_at(program, s, e)) from None
+        raise RulesError(_at(program, pc, e)) from None
     finally:
         s.steps = steps
     if s.over and s.result is None:
         s.result = result(program, s)
 
 
-def _at(program, s, e) -> str:
-    return f"{program.file}: rules error while running: {e}"
+def _at(program, pc, e) -> str:
+    line, col = program.where[pc] if 0 <= pc < len(program.where) else (0, 0)
+    return f"{program.file}:{line}:{col}: rules error while running this step: {e}"
 
 
 def apply(program: Program, s: State, index: int) -> None:
@@ -161,3 +162,14 @@ def _visible(visibility, seat, owner, cards) -> bool:
 def visible_log(s: State, seat: int | None) -> list:
     """The log entries `seat` may read (None: all of them)."""
     return [e for e in (s.log or []) if seat is None or e.get("to") in (None, seat)]
+
+
+def refresh(program: Program, s: State) -> None:
+    """Ask the pending question again after the state was edited (tests, scenarios).
+
+    The legal options were computed from the state as it was; this recomputes them.
+    """
+    if s.pending is not None:
+        s.pending = None
+        s.pc -= 1
+        run(program, s)

@@ -6,6 +6,7 @@ import pathlib
 import pytest
 
 from interpreter import apply, labels, load_program, new_game
+from interpreter.engine import refresh
 from interpreter.agents import Decision, FirstAgent
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -59,6 +60,11 @@ class Table:
         return self.state.result["scores"]
 
     # -- acting ---------------------------------------------------------------
+    def refresh(self) -> "Table":
+        """Recompute the pending choice after a test edited the state."""
+        refresh(self.program, self.state)
+        return self
+
     def play(self, *moves: str) -> "Table":
         """Make each move by its label; fail loudly when a move is not legal."""
         for move in moves:
