@@ -7,6 +7,7 @@ column, keyed by its path.  Later stages report problems by path and ask the
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 import yaml
@@ -15,6 +16,18 @@ from yaml.constructor import SafeConstructor
 from .errors import Problem, RulesetError
 
 Path = tuple
+
+
+class _Loader(yaml.SafeLoader):
+    """PyYAML's safe loader with YAML 1.2 booleans: only true/false, so that keys
+    and values such as `on`, `no` or `yes` stay strings."""
+
+
+_Loader.yaml_implicit_resolvers = {
+    first: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:bool"]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()}
+_Loader.add_implicit_resolver("tag:yaml.org,2002:bool",
+                              re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF"))
 
 
 @dataclass
@@ -101,7 +114,7 @@ def load_text(text: str, file: str = "<string>"):
     """Parse YAML text safely; return (data, Source) or raise RulesetError."""
     source = Source(file)
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        node = yaml.compose(text, Loader=_Loader)
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (0, 0)

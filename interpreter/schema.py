@@ -80,6 +80,14 @@ def _problems(error, source: Source):
         yield source.problem(path, f"{_name(path)} is {error.instance!r}; it must be one of {choices}"
                                    f"{did_you_mean(error.instance, error.validator_value)}")
         return
+    if v in ("anyOf", "oneOf") and error.context and all(e.validator == "type" for e in error.context):
+        kinds = []
+        for e in error.context:
+            want = e.validator_value
+            kinds += want if isinstance(want, list) else [want]
+        wanted = " or ".join(dict.fromkeys(_article(k) for k in kinds))
+        yield source.problem(path, f"{_name(path)} should be {wanted}, not {_kind(error.instance)}")
+        return
     if v in ("anyOf", "oneOf"):
         title = error.schema.get("title", "value")
         yield source.problem(path, f"{_name(path)} is not a valid {title.lower()}: {error.schema.get('description', '')}")
@@ -119,5 +127,6 @@ def _kind(value) -> str:
 
 
 def _article(word: str) -> str:
-    return {"object": "a mapping", "array": "a list", "null": "empty", "boolean": "true or false"}.get(
+    return {"object": "a mapping", "array": "a list", "null": "empty", "boolean": "true or false",
+            "integer": "a whole number"}.get(
         word, ("an " if word[:1] in "aeiou" else "a ") + word)
