@@ -66,7 +66,7 @@ def _syntax_message(e: UnexpectedInput, text: str) -> str:
         return f"unexpected character {text[e.pos_in_stream]!r}"
     if isinstance(e, UnexpectedEOF) or (isinstance(e, UnexpectedToken) and e.token.type == "$END"):
         return "the expression ends too early"
-    if isinstance(e, UnexpectedToken) and "$END" in e.expected:
+    if isinstance(e, UnexpectedToken) and ("$END" in e.expected or "ADD_OP" in e.expected):
         return f"unexpected {e.token.value!r} after a complete expression (a missing operator or comma?)"
     if isinstance(e, UnexpectedToken):
         expected = sorted({_TOKEN_NAMES.get(t, t) for t in e.expected if not t.startswith("_")})

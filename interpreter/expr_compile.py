@@ -161,7 +161,7 @@ class ExprCompiler:
                 raise ExprError(f"a list mixes {_a(et)} and {_a(it.type)}", offset_of(a))
         t_ = list_of(ANY if et == NULL else et)
         if all(i.is_const for i in items):
-            return const(t_, tuple(i.const for i in items))
+            return const(t_, [i.const for i in items])
         fns = tuple(i.fn for i in items)
         return Compiled(t_, lambda s, l: [f(s, l) for f in fns])
 
