@@ -1,0 +1,68 @@
+"""Random-playout throughput of every ruleset.
+
+    python bench/bench.py [--games N] [--json] [RULESET...]
+
+Plays N games of each ruleset between seeded random bots, with the account
+switched off, and reports games/s, decisions per game and decisions/s.  A
+decision is one choice by a player (forced single-option choices included);
+shuffling and dealing are not decisions.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import pathlib
+import sys
+import time
+
+from interpreter import apply, load_program, new_game
+from interpreter.agents import RandomAgent
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+
+class _Count:
+    """The cheapest possible view of a decision for a random bot: just the option count."""
+    __slots__ = ("count",)
+
+
+def measure(path: str, games: int, players: int | None = None) -> dict:
+    program = load_program(path)
+    decisions = 0
+    start = time.perf_counter()
+    d = _Count()
+    for seed in range(games):
+        s = new_game(program, seed=seed, players=players, log=False)
+        agent = RandomAgent(seed)
+        while not s.over:
+            d.count = len(s.pending[1])
+            apply(program, s, agent.choose(d))
+        decisions += s.decisions
+    elapsed = time.perf_counter() - start
+    return {"ruleset": program.name, "players": players or program.players[2], "games": games,
+            "seconds": round(elapsed, 3), "games_per_s": round(games / elapsed, 1),
+            "decisions_per_game": round(decisions / games, 1),
+            "decisions_per_s": round(decisions / elapsed), "us_per_decision": round(elapsed / decisions * 1e6, 1)}
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("rulesets", nargs="*", help="ruleset files (default: every file in rulesets/)")
+    p.add_argument("--games", type=int, default=200)
+    p.add_argument("--players", type=int)
+    p.add_argument("--json", action="store_true", help="print the figures as JSON")
+    args = p.parse_args(argv)
+    paths = args.rulesets or sorted(str(x) for x in (ROOT / "rulesets").glob("*.yaml"))
+    rows = [measure(path, args.games, args.players) for path in paths]
+    if args.json:
+        print(json.dumps(rows, indent=1))
+        return 0
+    print(f"{'ruleset':<14}{'players':>8}{'games':>7}{'games/s':>10}{'dec/game':>10}{'dec/s':>10}{'us/dec':>8}")
+    for r in rows:
+        print(f"{r['ruleset']:<14}{r['players']:>8}{r['games']:>7}{r['games_per_s']:>10}"
+              f"{r['decisions_per_game']:>10}{r['decisions_per_s']:>10}{r['us_per_decision']:>8}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
