@@ -1,0 +1,95 @@
+"""The `interpret` command, called in-process through cli.run with StringIO streams."""
+from __future__ import annotations
+
+import io
+
+from conftest import ruleset
+from interpreter.cli import run
+
+
+def call(*argv, stdin=""):
+    out, err = io.StringIO(), io.StringIO()
+    code = run(list(argv), stdin=io.StringIO(stdin), stdout=out, stderr=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_play_hearts2_prints_an_account_and_the_result():
+    code, out, err = call(ruleset("hearts2"), "--seed", "3")
+    assert code == 0 and err == ""
+    assert "seed 3" in out.splitlines()[0]
+    assert "leads" in out and "takes the trick" in out and "♣" in out
+    assert "in all" in out                                  # running totals
+    assert out.strip().splitlines()[-1].startswith("Result: Player")
+
+
+def test_same_seed_prints_the_same_game():
+    assert call(ruleset("hearts2"), "--seed", "11")[1] == call(ruleset("hearts2"), "--seed", "11")[1]
+
+
+def test_without_a_seed_one_is_chosen_and_printed():
+    code, out, _ = call(ruleset("ninety_nine"))
+    assert code == 0 and " - seed " in out.splitlines()[0]
+
+
+def test_option_switches_a_convention_and_is_announced():
+    code, out, _ = call(ruleset("ninety_nine"), "--seed", "1", "--option", "loss_threshold=exceed")
+    assert code == 0 and "house rules: loss_threshold=exceed" in out
+
+
+def test_unknown_option_lists_the_valid_ones():
+    code, _, err = call(ruleset("ninety_nine"), "--option", "los_threshold=exceed")
+    assert code == 2 and "did you mean 'loss_threshold'" in err and "Traceback" not in err
+
+
+def test_bad_option_value_lists_the_choices():
+    code, _, err = call(ruleset("ninety_nine"), "--option", "loss_threshold=sometimes")
+    assert code == 2 and "reach, exceed" in err
+
+
+def test_wrong_player_count_is_a_clear_error():
+    code, _, err = call(ruleset("hearts2"), "--players", "3")
+    assert code == 2 and "is for 2 players, not 3" in err
+
+
+def test_human_sees_their_hand_and_numbered_moves_and_bad_input_asks_again():
+    moves = "\n".join(["0", "nonsense", "99"] + ["1"] * 400) + "\n"
+    code, out, err = call(ruleset("ninety_nine"), "--seed", "5", "--human", "1", stdin=moves)
+    assert code == 0, err
+    assert "your hand:" in out and "  1. play" in out
+    assert out.count("Please type a number") >= 3
+    assert "Result:" in out
+
+
+def test_human_account_hides_the_other_players_cards():
+    code, out, _ = call(ruleset("hearts2"), "--seed", "2", "--human", "1", stdin="1\n" * 2000)
+    assert "(to you) you are dealt" in out
+    assert "(to Player 2)" not in out
+    # Player 2's deal is never printed to Player 1
+    assert out.count("you are dealt") == out.count("(to you) you are dealt")
+
+
+def test_input_ending_early_abandons_the_game_cleanly():
+    code, _, err = call(ruleset("hearts2"), "--seed", "2", "--human", "1", stdin="1\n")
+    assert code == 2 and "input ended" in err and "Traceback" not in err
+
+
+def test_options_command_lists_conventions_with_defaults():
+    code, out, _ = call("options", ruleset("hearts2"))
+    assert code == 0 and "match_tie = play_on" in out and "* play_on" in out and "sudden_death" in out
+
+
+def test_validate_shipped_rulesets():
+    code, out, _ = call("validate", ruleset("hearts2"), ruleset("ninety_nine"))
+    assert code == 0 and out.count(": ok") == 2
+
+
+def test_language_option_changes_the_title():
+    code, out, _ = call(ruleset("hearts2"), "--seed", "1", "--lang", "el", "--quiet")
+    assert code == 0
+    code, out, _ = call(ruleset("hearts2"), "--seed", "1", "--lang", "el")
+    assert "Καρδιές" in out.splitlines()[0]
+
+
+def test_unknown_language_is_a_clear_error():
+    code, _, err = call(ruleset("hearts2"), "--lang", "fr")
+    assert code == 2 and "en, el" in err

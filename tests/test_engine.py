@@ -1,0 +1,102 @@
+"""Engine properties: plain-data state, copies, views per seat, card conservation."""
+from __future__ import annotations
+
+import json
+
+from hypothesis import given, settings, strategies as st
+
+from conftest import Table, ruleset
+from interpreter import apply, load_program, new_game, view
+from interpreter.agents import Decision, RandomAgent
+from test_simulation import all_cards
+
+
+def test_state_is_plain_data_and_serialises_to_json():
+    t = Table("hearts2", seed=1)
+    text = json.dumps(t.state.to_dict())
+    assert '"zones"' in text
+
+
+def test_a_copied_state_plays_on_exactly_like_the_original():
+    t = Table("ninety_nine", seed=3)
+    program, s = t.program, t.state
+    apply(program, s, 0)
+    c = s.copy()
+    agent_a, agent_b = RandomAgent(9), RandomAgent(9)
+    while not s.over:
+        apply(program, s, agent_a.choose(Decision(program, s)))
+    while not c.over:
+        apply(program, c, agent_b.choose(Decision(program, c)))
+    assert c.log == s.log and c.result == s.result
+
+
+def test_copy_is_independent():
+    t = Table("hearts2", seed=1)
+    c = t.state.copy()
+    c.zones["hand"][0].clear()
+    assert t.state.zones["hand"][0]
+
+
+def test_view_hides_the_other_players_hand_but_keeps_its_size():
+    t = Table("hearts2", seed=1)
+    v = view(t.program, t.state, 0)
+    assert all(c is not None for c in v["zones"]["hand"][0])
+    assert v["zones"]["hand"][1] == [None] * 13
+    assert v["zones"]["stock"] == [] and v["zones"]["dead"] == [None, None]
+
+
+def test_options_are_in_the_view_only_for_the_deciding_seat():
+    t = Table("hearts2", seed=1)
+    seat = t.deciding
+    assert "options" in view(t.program, t.state, seat)
+    assert "options" not in view(t.program, t.state, 1 - seat)
+
+
+def test_no_view_during_a_game_holds_another_seats_hidden_card():
+    t = Table("ninety_nine", seed=4)
+    program, s = t.program, t.state
+    agent = RandomAgent(4)
+    while not s.over:
+        for seat in (0, 1):
+            other = s.zones["hand"][1 - seat]
+            assert view(program, s, seat)["zones"]["hand"][1 - seat] == [None] * len(other)
+        apply(program, s, agent.choose(Decision(program, s)))
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10**9), choices=st.lists(st.integers(0, 1000), max_size=400),
+       game=st.sampled_from(["hearts2", "ninety_nine"]))
+def test_no_card_is_ever_lost_or_duplicated(seed, choices, game):
+    program = _program(game)
+    deck = list(range(len(program.deck.ids)))
+    s = new_game(program, seed=seed, log=False)
+    for c in choices:
+        if s.over:
+            break
+        apply(program, s, c % len(s.pending[1]))
+        assert all_cards(s) == deck
+
+
+_PROGRAMS = {}
+
+
+def _program(name):
+    if name not in _PROGRAMS:
+        _PROGRAMS[name] = load_program(ruleset(name))
+    return _PROGRAMS[name]
+
+
+def test_a_rules_error_names_the_step_and_never_shows_a_traceback(tmp_path):
+    from interpreter import RulesError
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(open(ruleset("ninety_nine"), encoding="utf-8").read().replace(
+        "- move: {card: card, from: current.hand, to: pile}", "- move: {card: card, from: pile, to: pile}"),
+        encoding="utf-8")
+    program = load_program(str(bad))
+    s = new_game(program, seed=1)
+    try:
+        apply(program, s, 0)
+    except RulesError as e:
+        assert "bad.yaml:" in str(e) and "not in the zone" in str(e)
+    else:
+        raise AssertionError("expected a rules error")

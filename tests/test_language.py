@@ -1,0 +1,215 @@
+"""General concepts of the rules language, each on a tiny inline ruleset.
+
+The four shipped games use most of them; these tests pin down each concept on its own:
+explicit card lists with copies, languages, events and triggers, turn order skipping
+eliminated players, dealer rotation, top-card visibility, loops and early exits.
+"""
+from __future__ import annotations
+
+import pytest
+
+from interpreter import RulesetError, apply, load_program_text, new_game, view
+from interpreter.agents import Decision, FirstAgent
+
+GAME = """
+name: features
+players: {min: 2, max: 5, default: 3}
+languages: [en, fr]
+deck:
+  cards:
+    - {id: low, strength: 1, name: {en: Low, fr: Bas}}
+    - {id: mid, strength: 2, name: {en: Mid, fr: Moyen}}
+    - {id: high, strength: 3, name: {en: High, fr: Haut}}
+  copies: 3
+  display: "{name}"
+  zone: bag
+zones:
+  bag: {visibility: hidden}
+  table: {visibility: top}
+  hand: {per_player: true, visibility: owner}
+variables:
+  dealer: {type: player, initial: "player(0)"}
+  rounds: 0
+  played_count: 0
+player_variables:
+  lives: 2
+events:
+  played: {with: {card: card, by: player}}
+triggers:
+  - on: played
+    when: "card.strength == 1"
+    do: [add: {by.lives: -1}, log: "{by} loses a life"]
+  - on: played
+    do: [add: {played_count: 1}]
+  - on: round_end
+    do: [add: {rounds: 1}]
+flow:
+  round:
+    - gather: {to: bag}
+    - shuffle: bag
+    - deal: {from: bag, to: hand, count: 1, first: dealer.left}
+    - turns:
+        first: dealer.left
+        count: "count(active)"
+        do:
+          - choose: current.hand
+            as: card
+            label: "play {card}"
+          - move: {card: card, from: current.hand, to: table}
+          - log: "{current} plays {card}"
+          - emit: played
+            with: {card: card, by: current}
+    - for_each: p
+      in: active
+      do:
+        - if: "p.lives <= 0"
+          then: [eliminate: p]
+    - set: {dealer: dealer.left}
+  until: "count(active) <= 1 or rounds >= 20"
+result:
+  winners: active
+  score: p.lives
+"""
+
+
+def program(text=GAME, **kw):
+    return load_program_text(text, "features.yaml", **kw)
+
+
+def play_out(p, s):
+    while not s.over:
+        apply(p, s, FirstAgent().choose(Decision(p, s)))
+    return s
+
+
+def test_explicit_card_list_with_copies():
+    p = program()
+    assert p.deck.ids == ("low",) * 3 + ("mid",) * 3 + ("high",) * 3
+
+
+def test_labels_in_the_chosen_language():
+    assert program(lang="fr").deck.display[0] == "Bas"
+    assert program().deck.display[0] == "Low"
+
+
+def test_player_count_range_and_default():
+    p = program()
+    assert len(new_game(p).players) == 3
+    assert len(new_game(p, players=5).players) == 5
+
+
+def test_deal_and_first_turn_start_left_of_the_dealer():
+    p = program()
+    s = new_game(p, seed=1, stacks=[["high", "mid", "low"]])
+    assert s.pending[0] == 1
+    assert [p.deck.ids[c] for c in s.zones["hand"][1]] == ["high"]
+    assert [p.deck.ids[c] for c in s.zones["hand"][0]] == ["low"]     # dealt last: the dealer
+
+
+def test_emit_runs_every_matching_trigger_in_order():
+    p = program()
+    s = new_game(p, seed=1, stacks=[["low", "mid", "high"]])
+    apply(p, s, 0)                        # player 2 plays the low card
+    assert s.pvars["lives"] == [2, 1, 2] and s.vars["played_count"] == 1
+    assert "Player 2 loses a life" in [e.get("text") for e in s.log]
+
+
+def test_builtin_round_end_event():
+    p = program()
+    s = new_game(p, seed=1)
+    for _ in range(3):
+        apply(p, s, 0)
+    assert s.vars["rounds"] == 1
+
+
+def test_turns_skip_eliminated_players_and_dealer_rotates():
+    p = program()
+    # Player 3 (seat 2) is dealt the low card twice, loses both lives and is out.
+    s = new_game(p, seed=1, stacks=[["high", "low", "mid"], ["low", "high", "mid"]])
+    deciders = []
+    while not s.over and len(deciders) < 12:
+        deciders.append(s.pending[0])
+        apply(p, s, 0)
+    assert deciders[:3] == [1, 2, 0]          # round 1: dealer is seat 0, seat 1 starts
+    assert deciders[3:6] == [2, 0, 1]         # round 2: the deal passed to seat 1
+    assert s.out[2]
+    assert deciders[6:8] == [0, 1]            # round 3: seat 2 dealt out, seat 0 starts
+    assert 2 not in deciders[6:]
+
+
+def test_top_visibility_shows_only_the_top_card():
+    p = program()
+    s = new_game(p, seed=1)
+    apply(p, s, 0)
+    apply(p, s, 0)
+    table = view(p, s, 0)["zones"]["table"]
+    assert table[0] is None and table[-1] is not None
+
+
+def test_whole_games_end_with_the_survivor_winning():
+    p = program()
+    for seed in range(10):
+        s = play_out(p, new_game(p, seed=seed))
+        assert len(s.result["winners"]) <= 1 and s.result["scores"] is not None
+
+
+EXITS = """
+name: exits
+players: 2
+deck: {cards: [a, b, c, d], zone: pile}
+zones: {pile: {visibility: public}, hand: {per_player: true}}
+variables: {n: 0, loops: 0}
+flow:
+  round:
+    - while: "loops < 3"
+      do: [add: {loops: 1}]
+    - repeat:
+        - add: {n: 1}
+        - if: "n % 2 == 0"
+          then: [end_round]
+      until: "n >= 10"
+  until: "n >= 4"
+  end:
+    - log: "done at {n}"
+result:
+  winners: "[player(0)] if n == 4 else []"
+"""
+
+
+def test_while_repeat_end_round_and_flow_until():
+    p = program(EXITS)
+    s = new_game(p)
+    assert s.over and s.vars["loops"] == 3 and s.vars["n"] == 4 and s.result["winners"] == [0]
+    assert s.log[-1]["text"] == "done at 4"
+
+
+def test_end_game_leaves_at_once():
+    p = program(EXITS.replace("then: [end_round]", "then: [end_game]"))
+    s = new_game(p)
+    assert s.over and s.vars["n"] == 2
+
+
+def test_choice_with_no_option_runs_otherwise():
+    text = EXITS.replace("""    - while: "loops < 3"
+      do: [add: {loops: 1}]""", """    - choose: "filter(pile, c => false)"
+      as: x
+      otherwise: [set: {loops: 7}]""")
+    s = new_game(program(text))
+    assert s.vars["loops"] == 7
+
+
+def test_endless_rules_hit_the_step_limit_with_a_clear_error():
+    from interpreter import RulesError
+    text = EXITS.replace('while: "loops < 3"', 'while: "true"').replace("flow:", "flow:\n  max_steps: 1000")
+    with pytest.raises(RulesError, match="more than 1000 steps"):
+        new_game(program(text))
+
+
+def test_unknown_names_are_reported_together_with_positions():
+    text = GAME.replace("add: {rounds: 1}", "add: {roundz: 1}").replace("card.strength == 1", "card.strenght == 1")
+    with pytest.raises(RulesetError) as e:
+        program(text)
+    messages = [str(p) for p in e.value.problems]
+    assert len(messages) == 2
+    assert any("features.yaml:" in m and "did you mean 'strength'" in m for m in messages)
+    assert any("did you mean 'rounds'" in m for m in messages)
