@@ -133,7 +133,7 @@ def test_turns_skip_eliminated_players_and_dealer_rotates():
     assert deciders[:3] == [1, 2, 0]          # round 1: dealer is seat 0, seat 1 starts
     assert deciders[3:6] == [2, 0, 1]         # round 2: the deal passed to seat 1
     assert s.out[2]
-    assert deciders[6:8] == [0, 1]            # round 3: seat 2 dealt out, seat 0 starts
+    assert deciders[6:8] == [1, 0]            # round 3: the deal skips seat 2 and goes to seat 0
     assert 2 not in deciders[6:]
 
 
