@@ -49,6 +49,8 @@ class Compiled:
     type: str
     fn: Callable
     const: object = NOCONST
+    local: str | None = None        # set when the value is a local name, for cheaper access
+    current: bool = False           # set when the value is the `current` player
 
     @property
     def is_const(self) -> bool:
@@ -173,7 +175,7 @@ class ExprCompiler:
             return params[name]
         if name in scope:
             typ = scope[name]
-            return Compiled(typ, lambda s, l: l[name])
+            return Compiled(typ, lambda s, l: l[name], local=name)
         sym = self.sym
         if name in GLOBAL_BUILTINS:
             return self._builtin_name(name, off)
@@ -190,7 +192,7 @@ class ExprCompiler:
 
     def _builtin_name(self, name, off):
         if name == "current":
-            return Compiled(PLAYER, lambda s, l: s.current)
+            return Compiled(PLAYER, lambda s, l: s.current, current=True)
         if name == "players":
             return Compiled(list_of(PLAYER), lambda s, l: s.players)
         if name == "active":
@@ -220,9 +222,12 @@ class ExprCompiler:
             typ, table = self.sym.card_attrs[name]
             if obj.is_const:
                 return const(typ, table[obj.const])
+            if obj.local:
+                var = obj.local
+                return Compiled(typ, lambda s, l: table[l[var]])
             return Compiled(typ, lambda s, l: table[f(s, l)])
         if obj.type == PLAYER:
-            return self._player_attr(f, name, off)
+            return self._player_attr(obj, name, off)
         if obj.type == ZONE:
             if name == "top":
                 return Compiled(CARD, lambda s, l: (z[-1] if (z := f(s, l)) else None))
@@ -234,11 +239,22 @@ class ExprCompiler:
                             f"(zones have: {', '.join(ZONE_BUILTINS)})", off)
         raise ExprError(f"{_a(obj.type)} has no attributes (looking for '{name}')", off)
 
-    def _player_attr(self, f, name, off):
+    def _player_attr(self, obj, name, off):
         sym = self.sym
+        f = obj.fn
         if name in sym.player_vars:
+            if obj.current:
+                return Compiled(sym.player_vars[name], lambda s, l: s.pvars[name][s.current])
+            if obj.local:
+                var = obj.local
+                return Compiled(sym.player_vars[name], lambda s, l: s.pvars[name][l[var]])
             return Compiled(sym.player_vars[name], lambda s, l: s.pvars[name][f(s, l)])
         if name in sym.player_zones:
+            if obj.current:
+                return Compiled(ZONE, lambda s, l: s.zones[name][s.current])
+            if obj.local:
+                var = obj.local
+                return Compiled(ZONE, lambda s, l: s.zones[name][l[var]])
             return Compiled(ZONE, lambda s, l: s.zones[name][f(s, l)])
         if name == "index":
             return Compiled(NUM, f)
@@ -350,6 +366,16 @@ class ExprCompiler:
             raise ExprError(f"cannot compare {_a(a.type)} with {_a(b.type)}", offset_of(op_tok))
         if op in ("<", ">", "<=", ">=") and a.type not in (NUM, STR, ANY, NULL):
             raise ExprError(f"'{op}' compares numbers or strings, not {a.type}s", offset_of(op_tok))
+        if b.is_const and not a.is_const:
+            v = b.const
+            return Compiled(BOOL, {
+                "==": lambda s, l: fa(s, l) == v,
+                "!=": lambda s, l: fa(s, l) != v,
+                "<": lambda s, l: fa(s, l) < v,
+                ">": lambda s, l: fa(s, l) > v,
+                "<=": lambda s, l: fa(s, l) <= v,
+                ">=": lambda s, l: fa(s, l) >= v,
+            }[op])
         fn = {
             "==": lambda s, l: fa(s, l) == fb(s, l),
             "!=": lambda s, l: fa(s, l) != fb(s, l),
