@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from lark import Tree
 
-from . import effects
+from . import effects, vm
 from .deck import Deck, build_deck, localize
 from .errors import Problem, RulesetError, UsageError, did_you_mean
 from .expr import ExprError, parse
@@ -276,25 +276,25 @@ class _Compiler:
             self.procs[name] = code.label()
 
         end, round_top, round_end = code.label(), code.label(), code.label()
-        code.emit(_push_scope("game", end), ("flow",))
+        code.emit(vm.push_scope("game", end), ("flow",))
         self.steps(flow.get("setup") or [], ("flow", "setup"), {})
         code.place(round_top)
-        code.emit(_push_scope("round", round_end), ("flow", "round"))
+        code.emit(vm.push_scope("round", round_end), ("flow", "round"))
         self._emit_event("round_start", {}, ("flow", "round"))
         self.steps(flow["round"], ("flow", "round"), {})
         code.place(round_end)
-        code.emit(_pop_scope(), ("flow", "round"))
+        code.emit(vm.pop_scope(), ("flow", "round"))
         self._emit_event("round_end", {}, ("flow", "round"))
         until = self.expr(flow.get("until", True), ("flow", "until"), {}, BOOL)
-        code.emit(_jump_unless(until.fn, round_top), ("flow", "until"))
+        code.emit(vm.jump_unless(until.fn, round_top), ("flow", "until"))
         code.place(end)
-        code.emit(_pop_scope(), ("flow",))
+        code.emit(vm.pop_scope(), ("flow",))
         self.steps(flow.get("end") or [], ("flow", "end"), {})
-        code.emit(_halt(), ("flow",))
+        code.emit(vm.halt(), ("flow",))
         for name, label in self.procs.items():
             code.place(label)
             self.steps(self.data["procedures"][name], ("procedures", name), {})
-            code.emit(_return(), ("procedures", name))
+            code.emit(vm.ret(), ("procedures", name))
         for name, label in self.dispatch.items():
             code.place(label)
             for i, t in self.triggers_on[name]:
@@ -302,15 +302,15 @@ class _Compiler:
                 skip = code.label()
                 if "when" in t:
                     cond = self.expr(t["when"], ("triggers", i, "when"), scope, BOOL)
-                    code.emit(_jump_unless(cond.fn, skip), ("triggers", i, "when"))
+                    code.emit(vm.jump_unless(cond.fn, skip), ("triggers", i, "when"))
                 self.steps(t["do"], ("triggers", i, "do"), scope)
                 code.place(skip)
-            code.emit(_return(), ("triggers",))
+            code.emit(vm.ret(), ("triggers",))
         return code
 
     def _emit_event(self, name, payload: dict, path):
         if name in self.dispatch:
-            self.code.emit(_call(self.dispatch[name], payload), path)
+            self.code.emit(vm.call(self.dispatch[name], payload), path)
 
     def steps(self, steps, path, scope):
         """Compile a list of steps; `scope` (local name -> type) grows as choices bind names."""
@@ -328,7 +328,7 @@ class _Compiler:
 
     def _flush(self, batch, path):
         if batch:
-            self.code.emit(_effects(batch), batch[0][1] if len(batch) == 1 else batch[0][1])
+            self.code.emit(vm.run_effects(batch), batch[0][1] if len(batch) == 1 else batch[0][1])
 
     # -- steps that are plain effects -------------------------------------------
     def _simple(self, step, path, scope):
@@ -511,7 +511,7 @@ class _Compiler:
         code = self.code
         if isinstance(step, str):
             if step in EXITS:
-                code.emit(_exit(step[4:]), path)
+                code.emit(vm.exit_to(step[4:]), path)
             else:
                 self.report(path, f"unknown step '{step}'{did_you_mean(step, EXITS)}")
             return
@@ -548,10 +548,10 @@ class _Compiler:
             scope.update(kept)
             return
         other, end = code.label(), code.label()
-        code.emit(_jump_unless(cond.fn, other), path + ("if",))
+        code.emit(vm.jump_unless(cond.fn, other), path + ("if",))
         self.steps(step.get("then") or [], path + ("then",), then_scope)
         if "else" in step:
-            code.emit(_jump(end), path)
+            code.emit(vm.jump(end), path)
         code.place(other)
         if "else" in step:
             self.steps(step["else"], path + ("else",), else_scope)
@@ -575,16 +575,16 @@ class _Compiler:
         inner = dict(scope)
         self.steps(step["repeat"], path + ("repeat",), inner)
         until = self.expr(step["until"], path + ("until",), inner, BOOL)
-        self.code.emit(_jump_unless(until.fn, top), path + ("until",))
+        self.code.emit(vm.jump_unless(until.fn, top), path + ("until",))
 
     def _cf_while(self, step, path, scope):
         code = self.code
         top, end = code.label(), code.label()
         code.place(top)
         cond = self.expr(step["while"], path + ("while",), scope, BOOL)
-        code.emit(_jump_unless(cond.fn, end), path + ("while",))
+        code.emit(vm.jump_unless(cond.fn, end), path + ("while",))
         self.steps(step["do"], path + ("do",), dict(scope))
-        code.emit(_jump(top), path)
+        code.emit(vm.jump(top), path)
         code.place(end)
 
     def _cf_for_each(self, step, path, scope):
@@ -597,13 +597,13 @@ class _Compiler:
             et = ANY
         top, end = code.label(), code.label()
         key = f"#{len(code.factories)}"
-        code.emit(_iter_start(key, coll.fn), path + ("in",))
+        code.emit(vm.iter_start(key, coll.fn), path + ("in",))
         code.place(top)
-        code.emit(_iter_next(key, var, end), path + ("for_each",))
+        code.emit(vm.iter_next(key, var, end), path + ("for_each",))
         inner = dict(scope)
         inner[var] = et
         self.steps(step["do"], path + ("do",), inner)
-        code.emit(_jump(top), path)
+        code.emit(vm.jump(top), path)
         code.place(end)
 
     def _cf_turns(self, step, path, scope):
@@ -616,15 +616,15 @@ class _Compiler:
         count = self.expr(t["count"], p + ("count",), scope, NUM).fn if "count" in t else None
         top, turn_end, end = code.label(), code.label(), code.label()
         key = f"#{len(code.factories)}"
-        code.emit(_turns_start(key, first, count), p)
+        code.emit(vm.turns_start(key, first, count), p)
         code.place(top)
-        code.emit(_turns_check(key, until, end, turn_end), p)
+        code.emit(vm.turns_check(key, until, end, turn_end), p)
         self._emit_event("turn_start", {}, p)
         self.steps(t["do"], p + ("do",), dict(scope))
         code.place(turn_end)
-        code.emit(_pop_scope(), p)
+        code.emit(vm.pop_scope(), p)
         self._emit_event("turn_end", {}, p)
-        code.emit(_turns_next(nxt, top), p)
+        code.emit(vm.turns_next(nxt, top), p)
         code.place(end)
 
     def _cf_choose(self, step, path, scope):
@@ -661,9 +661,9 @@ class _Compiler:
         self.choices.append(ChoiceSpec(var, label_fn, prompt, path))
         otherwise = code.label()
         end = code.label()
-        code.emit(_choose(cid, options.fn, var, where, by, otherwise if "otherwise" in step else None), path)
+        code.emit(vm.choose(cid, options.fn, var, where, by, otherwise if "otherwise" in step else None), path)
         if "otherwise" in step:
-            code.emit(_jump(end), path)
+            code.emit(vm.jump(end), path)
             code.place(otherwise)
             self.steps(step["otherwise"], path + ("otherwise",), dict(scope))
             code.place(end)
@@ -693,7 +693,7 @@ class _Compiler:
         if name not in self.procs:
             self.report(path + ("call",), f"unknown procedure '{name}'{did_you_mean(name, self.procs)}")
             return
-        self.code.emit(_call(self.procs[name], {}), path)
+        self.code.emit(vm.call(self.procs[name], {}), path)
 
     def _cf_end(self, step, path, scope):
         pass
@@ -734,221 +734,3 @@ def _sequence(fns):
         for f in fns:
             f(s, l)
     return run
-
-
-# ---------------------------------------------------------------------------
-# Instructions.  Each factory takes (pc, resolve) and returns ins(state) -> next pc;
-# a negative result stops the run loop (a decision is pending, or the game is over).
-
-def _effects(batch):
-    fns = tuple(f for f, _ in batch)
-
-    def factory(pc, at):
-        nxt = pc + 1
-        if len(fns) == 1:
-            f = fns[0]
-
-            def one(s):
-                f(s, s.locals)
-                return nxt
-            return one
-
-        def many(s):
-            l = s.locals
-            for f in fns:
-                f(s, l)
-            return nxt
-        return many
-    return factory
-
-
-def _jump(label):
-    return lambda pc, at: (lambda s, t=at(label): t)
-
-
-def _jump_unless(cond, label):
-    def factory(pc, at):
-        target, nxt = at(label), pc + 1
-        return lambda s: nxt if cond(s, s.locals) else target
-    return factory
-
-
-def _push_scope(kind, exit_label):
-    def factory(pc, at):
-        exit_pc, nxt = at(exit_label), pc + 1
-
-        def push(s):
-            s.scopes.append((kind, len(s.frames), exit_pc))
-            return nxt
-        return push
-    return factory
-
-
-def _pop_scope():
-    def factory(pc, at):
-        nxt = pc + 1
-
-        def pop(s):
-            s.scopes.pop()
-            return nxt
-        return pop
-    return factory
-
-
-def _exit(kind):
-    def factory(pc, at):
-        def exit_(s):
-            for i in range(len(s.scopes) - 1, -1, -1):
-                k, depth, exit_pc = s.scopes[i]
-                if k == kind:
-                    del s.scopes[i + 1:]
-                    if len(s.frames) > depth:
-                        s.locals = s.frames[depth][1]
-                        del s.frames[depth:]
-                    return exit_pc
-            from .errors import RulesError
-            raise RulesError(f"end_{kind} outside any {kind}")
-        return exit_
-    return factory
-
-
-def _call(label, payload: dict):
-    items = tuple(payload.items())
-
-    def factory(pc, at):
-        target, ret = at(label), pc + 1
-
-        def call(s):
-            l = s.locals
-            new = {k: f(s, l) for k, f in items}
-            s.frames.append((ret, l))
-            s.locals = new
-            return target
-        return call
-    return factory
-
-
-def _return():
-    def factory(pc, at):
-        def ret(s):
-            pc_, l = s.frames.pop()
-            s.locals = l
-            return pc_
-        return ret
-    return factory
-
-
-def _halt():
-    def factory(pc, at):
-        def halt(s):
-            s.over = True
-            s.pc = pc
-            return -1
-        return halt
-    return factory
-
-
-def _iter_start(key, coll):
-    def factory(pc, at):
-        nxt = pc + 1
-
-        def start(s):
-            l = s.locals
-            l[key] = [list(coll(s, l)), 0]
-            return nxt
-        return start
-    return factory
-
-
-def _iter_next(key, var, end_label):
-    def factory(pc, at):
-        end, nxt = at(end_label), pc + 1
-
-        def step(s):
-            l = s.locals
-            it = l[key]
-            items, i = it
-            if i >= len(items):
-                return end
-            l[var] = items[i]
-            it[1] = i + 1
-            return nxt
-        return step
-    return factory
-
-
-def _turns_start(key, first, count):
-    def factory(pc, at):
-        nxt = pc + 1
-
-        def start(s):
-            l = s.locals
-            if first is not None:
-                s.current = first(s, l)
-            elif s.current is None or s.out[s.current]:
-                s.current = next(p for p in s.players if not s.out[p])
-            l[key] = [0, int(count(s, l)) if count else -1]
-            return nxt
-        return start
-    return factory
-
-
-def _turns_check(key, until, end_label, turn_end_label):
-    def factory(pc, at):
-        end, turn_end, nxt = at(end_label), at(turn_end_label), pc + 1
-
-        def check(s):
-            l = s.locals
-            it = l[key]
-            if (until is not None and until(s, l)) or it[0] == it[1] or s.current is None:
-                return end
-            it[0] += 1
-            s.scopes.append(("turn", len(s.frames), turn_end))
-            return nxt
-        return check
-    return factory
-
-
-def _turns_next(nxt_fn, top_label):
-    from .expr_compile import next_seat
-
-    def factory(pc, at):
-        top = at(top_label)
-
-        def advance(s):
-            s.current = nxt_fn(s, s.locals) if nxt_fn else next_seat(s, s.current)
-            return top
-        return advance
-    return factory
-
-
-def _choose(cid, options, var, where, by, otherwise_label):
-    from .errors import RulesError
-
-    def factory(pc, at):
-        other = at(otherwise_label) if otherwise_label is not None else None
-        nxt = pc + 1
-
-        def choose(s):
-            l = s.locals
-            opts = options(s, l)
-            if where is not None:
-                legal = []
-                saved = l.get(var)
-                for o in opts:
-                    l[var] = o
-                    if where(s, l):
-                        legal.append(o)
-                l[var] = saved
-                opts = legal
-            elif not isinstance(opts, list):
-                opts = list(opts)
-            if not opts:
-                if other is None:
-                    raise RulesError("no legal option for this choice, and the step has no 'otherwise'")
-                return other
-            s.pending = (by(s, l) if by is not None else s.current, opts, cid)
-            s.pc = nxt
-            return -1
-        return choose
-    return factory

@@ -1,0 +1,221 @@
+"""The instructions of the virtual machine that runs compiled rulesets.
+
+Each factory takes (pc, resolve) once the code is laid out, and returns
+`ins(state) -> next pc`.  A negative result stops the run loop: a decision is
+pending, or the game is over.  Everything an instruction needs to continue lives
+in the state (program counter, frames, scopes, open requests), never in Python's
+call stack, so a paused game is plain data.
+"""
+from __future__ import annotations
+
+from .errors import RulesError
+from .expr_compile import next_seat
+
+
+def run_effects(batch):
+    fns = tuple(f for f, _ in batch)
+
+    def factory(pc, at):
+        nxt = pc + 1
+        if len(fns) == 1:
+            f = fns[0]
+
+            def one(s):
+                f(s, s.locals)
+                return nxt
+            return one
+
+        def many(s):
+            l = s.locals
+            for f in fns:
+                f(s, l)
+            return nxt
+        return many
+    return factory
+
+
+def jump(label):
+    return lambda pc, at: (lambda s, t=at(label): t)
+
+
+def jump_unless(cond, label):
+    def factory(pc, at):
+        target, nxt = at(label), pc + 1
+        return lambda s: nxt if cond(s, s.locals) else target
+    return factory
+
+
+def push_scope(kind, exit_label):
+    def factory(pc, at):
+        exit_pc, nxt = at(exit_label), pc + 1
+
+        def push(s):
+            s.scopes.append((kind, len(s.frames), exit_pc))
+            return nxt
+        return push
+    return factory
+
+
+def pop_scope():
+    def factory(pc, at):
+        nxt = pc + 1
+
+        def pop(s):
+            s.scopes.pop()
+            return nxt
+        return pop
+    return factory
+
+
+def exit_to(kind):
+    def factory(pc, at):
+        def exit_(s):
+            for i in range(len(s.scopes) - 1, -1, -1):
+                k, depth, exit_pc = s.scopes[i]
+                if k == kind:
+                    del s.scopes[i + 1:]
+                    if len(s.frames) > depth:
+                        s.locals = s.frames[depth][1]
+                        del s.frames[depth:]
+                    return exit_pc
+            raise RulesError(f"end_{kind} outside any {kind}")
+        return exit_
+    return factory
+
+
+def call(label, payload: dict):
+    items = tuple(payload.items())
+
+    def factory(pc, at):
+        target, ret = at(label), pc + 1
+
+        def call(s):
+            l = s.locals
+            new = {k: f(s, l) for k, f in items}
+            s.frames.append((ret, l))
+            s.locals = new
+            return target
+        return call
+    return factory
+
+
+def ret():
+    def factory(pc, at):
+        def ret(s):
+            pc_, l = s.frames.pop()
+            s.locals = l
+            return pc_
+        return ret
+    return factory
+
+
+def halt():
+    def factory(pc, at):
+        def halt(s):
+            s.over = True
+            s.pc = pc
+            return -1
+        return halt
+    return factory
+
+
+def iter_start(key, coll):
+    def factory(pc, at):
+        nxt = pc + 1
+
+        def start(s):
+            l = s.locals
+            l[key] = [list(coll(s, l)), 0]
+            return nxt
+        return start
+    return factory
+
+
+def iter_next(key, var, end_label):
+    def factory(pc, at):
+        end, nxt = at(end_label), pc + 1
+
+        def step(s):
+            l = s.locals
+            it = l[key]
+            items, i = it
+            if i >= len(items):
+                return end
+            l[var] = items[i]
+            it[1] = i + 1
+            return nxt
+        return step
+    return factory
+
+
+def turns_start(key, first, count):
+    def factory(pc, at):
+        nxt = pc + 1
+
+        def start(s):
+            l = s.locals
+            if first is not None:
+                s.current = first(s, l)
+            elif s.current is None or s.out[s.current]:
+                s.current = next(p for p in s.players if not s.out[p])
+            l[key] = [0, int(count(s, l)) if count else -1]
+            return nxt
+        return start
+    return factory
+
+
+def turns_check(key, until, end_label, turn_end_label):
+    def factory(pc, at):
+        end, turn_end, nxt = at(end_label), at(turn_end_label), pc + 1
+
+        def check(s):
+            l = s.locals
+            it = l[key]
+            if (until is not None and until(s, l)) or it[0] == it[1] or s.current is None:
+                return end
+            it[0] += 1
+            s.scopes.append(("turn", len(s.frames), turn_end))
+            return nxt
+        return check
+    return factory
+
+
+def turns_next(nxt_fn, top_label):
+    def factory(pc, at):
+        top = at(top_label)
+
+        def advance(s):
+            s.current = nxt_fn(s, s.locals) if nxt_fn else next_seat(s, s.current)
+            return top
+        return advance
+    return factory
+
+
+def choose(cid, options, var, where, by, otherwise_label):
+    def factory(pc, at):
+        other = at(otherwise_label) if otherwise_label is not None else None
+        nxt = pc + 1
+
+        def choose(s):
+            l = s.locals
+            opts = options(s, l)
+            if where is not None:
+                legal = []
+                saved = l.get(var)
+                for o in opts:
+                    l[var] = o
+                    if where(s, l):
+                        legal.append(o)
+                l[var] = saved
+                opts = legal
+            elif not isinstance(opts, list):
+                opts = list(opts)
+            if not opts:
+                if other is None:
+                    raise RulesError("no legal option for this choice, and the step has no 'otherwise'")
+                return other
+            s.pending = (by(s, l) if by is not None else s.current, opts, cid)
+            s.pc = nxt
+            return -1
+        return choose
+    return factory
