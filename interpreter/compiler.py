@@ -22,6 +22,7 @@ from .loader import Source
 
 BUILTIN_EVENTS = ("round_start", "round_end", "turn_start", "turn_end")
 EXITS = ("end_turn", "end_round", "end_game")
+WORD_EFFECTS = ("refuse", "clear_journal", "undo_journal")
 TEMPLATE_PART = re.compile(r"\{([^{}]+)\}")
 DEFAULT_MAX_STEPS = 1_000_000
 
@@ -333,6 +334,8 @@ class _Compiler:
     # -- steps that are plain effects -------------------------------------------
     def _simple(self, step, path, scope):
         """(fn, path) for a step that is a plain effect, or None for control flow."""
+        if isinstance(step, str) and step in WORD_EFFECTS:
+            step = {step: True}
         if isinstance(step, str) or not isinstance(step, dict):
             return None
         kinds = [k for k in step if k in EFFECTS]
@@ -348,7 +351,63 @@ class _Compiler:
             self.report(path, "expected a zone here")
         return c.fn
 
+    def _zone_ref(self, text, path, scope):
+        """fn(state, locals) -> (zone name, owner or None), for effects that must name a zone."""
+        self._zone(text, path, scope)
+        try:
+            tree = parse(text)
+        except ExprError:
+            return lambda s, l: None
+        if isinstance(tree, Tree) and tree.data == "name" and tree.children[0].value in self.sym.shared_zones:
+            ref = (tree.children[0].value, None)
+            return lambda s, l: ref
+        if isinstance(tree, Tree) and tree.data == "attr" and tree.children[1].value in self.sym.player_zones:
+            name = tree.children[1].value
+            try:
+                owner = self.ec.sub(tree.children[0], dict(scope), {}, 0, PLAYER).fn
+            except ExprError:
+                return lambda s, l: None
+            return lambda s, l: (name, owner(s, l))
+        self.report(path, "name the zone itself here, e.g. stock or current.hand")
+        return lambda s, l: None
+
+    def _tag(self, value, path, scope):
+        """The journal tag of a move or swap: `true` for a plain entry, or an expression."""
+        if value is True:
+            return lambda s, l: None
+        return self.expr(value, path, scope).fn
+
+    def _fx_swap(self, a, path, scope):
+        ra = self._zone_ref(a["a"], path + ("a",), scope)
+        rb = self._zone_ref(a["b"], path + ("b",), scope)
+        tag = self._tag(a["journal"], path + ("journal",), scope) if a.get("journal", False) is not False else None
+        return effects.swap(ra, rb, tag)
+
+    def _fx_undo_journal(self, a, path, scope):
+        if isinstance(a, dict) and "tag" in a:
+            return effects.undo_journal(self.expr(a["tag"], path + ("tag",), scope).fn)
+        return effects.undo_journal(None)
+
+    def _fx_clear_journal(self, a, path, scope):
+        return effects.clear_journal
+
+    def _fx_refuse(self, a, path, scope):
+        return effects.refuse
+
+    def _fx_redirect(self, a, path, scope):
+        return effects.redirect(self.expr(a, path, scope, PLAYER).fn)
+
     def _fx_move(self, a, path, scope):
+        if a.get("journal", False) is not False and "from" in a and ("card" in a or "cards" in a):
+            is_list = "cards" in a
+            cards = self.expr(a["cards" if is_list else "card"], path + ("cards" if is_list else "card",), scope,
+                              list_of(CARD) if is_list else CARD)
+            return effects.journal_move(cards.fn, self._zone_ref(a["from"], path + ("from",), scope),
+                                        self._zone_ref(a["to"], path + ("to",), scope),
+                                        self._tag(a["journal"], path + ("journal",), scope), is_list)
+        if a.get("journal", False) is not False:
+            self.report(path + ("journal",), "only a move of given cards (card or cards) with 'from' can be journalled",
+                        key=True)
         bottom = a.get("position") == "bottom"
         dst = self._zone(a["to"], path + ("to",), scope)
         kinds = [k for k in ("card", "cards", "count") if k in a]
@@ -513,7 +572,7 @@ class _Compiler:
             if step in EXITS:
                 code.emit(vm.exit_to(step[4:]), path)
             else:
-                self.report(path, f"unknown step '{step}'{did_you_mean(step, EXITS)}")
+                self.report(path, f"unknown step '{step}'{did_you_mean(step, EXITS + WORD_EFFECTS)}")
             return
         keys = set(step)
         for kind, needed, allowed in CONTROL:
@@ -616,15 +675,32 @@ class _Compiler:
         count = self.expr(t["count"], p + ("count",), scope, NUM).fn if "count" in t else None
         top, turn_end, end = code.label(), code.label(), code.label()
         key = f"#{len(code.factories)}"
+        if "order" in t:
+            if first or nxt or count:
+                self.report(p + ("order",), "'order' gives the whole turn order: leave out first, next and count",
+                            key=True)
+            order = self.expr(t["order"], p + ("order",), scope, list_of(PLAYER)).fn
+            code.emit(vm.turns_order_start(key, order), p)
+            code.place(top)
+            code.emit(vm.turns_order_check(key, until, end, turn_end), p)
+            self._turn_body(t, p, scope, turn_end, None, top, end)
+            return
         code.emit(vm.turns_start(key, first, count), p)
         code.place(top)
         code.emit(vm.turns_check(key, until, end, turn_end), p)
+        self._turn_body(t, p, scope, turn_end, nxt, top, end)
+
+    def _turn_body(self, t, p, scope, turn_end, nxt, top, end):
+        code = self.code
         self._emit_event("turn_start", {}, p)
         self.steps(t["do"], p + ("do",), dict(scope))
         code.place(turn_end)
         code.emit(vm.pop_scope(), p)
         self._emit_event("turn_end", {}, p)
-        code.emit(vm.turns_next(nxt, top), p)
+        if "order" in t:
+            code.emit(vm.jump(top), p)
+        else:
+            code.emit(vm.turns_next(nxt, top), p)
         code.place(end)
 
     def _cf_choose(self, step, path, scope):
@@ -688,6 +764,45 @@ class _Compiler:
                 self.report(path + ("with", k), f"event '{name}' carries no '{k}'{did_you_mean(k, declared)}", key=True)
         self._emit_event(name, payload, path)
 
+    def _cf_request(self, step, path, scope):
+        """A request from one seat to another (or to nobody: a zone such as a bag).
+
+        The event named by `request` is raised with from, to and piece; its triggers
+        may `refuse` or `redirect` it.  If none does, the `answer` steps run.  The
+        outcome ('answered', 'refused' or 'lapsed', when a redirect comes back to the
+        asker) is bound to the `as` name.
+        """
+        code = self.code
+        name = step["request"]
+        if name not in self.events:
+            self.report(path + ("request",), f"unknown event '{name}'{did_you_mean(name, self.events)} "
+                                             f"(declare it under 'events' with from, to and piece)")
+            return
+        declared = self.events[name]
+        for k in ("from", "to") + (("piece",) if "piece" in step else ()):
+            if k not in declared:
+                self.report(path + ("request",), f"event '{name}' must carry '{k}' to be a request")
+        frm = self.expr(step["from"], path + ("from",), scope, PLAYER).fn
+        to = self.expr(step["to"], path + ("to",), scope, PLAYER).fn
+        inner = dict(scope)
+        inner.update({"from": PLAYER, "to": PLAYER})
+        piece = None
+        if "piece" in step:
+            piece = self.expr(step["piece"], path + ("piece",), {"from": PLAYER, "to": PLAYER},
+                              declared.get("piece")).fn
+            inner["piece"] = declared.get("piece", ANY)
+        var = step.get("as", "outcome")
+        top, answer, end = code.label(), code.label(), code.label()
+        code.emit(vm.request_start(frm, to), path)
+        code.place(top)
+        code.emit(vm.request_ask(self.dispatch.get(name), piece), path)
+        code.emit(vm.request_check(var, answer, top, end), path)
+        code.place(answer)
+        self.steps(step.get("answer") or [], path + ("answer",), inner)
+        code.emit(vm.request_done(var), path)
+        code.place(end)
+        scope[var] = STR
+
     def _cf_call(self, step, path, scope):
         name = step["call"]
         if name not in self.procs:
@@ -706,7 +821,8 @@ class _Compiler:
         return winners.fn, (score.fn if score else None)
 
 
-EFFECTS = ("move", "deal", "shuffle", "gather", "set", "add", "reveal", "eliminate", "log")
+EFFECTS = ("move", "deal", "shuffle", "gather", "set", "add", "reveal", "eliminate", "log", "swap",
+           "undo_journal", "clear_journal", "refuse", "redirect")
 CONTROL = (
     ("if", ("if",), {"if", "then", "else"}),
     ("repeat", ("repeat", "until"), {"repeat", "until"}),
@@ -716,6 +832,7 @@ CONTROL = (
     ("choose", ("choose",), {"choose", "as", "where", "by", "prompt", "label", "otherwise"}),
     ("emit", ("emit",), {"emit", "with"}),
     ("call", ("call",), {"call"}),
+    ("request", ("request", "from", "to"), {"request", "from", "to", "piece", "answer", "as"}),
 )
 
 

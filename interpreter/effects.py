@@ -154,3 +154,81 @@ def log(render, to):
         if s.log is not None:
             s.log.append({"type": "log", "text": render(s, l), "to": to(s, l) if to else None})
     return log_
+
+
+def zone_at(s, ref):
+    """The list of a zone reference (name, owner); owner is None for a shared zone."""
+    name, owner = ref
+    return s.zones[name] if owner is None else s.zones[name][owner]
+
+
+def swap(a_ref, b_ref, tag):
+    """Exchange the whole contents of two zones; with a tag, note it in the journal."""
+    def swap_(s, l):
+        ra, rb = a_ref(s, l), b_ref(s, l)
+        za, zb = zone_at(s, ra), zone_at(s, rb)
+        za[:], zb[:] = list(zb), list(za)
+        if tag is not None:
+            s.journal.append(["swap", list(ra), list(rb), tag(s, l)])
+    return swap_
+
+
+def journal_move(cards, src_ref, dst_ref, tag, is_list: bool):
+    """Move cards between two named zones and note the move in the journal."""
+    def move(s, l):
+        v = cards(s, l)
+        chosen = list(v) if is_list else [v]
+        rs, rd = src_ref(s, l), dst_ref(s, l)
+        zs, zd = zone_at(s, rs), zone_at(s, rd)
+        for c in chosen:
+            try:
+                zs.remove(c)
+            except ValueError:
+                raise RulesError("a card to move is not in the zone it should leave") from None
+            zd.append(c)
+        s.journal.append(["move", chosen, list(rs), list(rd), tag(s, l)])
+    return move
+
+
+_EVERY = object()
+
+
+def undo_journal(tag):
+    """Reverse the journal's entries, latest first (only those with `tag`, if given)."""
+    def undo(s, l):
+        want = tag(s, l) if tag is not None else _EVERY
+        kept = []
+        for entry in reversed(s.journal):
+            if want is not _EVERY and entry[-1] != want:
+                kept.append(entry)
+                continue
+            if entry[0] == "swap":
+                za, zb = zone_at(s, entry[1]), zone_at(s, entry[2])
+                za[:], zb[:] = list(zb), list(za)
+            else:
+                src, dst = zone_at(s, entry[2]), zone_at(s, entry[3])
+                for c in reversed(entry[1]):
+                    if c in dst:
+                        dst.remove(c)
+                        src.append(c)
+        s.journal[:] = list(reversed(kept))
+    return undo
+
+
+def clear_journal(s, l):
+    s.journal.clear()
+
+
+def refuse(s, l):
+    if not s.requests:
+        raise RulesError("refuse: no request is open")
+    s.requests[-1][2] = "refused"
+
+
+def redirect(target):
+    def redirect_(s, l):
+        if not s.requests:
+            raise RulesError("redirect: no request is open")
+        rec = s.requests[-1]
+        rec[2], rec[3] = "redirect", target(s, l)
+    return redirect_

@@ -44,6 +44,8 @@ def new_game(program: Program, seed: int = 0, players: int | None = None, stacks
     s.steps = 0
     s.decisions = 0
     s.result = None
+    s.journal = []
+    s.requests = []
     s.vars = {}
     s.pvars = {}
     _init_variables(program, s)

@@ -657,6 +657,18 @@ def _fn_random(c, name, args, t, scope, params, depth):
     return Compiled(et, pick)
 
 
+def _fn_clockwise(c, name, args, t, scope, params, depth):
+    _arity(name, args, t, 1, 1)
+    a = c.sub(args[0], scope, params, depth, PLAYER)
+    f = a.fn
+
+    def clockwise(s, l):
+        p = f(s, l)
+        n = len(s.players)
+        return [q for q in ((p + i) % n for i in range(n)) if not s.out[q]]
+    return Compiled(list_of(PLAYER), clockwise)
+
+
 BUILTIN_FUNCTIONS = {
     "count": _fn_count, "len": _fn_len_alias,
     "any": _fn_any_all, "all": _fn_any_all,
@@ -665,6 +677,7 @@ BUILTIN_FUNCTIONS = {
     "filter": _fn_filter, "map": _fn_map, "first": _fn_first,
     "top": _fn_top_bottom, "bottom": _fn_top_bottom,
     "abs": _fn_abs, "zone": _fn_zone, "player": _fn_player, "random": _fn_random,
+    "clockwise": _fn_clockwise,
 }
 
 

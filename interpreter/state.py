@@ -35,7 +35,7 @@ class Rng:
 
 FIELDS = ("zones", "vars", "pvars", "out", "players", "names", "current", "rng", "pc", "locals",
           "frames", "scopes", "pending", "log", "over", "revealed", "stacks", "steps", "decisions",
-          "result", "seed")
+          "result", "seed", "journal", "requests")
 
 
 class State:
@@ -58,9 +58,9 @@ class State:
         c.current = self.current
         c.rng = Rng(state=self.rng.state)
         c.pc = self.pc
-        lmap = {id(self.locals): dict(self.locals)}
+        lmap = {id(self.locals): _copy_locals(self.locals)}
         for _, loc in self.frames:
-            lmap.setdefault(id(loc), dict(loc))
+            lmap.setdefault(id(loc), _copy_locals(loc))
         c.locals = lmap[id(self.locals)]
         c.frames = [(ret, lmap[id(loc)]) for ret, loc in self.frames]
         c.scopes = list(self.scopes)
@@ -73,6 +73,8 @@ class State:
         c.decisions = self.decisions
         c.result = self.result
         c.seed = self.seed
+        c.journal = list(self.journal)
+        c.requests = [list(r) for r in self.requests]
         return c
 
     def to_dict(self) -> dict:
@@ -82,4 +84,11 @@ class State:
         d["revealed"] = sorted(self.revealed)
         d["frames"] = [[ret, loc] for ret, loc in self.frames]
         d["pending"] = list(self.pending) if self.pending else None
+        d["journal"] = [list(e) for e in self.journal]
         return d
+
+
+def _copy_locals(loc: dict) -> dict:
+    """Locals hold plain values and the [items, index] cursors of loops; copy the cursors."""
+    return {k: ([list(v[0]), v[1]] if isinstance(v, list) and len(v) == 2 and isinstance(v[0], list) else
+                list(v) if isinstance(v, list) else v) for k, v in loc.items()}

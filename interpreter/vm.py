@@ -50,7 +50,7 @@ def push_scope(kind, exit_label):
         exit_pc, nxt = at(exit_label), pc + 1
 
         def push(s):
-            s.scopes.append((kind, len(s.frames), exit_pc))
+            s.scopes.append((kind, len(s.frames), exit_pc, len(s.requests)))
             return nxt
         return push
     return factory
@@ -71,9 +71,10 @@ def exit_to(kind):
     def factory(pc, at):
         def exit_(s):
             for i in range(len(s.scopes) - 1, -1, -1):
-                k, depth, exit_pc = s.scopes[i]
+                k, depth, exit_pc, open_requests = s.scopes[i]
                 if k == kind:
                     del s.scopes[i + 1:]
+                    del s.requests[open_requests:]
                     if len(s.frames) > depth:
                         s.locals = s.frames[depth][1]
                         del s.frames[depth:]
@@ -174,7 +175,7 @@ def turns_check(key, until, end_label, turn_end_label):
             if (until is not None and until(s, l)) or it[0] == it[1] or s.current is None:
                 return end
             it[0] += 1
-            s.scopes.append(("turn", len(s.frames), turn_end))
+            s.scopes.append(("turn", len(s.frames), turn_end, len(s.requests)))
             return nxt
         return check
     return factory
@@ -218,4 +219,110 @@ def choose(cid, options, var, where, by, otherwise_label):
             s.pc = nxt
             return -1
         return choose
+    return factory
+
+
+def turns_order_start(key, order):
+    def factory(pc, at):
+        nxt = pc + 1
+
+        def start(s):
+            l = s.locals
+            l[key] = [list(order(s, l)), 0]
+            return nxt
+        return start
+    return factory
+
+
+def turns_order_check(key, until, end_label, turn_end_label):
+    """Next player of a fixed order, skipping anyone put out of the game meanwhile."""
+    def factory(pc, at):
+        end, turn_end, nxt = at(end_label), at(turn_end_label), pc + 1
+
+        def check(s):
+            l = s.locals
+            it = l[key]
+            items = it[0]
+            while it[1] < len(items) and s.out[items[it[1]]]:
+                it[1] += 1
+            if it[1] >= len(items) or (until is not None and until(s, l)):
+                return end
+            s.current = items[it[1]]
+            it[1] += 1
+            s.scopes.append(("turn", len(s.frames), turn_end, len(s.requests)))
+            return nxt
+        return check
+    return factory
+
+
+# A request record: [from, to, status, redirect target, piece]; status is
+# 'open', 'refused' or 'redirect'.  Triggers change it with refuse / redirect.
+
+def request_start(frm, to):
+    def factory(pc, at):
+        nxt = pc + 1
+
+        def start(s):
+            l = s.locals
+            s.requests.append([frm(s, l), to(s, l), "open", None, None])
+            return nxt
+        return start
+    return factory
+
+
+def request_ask(dispatch_label, piece):
+    """Raise the request's event, with from, to and piece, for the triggers to answer."""
+    def factory(pc, at):
+        target = at(dispatch_label) if dispatch_label is not None else None
+        nxt = pc + 1
+
+        def ask(s):
+            rec = s.requests[-1]
+            l = s.locals
+            payload = {"from": rec[0], "to": rec[1]}
+            if piece is not None:
+                rec[4] = payload["piece"] = piece(s, payload)
+            if target is None:
+                return nxt
+            s.frames.append((nxt, l))
+            s.locals = payload
+            return target
+        return ask
+    return factory
+
+
+def request_check(var, answer_label, top_label, end_label):
+    def factory(pc, at):
+        answer, top, end = at(answer_label), at(top_label), at(end_label)
+
+        def check(s):
+            rec = s.requests[-1]
+            l = s.locals
+            status = rec[2]
+            if status == "open":
+                l["from"], l["to"], l["piece"] = rec[0], rec[1], rec[4]
+                return answer
+            if status == "refused":
+                s.requests.pop()
+                l[var] = "refused"
+                return end
+            rec[1], rec[2], rec[3] = rec[3], "open", None
+            if rec[1] == rec[0]:
+                s.requests.pop()
+                l[var] = "lapsed"
+                return end
+            return top
+        return check
+    return factory
+
+
+def request_done(var):
+    def factory(pc, at):
+        nxt = pc + 1
+
+        def done(s):
+            s.requests.pop()
+            s.locals[var] = "answered"
+            return nxt
+        return done
     return factory
