@@ -507,7 +507,7 @@ class _Compiler:
         if c.type != CARD and not is_list and c.type != ANY:
             self.report(path, "reveal needs a card or a list of cards")
         disp = self.deck.display
-        return effects.reveal(c.fn, is_list, lambda s, l, cards: "revealed: " + " ".join(disp[x] for x in cards))
+        return effects.reveal(c.fn, is_list)
 
     def _fx_eliminate(self, a, path, scope):
         return effects.eliminate(self.expr(a, path, scope, PLAYER).fn)
@@ -563,6 +563,8 @@ class _Compiler:
             return lambda s, v: ", ".join(s.names[x] for x in v) if v else "nobody"
         if typ == BOOL:
             return lambda s, v: "yes" if v else "no"
+        if elem_of(typ) is not None:
+            return lambda s, v: ", ".join(_show_plain(x) for x in v) if v else "—"
         return lambda s, v: _show_plain(v)
 
     # -- control flow -----------------------------------------------------------

@@ -129,13 +129,13 @@ def add_player(name, owner, value):
     return add
 
 
-def reveal(cards, is_list: bool, text):
+def reveal(cards, is_list: bool):
     def reveal_(s, l):
         v = cards(s, l)
         shown = [c for c in (v if is_list else [v]) if c is not None]
         s.revealed.update(shown)
         if s.log is not None and shown:
-            s.log.append({"type": "reveal", "cards": shown, "text": text(s, l, shown)})
+            s.log.append({"type": "reveal", "cards": shown})
     return reveal_
 
 

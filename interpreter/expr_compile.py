@@ -669,6 +669,27 @@ def _fn_clockwise(c, name, args, t, scope, params, depth):
     return Compiled(list_of(PLAYER), clockwise)
 
 
+def _fn_text(c, name, args, t, scope, params, depth):
+    """A value as a player reads it: a card's display, a player's name, a plain number."""
+    _arity(name, args, t, 1, 1)
+    a = c.sub(args[0], scope, params, depth)
+    f = a.fn
+    if a.type == CARD:
+        disp = c.sym.card_attrs.get("display", (STR, ()))[1]
+        return Compiled(STR, lambda s, l: "-" if (v := f(s, l)) is None else disp[v])
+    if a.type == PLAYER:
+        return Compiled(STR, lambda s, l: "nobody" if (v := f(s, l)) is None else s.names[v])
+    return c._fold(STR, lambda s, l: _plain(f(s, l)), [a])
+
+
+def _plain(v) -> str:
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if isinstance(v, float) and v == int(v):
+        return str(int(v))
+    return "-" if v is None else str(v)
+
+
 BUILTIN_FUNCTIONS = {
     "count": _fn_count, "len": _fn_len_alias,
     "any": _fn_any_all, "all": _fn_any_all,
@@ -677,7 +698,7 @@ BUILTIN_FUNCTIONS = {
     "filter": _fn_filter, "map": _fn_map, "first": _fn_first,
     "top": _fn_top_bottom, "bottom": _fn_top_bottom,
     "abs": _fn_abs, "zone": _fn_zone, "player": _fn_player, "random": _fn_random,
-    "clockwise": _fn_clockwise,
+    "clockwise": _fn_clockwise, "text": _fn_text,
 }
 
 
