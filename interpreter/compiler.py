@@ -65,11 +65,13 @@ class Program:
     score: object = None
     max_steps: int = DEFAULT_MAX_STEPS
 
-    def card(self, notation: str) -> int:
-        """The first card whose id or display is `notation`."""
+    def card(self, notation: str, skip=()) -> int:
+        """The first card (not in `skip`) whose id or display is `notation`."""
         for i, (a, b) in enumerate(zip(self.deck.ids, self.deck.display)):
-            if notation in (a, b):
+            if notation in (a, b) and i not in skip:
                 return i
+        if any(notation in (a, b) for a, b in zip(self.deck.ids, self.deck.display)):
+            raise UsageError(f"{self.name} has no more copies of '{notation}'")
         raise UsageError(f"{self.name} has no card '{notation}'{did_you_mean(notation, self.deck.ids)}")
 
 

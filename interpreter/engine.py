@@ -40,7 +40,7 @@ def new_game(program: Program, seed: int = 0, players: int | None = None, stacks
     s.log = [] if log else None
     s.over = False
     s.revealed = set()
-    s.stacks = [[program.card(c) if isinstance(c, str) else c for c in stack] for stack in (stacks or [])]
+    s.stacks = [_cards(program, stack) for stack in (stacks or [])]
     s.steps = 0
     s.decisions = 0
     s.result = None
@@ -51,6 +51,20 @@ def new_game(program: Program, seed: int = 0, players: int | None = None, stacks
     _init_variables(program, s)
     run(program, s)
     return s
+
+
+def _cards(program: Program, notations) -> list[int]:
+    """Cards for a list of notations; a repeated notation takes the next copy."""
+    used = set()
+    out = []
+    for n in notations:
+        if isinstance(n, int):
+            out.append(n)
+            continue
+        c = program.card(n, skip=used)
+        used.add(c)
+        out.append(c)
+    return out
 
 
 def _init_variables(program: Program, s: State):
