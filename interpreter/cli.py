@@ -198,6 +198,12 @@ def _view_printer(program, say):
         seat = decision.seat
         say("")
         say(f"-- your turn, Player {seat + 1} --")
+        for section, name in program.shown:
+            if section == "variables":
+                say(f"  {name}: {_num(v['vars'][name])}")
+            else:
+                values = v["players"][name]
+                say(f"  {name}: " + ", ".join(f"Player {i + 1} {_num(x)}" for i, x in enumerate(values)))
         for name, content in v["zones"].items():
             z = program.zones[name]
             if z.per_player:

@@ -64,6 +64,7 @@ class Program:
     winners: object = None
     score: object = None
     max_steps: int = DEFAULT_MAX_STEPS
+    shown: list = field(default_factory=list)     # (section, name) of variables shown to people
 
     def card(self, notation: str, skip=()) -> int:
         """The first card (not in `skip`) whose id or display is `notation`."""
@@ -162,6 +163,7 @@ class _Compiler:
         if lang not in languages:
             raise UsageError(f"{d.get('name')} has no language '{lang}'; choose one of: {', '.join(languages)}")
         self.lang, self.languages = lang, languages
+        self.shown = []
         deck = build_deck(d["deck"], lang, languages, options, self.report)
         if deck is None:
             raise RulesetError(self.problems)
@@ -192,7 +194,7 @@ class _Compiler:
             option_specs=d.get("options", {}) or {}, players=(min_p, max_p, default_p), deck=deck,
             start_zone=d["deck"]["zone"], zones=zones, var_init=var_init, pvar_init=pvar_init,
             code=instructions, where=where, choices=self.choices, winners=winners, score=score,
-            max_steps=d["flow"].get("max_steps", DEFAULT_MAX_STEPS))
+            max_steps=d["flow"].get("max_steps", DEFAULT_MAX_STEPS), shown=self.shown)
 
     def _check_options(self):
         for name, spec in (self.data.get("options") or {}).items():
@@ -222,6 +224,8 @@ class _Compiler:
             if name in types or name in self.zones:
                 self.report((section, name), f"'{name}' is already the name of a zone or variable", key=True)
             if isinstance(decl, dict):
+                if decl.get("show"):
+                    self.shown.append((section, name))
                 types[name] = decl.get("type") or type_of_value(decl.get("initial"))
                 if types[name] == NULL:
                     self.report((section, name), f"variable '{name}' starts as null: give its type", key=True)

@@ -382,3 +382,38 @@ def test_whole_games_end_cleanly_with_lives_and_tokens_conserved(players):
         s = t.state
         assert t.over and 1 <= len(t.winners) <= players
         assert sum(s.pvars["lives"]) + s.vars["pot"] == 3 * players + s.vars["reserve_used"]
+
+
+# -- hidden information -------------------------------------------------------------
+
+def test_no_view_ever_holds_another_seats_unrevealed_piece():             # A16
+    from interpreter import apply
+    from interpreter.agents import Decision, RandomAgent
+    for seed in range(10):
+        t = Table("gnav", seed=seed, players=5)
+        s, p = t.state, t.program
+        agent = RandomAgent(seed)
+        while not s.over:
+            for seat in range(5):
+                hands = view(p, s, seat)["zones"]["hand"]
+                for other in range(5):
+                    for c, shown in zip(s.zones["hand"][other], hands[other]):
+                        assert shown is None or other == seat or c in s.revealed
+                assert all(x is None for x in view(p, s, seat)["zones"]["bag"])
+            apply(p, s, agent.choose(Decision(p, s)))
+
+
+def test_the_terminal_account_of_a_person_shows_only_what_that_seat_may_know():
+    import io
+    from conftest import ruleset
+    from interpreter.cli import run
+    out = io.StringIO()
+    code = run([ruleset("gnav"), "--players", "4", "--human", "2", "--seed", "3"],
+               stdin=io.StringIO("1\n" * 500), stdout=out, stderr=io.StringIO())
+    text = out.getvalue()
+    assert code == 0
+    assert "(to Player" not in text                      # nobody else's private lines
+    assert "(to you) you hold" in text
+    for line in text.splitlines():
+        if "you hold" in line or "you receive" in line or "you draw" in line:
+            assert line.startswith("(to you)")
