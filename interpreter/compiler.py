@@ -688,7 +688,7 @@ class _Compiler:
                 self.report(p + ("order",), "'order' gives the whole turn order: leave out first, next and count",
                             key=True)
             order = self.expr(t["order"], p + ("order",), scope, list_of(PLAYER)).fn
-            code.emit(vm.turns_order_start(key, order), p)
+            code.emit(vm.iter_start(key, order), p)
             code.place(top)
             code.emit(vm.turns_order_check(key, until, end, turn_end), p)
             self._turn_body(t, p, scope, turn_end, None, top, end)

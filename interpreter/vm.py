@@ -222,18 +222,6 @@ def choose(cid, options, var, where, by, otherwise_label):
     return factory
 
 
-def turns_order_start(key, order):
-    def factory(pc, at):
-        nxt = pc + 1
-
-        def start(s):
-            l = s.locals
-            l[key] = [list(order(s, l)), 0]
-            return nxt
-        return start
-    return factory
-
-
 def turns_order_check(key, until, end_label, turn_end_label):
     """Next player of a fixed order, skipping anyone put out of the game meanwhile."""
     def factory(pc, at):
