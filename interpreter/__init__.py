@@ -34,9 +34,18 @@ def _checked(data, source, options, lang) -> Program:
 
 
 def check_file(path: str) -> list[Problem]:
-    """Every problem of a ruleset file (empty when it is valid)."""
+    """Every problem of a ruleset or scenario file (empty when it is valid)."""
     try:
-        load_program(path)
+        data, source = load_file(path)
     except RulesetError as e:
         return e.problems
+    from .scenario import check_file as check_scenario, is_scenario
+    if is_scenario(data):
+        return check_scenario(path)
+    try:
+        _checked(data, source, None, None)
+    except RulesetError as e:
+        return e.problems
+    except UsageError as e:
+        return [Problem(path, 0, 0, str(e))]
     return []

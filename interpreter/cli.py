@@ -2,15 +2,17 @@
 from __future__ import annotations
 
 import argparse
+import json
 import secrets
 import sys
 
 from . import load_program
 from .agents import HumanAgent, RandomAgent
 from .errors import InterpreterError, RulesError, RulesetError, UsageError, format_problem
+from . import records
 from .table import play
 
-COMMANDS = ("validate", "options", "play")
+COMMANDS = ("validate", "options", "play", "replay", "resume", "scenario")
 
 
 def main() -> None:
@@ -42,6 +44,13 @@ def run(argv, stdin=None, stdout=None, stderr=None) -> int:
             return _validate(args, stdout, stderr)
         if command == "options":
             return _options(args, stdout)
+        if command == "replay":
+            return _replay(args, stdout, stderr)
+        if command == "resume":
+            return _resume(args, stdin, stdout, stderr)
+        if command == "scenario":
+            from .scenario import run_scenarios
+            return run_scenarios(args.files, stdout)
         return _play(args, stdin, stdout, stderr)
     except RulesetError as e:
         for p in e.problems:
@@ -70,10 +79,26 @@ def _parser(command):
         p = argparse.ArgumentParser(prog="interpret options", description="List a ruleset's table conventions.")
         p.add_argument("ruleset")
         return p
+    if command == "replay":
+        p = argparse.ArgumentParser(prog="interpret replay",
+                                    description="Replay a game record and check that it reaches the same result.")
+        p.add_argument("file")
+        return p
+    if command == "resume":
+        p = argparse.ArgumentParser(prog="interpret resume", description="Continue an interrupted game from its record.")
+        p.add_argument("file")
+        p.add_argument("--log", metavar="FILE.jsonl", help="write every event as one JSON line")
+        p.add_argument("--view", type=int, metavar="SEAT", help="with --log: only what SEAT could see")
+        return p
+    if command == "scenario":
+        p = argparse.ArgumentParser(prog="interpret scenario", description="Run scenario files and check their expectations.")
+        p.add_argument("files", nargs="+", metavar="FILE")
+        return p
     p = argparse.ArgumentParser(
         prog="interpret",
         description="Play a card game written as a YAML ruleset. Other commands: "
-                    "'interpret validate FILE...', 'interpret options RULESET'.")
+                    "'interpret validate FILE...', 'interpret options RULESET', 'interpret replay RECORD', "
+                    "'interpret resume RECORD', 'interpret scenario FILE...'.")
     p.add_argument("ruleset", help="the ruleset file, e.g. rulesets/hearts2.yaml")
     p.add_argument("--seed", type=int, help="random seed; the same seed and moves replay the same game")
     p.add_argument("--players", type=int, help="number of players, where the ruleset allows a range")
@@ -83,6 +108,10 @@ def _parser(command):
                    help="set a table convention (see 'interpret options RULESET')")
     p.add_argument("--lang", help="language of the account, e.g. en")
     p.add_argument("--quiet", action="store_true", help="print only the result")
+    p.add_argument("--record", metavar="FILE", help="write a record of the game (games with a person are always recorded)")
+    p.add_argument("--log", metavar="FILE.jsonl", help="write every event as one JSON line")
+    p.add_argument("--view", type=int, metavar="SEAT", help="with --log: only what SEAT could see")
+    p.add_argument("--json", action="store_true", help="print the result as one JSON object instead of the account")
     return p
 
 
@@ -136,42 +165,149 @@ def _play(args, stdin, stdout, stderr) -> int:
             raise UsageError(f"--human {seat}: seats are numbered 1 to {n}")
     seed = args.seed if args.seed is not None else secrets.randbelow(1_000_000)
     humans = {seat - 1 for seat in args.human}
-    viewer = next(iter(humans)) if len(humans) == 1 else (-1 if humans else None)
+    kinds = ["human" if i in humans else "bot" for i in range(n)]
+    record = path = None
+    if args.record or humans:
+        record = records.new_record(program, args.ruleset, seed, n, kinds)
+        path = args.record or records.default_path(program.name, seed)
+    table = _Table(program, n, seed, kinds, args, stdin, stdout, record, path)
+    return table.run(prefix=())
 
-    def say(text):
-        print(text, file=stdout, flush=True)
 
-    def ask(prompt_text):
-        stdout.write(prompt_text)
-        stdout.flush()
-        line = stdin.readline()
+def _resume(args, stdin, stdout, stderr) -> int:
+    record = records.load(args.file)
+    program, changed = records.program_of(record)
+    if changed:
+        print(f"warning: {record['ruleset']['file']} changed since this game was recorded", file=stderr)
+    if record.get("result") is not None:
+        raise UsageError(f"{args.file}: this game is already over ({len(record['decisions'])} decisions)")
+    args.quiet = getattr(args, "quiet", False)
+    table = _Table(program, record["players"], record["seed"], record["agents"], args, stdin, stdout,
+                   record, args.file)
+    records.bot_catch_up(record, program, table.agents)
+    table.say(f"resuming after {len(record['decisions'])} decisions")
+    return table.run(prefix=[d["index"] for d in record["decisions"]])
+
+
+def _replay(args, stdout, stderr) -> int:
+    record = records.load(args.file)
+    program, changed = records.program_of(record)
+    try:
+        if changed:
+            raise records.Divergence(f"the ruleset's content differs from the recorded one "
+                                     f"(sha256 {record['ruleset']['sha256'][:12]}...)")
+        s = records.replay(record, program)
+        records.check_result(record, s)
+    except records.Divergence as e:
+        print(f"{args.file}: replay diverges: {e}", file=stdout)
+        return 1
+    state = "the same result" if record.get("result") is not None else "an unfinished game, replayed"
+    print(f"{args.file}: replay ok: {len(record['decisions'])} decisions, {state}", file=stdout)
+    if s.over:
+        print(_result_line(s), file=stdout)
+    return 0
+
+
+class _Table:
+    """One game at the terminal: its agents, its account, its record and its logs."""
+
+    def __init__(self, program, n, seed, kinds, args, stdin, stdout, record, record_path):
+        self.program, self.n, self.seed, self.kinds = program, n, seed, kinds
+        self.args, self.stdin, self.stdout = args, stdin, stdout
+        self.record, self.record_path = record, record_path
+        self.quiet = getattr(args, "quiet", False) or getattr(args, "json", False)
+        humans = [i for i, k in enumerate(kinds) if k == "human"]
+        self.viewer = humans[0] if len(humans) == 1 else (-1 if humans else None)
+        self.agents = [HumanAgent(_view_printer(program, self.say), self.ask, self.say) if k == "human"
+                       else RandomAgent(seed * 1000 + seat + 1) for seat, k in enumerate(kinds)]
+        self.log_file = open(args.log, "w", encoding="utf-8") if getattr(args, "log", None) else None
+        self.log_view = None if getattr(args, "view", None) is None else args.view - 1
+
+    def say(self, text):
+        print(text, file=self.stdout, flush=True)
+
+    def ask(self, prompt_text):
+        self.stdout.write(prompt_text)
+        self.stdout.flush()
+        line = self.stdin.readline()
         if not line:
-            raise UsageError("input ended before the game did; the game is abandoned")
+            raise EOFError
         return line
 
-    agents = [HumanAgent(_view_printer(program, say), ask, say) if seat in humans
-              else RandomAgent(seed * 1000 + seat + 1) for seat in range(n)]
-    names = ", ".join(f"Player {i + 1} ({'you' if i in humans else 'bot'})" for i in range(n))
-    changed = {k: v for k, v in program.options.items() if v != program.option_specs[k]["default"]}
-    if not args.quiet:
-        say(f"{program.title} ({program.name}) - seed {seed} - {names}")
-        if changed:
-            say("house rules: " + ", ".join(f"{k}={v}" for k, v in changed.items()))
+    def run(self, prefix) -> int:
+        p = self.program
+        names = ", ".join(f"Player {i + 1} ({'you' if k == 'human' else 'bot'})" for i, k in enumerate(self.kinds))
+        changed = {k: v for k, v in p.options.items() if v != p.option_specs[k]["default"]}
+        if not self.quiet:
+            self.say(f"{p.title} ({p.name}) - seed {self.seed} - {names}")
+            if changed:
+                self.say("house rules: " + ", ".join(f"{k}={v}" for k, v in changed.items()))
+            if self.record_path and "human" in self.kinds:
+                self.say(f"this game is recorded in {self.record_path}")
+        try:
+            s = play(p, self.agents, seed=self.seed, players=self.n, stacks=self.record and self.record.get("stacks"),
+                     on_log=self.on_log, on_decision=self.on_decision if self.record else None, prefix=prefix)
+        except (KeyboardInterrupt, EOFError) as e:
+            if self.record is not None:
+                records.save(self.record, self.record_path)
+                print(f"\ngame interrupted ({'input ended' if isinstance(e, EOFError) else 'Ctrl-C'}); "
+                      f"{len(self.record['decisions'])} decisions saved. "
+                      f"Continue with: interpret resume {self.record_path}", file=self.stdout)
+            else:
+                print("\ngame interrupted", file=self.stdout)
+            return 130 if isinstance(e, KeyboardInterrupt) else 2
+        finally:
+            if self.log_file:
+                self.log_file.close()
+        if self.record is not None:
+            records.note_result(self.record, s)
+            records.save(self.record, self.record_path)
+        if getattr(self.args, "json", False):
+            print(json.dumps(_json_result(p, s), ensure_ascii=False), file=self.stdout)
+        else:
+            self.say(_result_line(s))
+        return 0
 
-    def on_log(entries):
-        if args.quiet:
+    def on_decision(self, s):
+        records.note_decision(self.record, s)
+        if "human" in self.kinds:
+            records.save(self.record, self.record_path)
+
+    def on_log(self, entries):
+        if self.log_file:
+            for e in entries:
+                shown = _entry_for(e, self.log_view)
+                if shown is not None:
+                    self.log_file.write(json.dumps(shown, ensure_ascii=False) + "\n")
+        if self.quiet:
             return
         for e in entries:
             text = e.get("text")
             to = e.get("to")
-            if text and (viewer is None or to in (None, viewer)):
+            if text and (self.viewer is None or to in (None, self.viewer)):
                 if to is not None:
-                    text = ("(to you) " if viewer is not None else f"(to Player {to + 1}) ") + text
-                say(text)
+                    text = ("(to you) " if self.viewer is not None else f"(to Player {to + 1}) ") + text
+                self.say(text)
 
-    s = play(program, agents, seed=seed, players=n, on_log=on_log)
-    say(_result_line(s))
-    return 0
+
+def _entry_for(entry: dict, seat):
+    """A log entry as `seat` may see it (None: hidden from that seat)."""
+    if seat is None:
+        return entry
+    if entry.get("to") not in (None, seat):
+        return None
+    if entry.get("type") == "decision" and entry.get("player") != seat:
+        return {"type": "decision", "player": entry["player"]}
+    return entry
+
+
+def _json_result(program, s) -> dict:
+    out = records.result_summary(s)
+    out["ruleset"] = program.name
+    out["winner_names"] = [s.names[w] for w in out["winners"]]
+    for section, name in program.shown:
+        out[name] = s.vars[name] if section == "variables" else list(s.pvars[name])
+    return out
 
 
 def _result_line(s) -> str:

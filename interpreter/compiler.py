@@ -65,6 +65,7 @@ class Program:
     score: object = None
     max_steps: int = DEFAULT_MAX_STEPS
     shown: list = field(default_factory=list)     # (section, name) of variables shown to people
+    symbols: object = None                         # the names expressions may use, for later compiles
 
     def card(self, notation: str, skip=()) -> int:
         """The first card (not in `skip`) whose id or display is `notation`."""
@@ -194,7 +195,8 @@ class _Compiler:
             option_specs=d.get("options", {}) or {}, players=(min_p, max_p, default_p), deck=deck,
             start_zone=d["deck"]["zone"], zones=zones, var_init=var_init, pvar_init=pvar_init,
             code=instructions, where=where, choices=self.choices, winners=winners, score=score,
-            max_steps=d["flow"].get("max_steps", DEFAULT_MAX_STEPS), shown=self.shown)
+            max_steps=d["flow"].get("max_steps", DEFAULT_MAX_STEPS), shown=self.shown,
+            symbols=self.sym)
 
     def _check_options(self):
         for name, spec in (self.data.get("options") or {}).items():

@@ -14,7 +14,7 @@ import jsonschema
 from .errors import Problem, did_you_mean
 from .loader import Source
 
-SCHEMAS = {"ruleset": "ruleset.schema.json"}
+SCHEMAS = {"ruleset": "ruleset.schema.json", "record": "record.schema.json", "scenario": "scenario.schema.json"}
 
 
 @lru_cache(maxsize=None)

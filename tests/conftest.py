@@ -86,3 +86,9 @@ class Table:
 @pytest.fixture
 def table():
     return Table
+
+
+@pytest.fixture(autouse=True)
+def records_in_tmp(tmp_path, monkeypatch):
+    """Games with a person are recorded automatically: keep those records out of $HOME."""
+    monkeypatch.setenv("CARD_INTERPRETER_RECORDS", str(tmp_path / "records"))

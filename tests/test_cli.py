@@ -68,9 +68,9 @@ def test_human_account_hides_the_other_players_cards():
     assert out.count("you are dealt") == out.count("(to you) you are dealt")
 
 
-def test_input_ending_early_abandons_the_game_cleanly():
-    code, _, err = call(ruleset("hearts2"), "--seed", "2", "--human", "1", stdin="1\n")
-    assert code == 2 and "input ended" in err and "Traceback" not in err
+def test_input_ending_early_saves_the_game_and_says_how_to_resume():
+    code, out, err = call(ruleset("hearts2"), "--seed", "2", "--human", "1", stdin="1\n")
+    assert code == 2 and "input ended" in out and "interpret resume" in out and "Traceback" not in err
 
 
 def test_options_command_lists_conventions_with_defaults():

@@ -1,0 +1,140 @@
+"""Game records: every decision of a game, to replay it, check it or resume it.
+
+A record is JSON: the ruleset (file, name, content hash), the options, players,
+seed, language, who sat where, the stacked deck if any, every decision with its
+readable label, and the result once there is one.  It is read back through the
+same pipeline as a ruleset (YAML loader with positions, then a JSON Schema), so a
+malformed record gets `file:line:col` errors like any other input.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+import time
+
+from . import load_program
+from .agents import Decision
+from .engine import apply, labels, new_game
+from .errors import Problem, RulesetError
+from .loader import load_file
+from .schema import check
+
+FORMAT = "card-interpreter-record/1"
+
+
+def ruleset_hash(path: str) -> str:
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
+def new_record(program, ruleset_path: str, seed: int, players: int, agents: list, stacks=None) -> dict:
+    return {
+        "format": FORMAT,
+        "ruleset": {"name": program.name, "file": os.path.abspath(ruleset_path),
+                    "sha256": ruleset_hash(ruleset_path)},
+        "options": dict(program.options), "players": players, "seed": seed, "lang": program.lang,
+        "agents": list(agents), "stacks": stacks, "decisions": [], "result": None,
+    }
+
+
+def note_decision(record: dict, s) -> None:
+    """Append the decision just made (the last 'decision' entry of the log)."""
+    entry = next(e for e in reversed(s.log) if e["type"] == "decision")
+    record["decisions"].append({"player": entry["player"], "index": entry["index"], "label": entry["label"]})
+
+
+def note_result(record: dict, s) -> None:
+    record["result"] = result_summary(s)
+
+
+def result_summary(s) -> dict:
+    return {"winners": list(s.result["winners"]), "scores": s.result["scores"],
+            "eliminated": [p for p in s.players if s.out[p]], "decisions": s.decisions, "seed": s.seed}
+
+
+def save(record: dict, path: str) -> None:
+    """Write atomically, so an interrupted write never leaves half a record."""
+    folder = os.path.dirname(os.path.abspath(path))
+    os.makedirs(folder, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".record-", suffix=".json")
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        json.dump(record, f, ensure_ascii=False, indent=1)
+        f.write("\n")
+    os.replace(tmp, path)
+
+
+def default_path(name: str, seed: int) -> str:
+    """Where a game with a person at the table is recorded automatically."""
+    base = os.environ.get("CARD_INTERPRETER_RECORDS") or os.path.join(os.path.expanduser("~"), ".card-interpreter", "records")
+    return os.path.join(base, f"{name}-{time.strftime('%Y%m%d-%H%M%S')}-seed{seed}.json")
+
+
+def load(path: str) -> dict:
+    """Read and check a record; raise RulesetError with positions when it is malformed."""
+    data, source = load_file(path)
+    problems = check(data, source, "record")
+    if problems:
+        raise RulesetError(problems)
+    if data["format"] != FORMAT:
+        raise RulesetError([source.problem(("format",), f"unknown record format '{data['format']}' (expected {FORMAT})")])
+    data["_source"] = source
+    return data
+
+
+def program_of(record: dict, ruleset_path: str | None = None):
+    """The compiled ruleset of a record, and a note if its file changed since."""
+    path = ruleset_path or record["ruleset"]["file"]
+    if not os.path.exists(path):
+        src = record["_source"]
+        raise RulesetError([src.problem(("ruleset", "file"), f"the ruleset file '{path}' does not exist")])
+    program = load_program(path, {k: str(v) for k, v in record["options"].items()}, record.get("lang"))
+    changed = ruleset_hash(path) != record["ruleset"]["sha256"]
+    return program, changed
+
+
+class Divergence(Exception):
+    """The record and the ruleset no longer agree; says where and why."""
+
+
+def replay(record: dict, program, on_state=None):
+    """Play the recorded decisions again; return the state; raise Divergence at the first mismatch."""
+    s = new_game(program, seed=record["seed"], players=record["players"], stacks=record.get("stacks"))
+    for n, d in enumerate(record["decisions"], 1):
+        if s.over:
+            raise Divergence(f"decision {n} ('{d['label']}'): the game was already over")
+        if s.pending[0] != d["player"]:
+            raise Divergence(f"decision {n} ('{d['label']}'): it is Player {s.pending[0] + 1}'s decision, "
+                             f"not Player {d['player'] + 1}'s")
+        legal = labels(program, s)
+        if d["label"] not in legal:
+            raise Divergence(f"decision {n} ('{d['label']}') is no longer legal; legal: {', '.join(legal)}")
+        apply(program, s, legal.index(d["label"]))
+        if on_state:
+            on_state(s, n)
+    return s
+
+
+def check_result(record: dict, s) -> None:
+    want = record.get("result")
+    if want is None:
+        return
+    if not s.over:
+        raise Divergence(f"after all {len(record['decisions'])} decisions the game is not over, "
+                         f"but the record has a result")
+    got = result_summary(s)
+    for key in ("winners", "scores"):
+        if got[key] != want.get(key):
+            raise Divergence(f"the result differs: {key} {got[key]} instead of {want.get(key)}")
+
+
+def bot_catch_up(record: dict, program, agents) -> None:
+    """Let bots see the recorded prefix again so their random generators are where they were."""
+    s = new_game(program, seed=record["seed"], players=record["players"], stacks=record.get("stacks"), log=False)
+    for d in record["decisions"]:
+        seat = s.pending[0]
+        agent = agents[seat]
+        if record["agents"][seat] == "bot":
+            agent.choose(Decision(program, s))
+        apply(program, s, d["index"])

@@ -1,0 +1,284 @@
+"""Scenarios: a position, scripted decisions, and expectations checked along the way.
+
+A scenario names a ruleset and its options, sets up a position (a stacked deck,
+and/or the contents of zones and starting values), makes decisions by their labels
+and checks expectations written in the expression language after any decision.
+`interpret scenario FILE...` reports pass or fail for each expectation.
+"""
+from __future__ import annotations
+
+import os
+
+from . import load_program
+from .agents import Decision, FirstAgent, RandomAgent
+from .engine import apply, labels, new_game, refresh
+from .errors import InterpreterError, Problem, RulesError, RulesetError, did_you_mean, format_problem
+from .expr import ExprError
+from .expr_compile import PLAYER, ExprCompiler, compatible, list_of
+from .loader import load_file
+from .schema import check
+
+
+class ScenarioFailure(Exception):
+    def __init__(self, problem: Problem):
+        super().__init__(format_problem(problem))
+        self.problem = problem
+
+
+def run_scenarios(files, out) -> int:
+    failed = 0
+    for path in files:
+        try:
+            report = run_file(path)
+        except RulesetError as e:
+            failed += 1
+            for p in e.problems:
+                print(format_problem(p), file=out)
+            continue
+        failed += not report.passed
+        report.show(out)
+    return 1 if failed else 0
+
+
+class Report:
+    def __init__(self, path, name):
+        self.path, self.name = path, name
+        self.results = []          # (passed, text)
+        self.account = ""
+
+    @property
+    def passed(self) -> bool:
+        return all(ok for ok, _ in self.results)
+
+    def show(self, out):
+        status = "PASS" if self.passed else "FAIL"
+        print(f"{status} {self.path}: {self.name} ({sum(ok for ok, _ in self.results)}/{len(self.results)} expectations)",
+              file=out)
+        for ok, text in self.results:
+            if not ok:
+                print(f"  {text}", file=out)
+        if not self.passed:
+            print("  account of the game:", file=out)
+            for line in self.account.splitlines():
+                print(f"    {line}", file=out)
+
+
+def run_file(path: str) -> Report:
+    data, source = load_file(path)
+    problems = check(data, source, "scenario")
+    if problems:
+        raise RulesetError(problems)
+    return _Run(path, data, source).run()
+
+
+def is_scenario(data) -> bool:
+    return isinstance(data, dict) and "expect" in data and "ruleset" in data
+
+
+def check_file(path: str) -> list[Problem]:
+    """The problems of a scenario file, found without playing its decisions."""
+    try:
+        data, source = load_file(path)
+        problems = check(data, source, "scenario")
+        if problems:
+            return problems
+        _Run(path, data, source).prepare()
+    except RulesetError as e:
+        return e.problems
+    except InterpreterError as e:
+        return [Problem(path, 0, 0, str(e))]
+    return []
+
+
+class _Run:
+    def __init__(self, path, data, source):
+        self.path, self.data, self.src = path, data, source
+        self.report = Report(path, data.get("name", os.path.basename(path)))
+
+    def fail(self, where, message):
+        raise RulesetError([self.src.problem(where, message)])
+
+    def run(self) -> Report:
+        checks = self.prepare()
+        return self.play(checks)
+
+    def prepare(self):
+        """Everything up to the first decision: ruleset, position, starting values, expectations."""
+        d = self.data
+        ruleset = os.path.join(os.path.dirname(os.path.abspath(self.path)), d["ruleset"])
+        if not os.path.exists(ruleset):
+            self.fail(("ruleset",), f"the ruleset file '{d['ruleset']}' does not exist")
+        try:
+            self.program = load_program(ruleset, {k: str(v) for k, v in (d.get("options") or {}).items()},
+                                        d.get("lang"))
+        except InterpreterError as e:
+            if isinstance(e, RulesetError):
+                raise
+            self.fail(("options",), str(e))
+        self.compiler = ExprCompiler(self.program.symbols)
+        checks = self._expectations()
+        stacks = d.get("stacks") or ([d["stack"]] if "stack" in d else None)
+        try:
+            self.s = new_game(self.program, seed=d.get("seed", 0), players=d.get("players"), stacks=stacks)
+        except InterpreterError as e:
+            self.fail(("stack",) if "stack" in d else ("players",), str(e))
+        self._place_zones()
+        self._set_values()
+        if self.s.log is not None and (d.get("zones") or d.get("set")):
+            self.s.log.append({"type": "log", "text": "-- the scenario sets the position here --"})
+        try:
+            refresh(self.program, self.s)
+        except RulesError as e:
+            self.fail(("zones",) if "zones" in d else ("set",),
+                      f"the rules cannot go on from this position: {e}. Variables computed from the deal may "
+                      f"need values under 'set', or give a stacked deck with 'stack' instead")
+        return checks
+
+    def play(self, checks) -> Report:
+        d = self.data
+        self._check(checks, 0)
+        for n, label in enumerate(d.get("decisions") or [], 1):
+            if self.s.over:
+                self.fail(("decisions", n - 1), f"decision {n} '{label}': the game is already over")
+            legal = labels(self.program, self.s)
+            if label not in legal:
+                self.fail(("decisions", n - 1), f"decision {n} '{label}' is not legal here{did_you_mean(label, legal)}; "
+                                                f"legal: {', '.join(legal)}")
+            apply(self.program, self.s, legal.index(label))
+            self._check(checks, n)
+        self._finish()
+        self._check(checks, "end")
+        self.report.account = "\n".join(e["text"] for e in self.s.log if e.get("text"))
+        return self.report
+
+    def _finish(self):
+        how = self.data.get("finish", "none")
+        if how == "none":
+            return
+        agent = FirstAgent() if how == "first" else RandomAgent(self.data.get("seed", 0))
+        while not self.s.over:
+            apply(self.program, self.s, agent.choose(Decision(self.program, self.s)))
+
+    # -- position ---------------------------------------------------------------------
+    def _place_zones(self):
+        p, s = self.program, self.s
+        claimed = set()
+        for name, content in (self.data.get("zones") or {}).items():
+            where = ("zones", name)
+            if name not in p.zones:
+                self.fail(where, f"unknown zone '{name}'{did_you_mean(name, p.zones)}")
+            if p.zones[name].per_player:
+                if len(content) != len(s.players) or not all(isinstance(x, list) for x in content):
+                    self.fail(where, f"'{name}' is a zone each player has: give one list per seat ({len(s.players)})")
+                for seat, cards in enumerate(content):
+                    self._place(s.zones[name][seat], cards, claimed, where + (seat,))
+            else:
+                self._place(s.zones[name], content, claimed, where)
+
+    def _place(self, target, notations, claimed, where):
+        p, s = self.program, self.s
+        cards = []
+        for i, n in enumerate(notations):
+            try:
+                c = p.card(str(n), skip=claimed)
+            except InterpreterError as e:
+                self.fail(where + (i,), str(e))
+            claimed.add(c)
+            cards.append(c)
+        holes = []
+        for c in cards:
+            zone = _zone_holding(s, c)
+            if zone is not target:
+                zone.remove(c)
+                holes.append(zone)
+        extras = [c for c in target if c not in cards]
+        for c in extras:
+            (holes.pop(0) if holes else s.zones[p.start_zone]).append(c)
+        target[:] = cards
+
+    def _set_values(self):
+        p, s = self.program, self.s
+        sym = p.symbols
+        for name, value in (self.data.get("set") or {}).items():
+            where = ("set", name)
+            if name == "current":
+                s.current = self._value(value, PLAYER, where)
+            elif name in sym.global_vars:
+                s.vars[name] = self._value(value, sym.global_vars[name], where)
+            elif name in sym.player_vars:
+                if not isinstance(value, list) or len(value) != len(s.players):
+                    self.fail(where, f"'{name}' is a player variable: give one value per seat ({len(s.players)})")
+                s.pvars[name] = [self._value(v, sym.player_vars[name], where + (i,)) for i, v in enumerate(value)]
+            else:
+                known = ["current", *sym.global_vars, *sym.player_vars]
+                self.fail(where, f"unknown variable '{name}'{did_you_mean(name, known)}")
+
+    def _value(self, value, typ, where):
+        if not isinstance(value, str) or typ == "string" and not _looks_like_expression(value):
+            return value
+        try:
+            c = self.compiler.compile(value, want=typ)
+        except ExprError as e:
+            raise RulesetError([self.src.problem(where, e.message, offset=e.offset)]) from None
+        return c.fn(self.s, {})
+
+    # -- expectations -------------------------------------------------------------------
+    def _expectations(self):
+        checks = []
+        for i, exp in enumerate(self.data["expect"]):
+            when = exp.get("after", "end")
+            if when != "end" and not isinstance(when, int):
+                self.fail(("expect", i, "after"), "'after' is a number of decisions, or 'end'")
+            compiled = []
+            for j, text in enumerate(exp.get("that") or []):
+                try:
+                    c = self.compiler.compile(text, want="bool")
+                except ExprError as e:
+                    raise RulesetError([self.src.problem(("expect", i, "that", j), e.message,
+                                                         offset=e.offset if isinstance(text, str) else None)]) from None
+                compiled.append((j, text, c.fn))
+            checks.append((i, when, exp, compiled))
+        return checks
+
+    def _check(self, checks, when):
+        for i, at, exp, compiled in checks:
+            if at != when:
+                continue
+            line, col = self.src.at(("expect", i))
+            where = f"{self.path}:{line}:{col}"
+            point = "at the end" if when == "end" else f"after {when} decision(s)"
+            for j, text, fn in compiled:
+                try:
+                    ok = bool(fn(self.s, {}))
+                    detail = ""
+                except (RulesError, TypeError, KeyError, IndexError, AttributeError, ZeroDivisionError) as e:
+                    ok, detail = False, f" (error: {e})"
+                self.report.results.append((ok, f"{where}: {point}: expected {text}{detail}"))
+            if "legal" in exp:
+                got = labels(self.program, self.s)
+                ok = sorted(got) == sorted(exp["legal"])
+                self.report.results.append((ok, f"{where}: {point}: legal moves are {got}, expected {exp['legal']}"))
+            if "deciding" in exp:
+                got = self.s.pending[0] + 1 if self.s.pending else None
+                self.report.results.append((got == exp["deciding"], f"{where}: {point}: Player {got} decides, "
+                                                                    f"expected Player {exp['deciding']}"))
+            if "over" in exp:
+                self.report.results.append((self.s.over == exp["over"], f"{where}: {point}: over is {self.s.over}"))
+            for text in exp.get("log") or []:
+                account = "\n".join(e["text"] for e in self.s.log if e.get("text"))
+                self.report.results.append((text in account, f"{where}: {point}: the account lacks '{text}'"))
+
+
+def _zone_holding(s, card):
+    for z in s.zones.values():
+        if z and isinstance(z[0], list):
+            for part in z:
+                if card in part:
+                    return part
+        elif card in z:
+            return z
+    raise RulesError("a card is in no zone")
+
+
+def _looks_like_expression(text: str) -> bool:
+    return text.startswith("'") or text.startswith('"')
