@@ -60,7 +60,7 @@ def save(record: dict, path: str) -> None:
     os.makedirs(folder, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=folder, prefix=".record-", suffix=".json")
     with os.fdopen(fd, "w", encoding="utf-8") as f:
-        json.dump(record, f, ensure_ascii=False, indent=1)
+        json.dump({k: v for k, v in record.items() if not k.startswith("_")}, f, ensure_ascii=False, indent=1)
         f.write("\n")
     os.replace(tmp, path)
 

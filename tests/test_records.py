@@ -1,0 +1,123 @@
+"""Records, replay, resume, event logs and JSON results, used as a person would: through the CLI."""
+from __future__ import annotations
+
+import io
+import json
+
+from conftest import ruleset
+from interpreter.cli import run
+
+
+def call(*argv, stdin=""):
+    out, err = io.StringIO(), io.StringIO()
+    code = run([str(a) for a in argv], stdin=io.StringIO(stdin), stdout=out, stderr=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_record_holds_ruleset_hash_options_decisions_and_result(tmp_path):
+    rec = tmp_path / "g.json"
+    code, _, _ = call(ruleset("ninety_nine"), "--seed", 4, "--record", rec)
+    assert code == 0
+    r = json.loads(rec.read_text(encoding="utf-8"))
+    assert r["ruleset"]["name"] == "ninety_nine" and len(r["ruleset"]["sha256"]) == 64
+    assert r["options"]["loss_threshold"] == "reach" and r["seed"] == 4 and r["players"] == 2
+    assert r["agents"] == ["bot", "bot"]
+    assert r["decisions"][0]["label"].startswith("play ")
+    assert r["result"]["decisions"] == len(r["decisions"])
+
+
+def test_replay_confirms_the_same_result(tmp_path):
+    rec = tmp_path / "g.json"
+    call(ruleset("hearts2"), "--seed", 9, "--record", rec)
+    code, out, _ = call("replay", rec)
+    assert code == 0 and "replay ok" in out and "the same result" in out
+
+
+def test_replay_says_when_a_decision_is_no_longer_legal(tmp_path):
+    rec = tmp_path / "g.json"
+    call(ruleset("ninety_nine"), "--seed", 4, "--record", rec)
+    r = json.loads(rec.read_text(encoding="utf-8"))
+    r["decisions"][3]["label"] = "play 77♣ (total 0)"
+    rec.write_text(json.dumps(r), encoding="utf-8")
+    code, out, _ = call("replay", rec)
+    assert code == 1 and "decision 4 ('play 77♣ (total 0)') is no longer legal" in out
+
+
+def test_replay_says_when_the_result_differs(tmp_path):
+    rec = tmp_path / "g.json"
+    call(ruleset("ninety_nine"), "--seed", 4, "--record", rec)
+    r = json.loads(rec.read_text(encoding="utf-8"))
+    r["result"]["winners"] = [5]
+    rec.write_text(json.dumps(r), encoding="utf-8")
+    code, out, _ = call("replay", rec)
+    assert code == 1 and "the result differs" in out
+
+
+def test_replay_says_when_the_ruleset_changed(tmp_path):
+    rules = tmp_path / "nn.yaml"
+    rules.write_text(open(ruleset("ninety_nine"), encoding="utf-8").read(), encoding="utf-8")
+    rec = tmp_path / "g.json"
+    call(rules, "--seed", 4, "--record", rec)
+    rules.write_text(rules.read_text(encoding="utf-8") + "\n# a comment\n", encoding="utf-8")
+    code, out, _ = call("replay", rec)
+    assert code == 1 and "ruleset's content differs" in out
+
+
+def test_a_malformed_record_gets_positions_not_a_traceback(tmp_path):
+    rec = tmp_path / "bad.json"
+    rec.write_text('{"format": "card-interpreter-record/1", "ruleset": {"name": "x", "file": "y", "sha256": "z"},\n'
+                   ' "options": {}, "players": "two", "seed": 1, "agents": [], "decisions": []}\n', encoding="utf-8")
+    code, out, err = call("replay", rec)
+    assert code == 1 and "Traceback" not in err
+    assert f"{rec}:1:" in err and "sha256" in err
+    assert f"{rec}:2:" in err and "'players' should be" in err
+
+
+def test_a_game_with_a_person_is_recorded_automatically(tmp_path, monkeypatch):
+    monkeypatch.setenv("CARD_INTERPRETER_RECORDS", str(tmp_path))
+    code, out, _ = call(ruleset("ninety_nine"), "--seed", 5, "--human", 1, stdin="1\n" * 100)
+    assert code == 0
+    line = next(l for l in out.splitlines() if "this game is recorded in" in l)
+    path = line.split("recorded in ", 1)[1]
+    assert json.loads(open(path, encoding="utf-8").read())["agents"] == ["human", "bot"]
+
+
+def test_an_interrupted_game_resumes_to_the_same_end(tmp_path):
+    moves = "1\n" * 400
+    full = tmp_path / "full.json"
+    code, out_full, _ = call(ruleset("hearts2"), "--seed", 12, "--human", 1, "--record", full, stdin=moves)
+    assert code == 0
+    part = tmp_path / "part.json"
+    code, out, _ = call(ruleset("hearts2"), "--seed", 12, "--human", 1, "--record", part, stdin="1\n" * 20)
+    assert code == 2 and f"interpret resume {part}" in out
+    assert 20 <= len(json.loads(part.read_text(encoding="utf-8"))["decisions"]) < 200
+    code, out_resumed, _ = call("resume", part, stdin=moves)
+    assert code == 0 and "resuming after" in out_resumed
+    a = json.loads(full.read_text(encoding="utf-8"))
+    b = json.loads(part.read_text(encoding="utf-8"))
+    assert a["result"] == b["result"] and a["decisions"] == b["decisions"]
+    assert out_full.strip().splitlines()[-1] == out_resumed.strip().splitlines()[-1]
+
+
+def test_log_writes_every_event_as_a_json_line(tmp_path):
+    log = tmp_path / "events.jsonl"
+    call(ruleset("hearts2"), "--seed", 3, "--log", log, "--quiet")
+    events = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+    assert any(e["type"] == "decision" for e in events) and any(e["type"] == "log" for e in events)
+    assert any(e.get("to") == 1 for e in events)
+
+
+def test_log_view_keeps_only_what_that_seat_could_see(tmp_path):
+    log = tmp_path / "events.jsonl"
+    call(ruleset("hearts2"), "--seed", 3, "--log", log, "--view", 1, "--quiet")
+    events = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+    assert all(e.get("to") in (None, 0) for e in events)
+    assert all("label" not in e for e in events if e["type"] == "decision" and e["player"] != 0)
+
+
+def test_json_prints_the_result_as_one_object():
+    code, out, _ = call(ruleset("gnav"), "--seed", 3, "--players", 5, "--json")
+    r = json.loads(out)
+    assert code == 0 and r["seed"] == 3 and r["ruleset"] == "gnav"
+    assert set(r) >= {"winners", "scores", "eliminated", "decisions", "lives", "pot"}
+    assert len(r["lives"]) == 5

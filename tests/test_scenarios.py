@@ -1,0 +1,103 @@
+"""Scenarios: every shipped example passes; failures and bad scenarios are reported clearly."""
+from __future__ import annotations
+
+import io
+import pathlib
+
+import pytest
+
+from interpreter.cli import run
+
+EXAMPLES = sorted((pathlib.Path(__file__).parent.parent / "examples" / "scenarios").glob("*.yaml"))
+GAMES = ("hearts2", "ninety_nine", "gnav", "gnav2")
+
+
+def call(*argv):
+    out, err = io.StringIO(), io.StringIO()
+    code = run([str(a) for a in argv], stdout=out, stderr=err)
+    return code, out.getvalue() + err.getvalue()
+
+
+def test_there_are_example_scenarios_for_every_game():
+    for game in GAMES:
+        assert any(p.name.startswith(game + "_") for p in EXAMPLES), game
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
+def test_example_scenario_passes(path):
+    code, out = call("scenario", path)
+    assert code == 0, out
+    assert out.startswith("PASS")
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
+def test_example_scenario_validates(path):
+    code, out = call("validate", path)
+    assert code == 0 and out.strip().endswith(": ok")
+
+
+def write(tmp_path, text, name="s.yaml"):
+    p = tmp_path / name
+    p.write_text(text.replace("RULESETS", str(pathlib.Path(__file__).parent.parent / "rulesets")), encoding="utf-8")
+    return p
+
+
+BASE = """name: test
+ruleset: RULESETS/ninety_nine.yaml
+options: {first_player: seat_1}
+zones:
+  hand: [["5♣", "3♣", "2♣", "4♣", "6♣"], ["2♦", "3♦", "4♦", "5♦", "6♦"]]
+set:
+  total: 94
+decisions: ["play 3♣ (total 94)"]
+expect:
+  - after: 1
+    that: ["total == 97"]
+"""
+
+
+def test_a_passing_scenario(tmp_path):
+    code, out = call("scenario", write(tmp_path, BASE))
+    assert code == 0 and "PASS" in out and "(1/1 expectations)" in out
+
+
+def test_a_failing_expectation_is_reported_with_its_position_and_the_account(tmp_path):
+    code, out = call("scenario", write(tmp_path, BASE.replace("total == 97", "total == 98")))
+    assert code == 1 and "FAIL" in out
+    assert "s.yaml:10:5: after 1 decision(s): expected total == 98" in out
+    assert "account of the game:" in out and "Player 1 plays 3♣" in out
+
+
+def test_exact_legal_moves_are_checked(tmp_path):
+    text = BASE.replace("""  - after: 1
+    that: ["total == 97"]""", """  - after: 0
+    legal: ["play 5♣ (total 94)", "play 3♣ (total 94)", "play 2♣ (total 94)", "play 4♣ (total 94)"]""")
+    code, out = call("scenario", write(tmp_path, text))
+    assert code == 1 and "legal moves are" in out and "play 6♣ (total 94)" in out
+
+
+def test_a_card_the_ruleset_does_not_have(tmp_path):
+    code, out = call("scenario", write(tmp_path, BASE.replace('"5♣", "3♣"', '"5♣", "Q♣"')))
+    assert code == 1 and "s.yaml:5:17:" in out and "has no card 'Q♣'" in out and "Traceback" not in out
+
+
+def test_a_decision_that_is_not_legal(tmp_path):
+    code, out = call("scenario", write(tmp_path, BASE.replace("play 3♣ (total 94)", "play 9♣ (total 94)")))
+    assert code == 1 and "s.yaml:8:" in out and "decision 1 'play 9♣ (total 94)' is not legal" in out
+
+
+def test_an_unknown_zone_or_variable(tmp_path):
+    code, out = call("scenario", write(tmp_path, BASE.replace("  hand:", "  hands:")))
+    assert code == 1 and "unknown zone 'hands' (did you mean 'hand'?)" in out
+    code, out = call("scenario", write(tmp_path, BASE.replace("  total: 94", "  totl: 94")))
+    assert code == 1 and "unknown variable 'totl' (did you mean 'total'?)" in out
+
+
+def test_a_bad_expectation_expression(tmp_path):
+    code, out = call("scenario", write(tmp_path, BASE.replace("total == 97", "totl == 97")))
+    assert code == 1 and "s.yaml:11:13:" in out and "unknown name 'totl'" in out
+
+
+def test_schema_errors_in_a_scenario(tmp_path):
+    code, out = call("validate", write(tmp_path, BASE.replace("decisions:", "decisons:")))
+    assert code == 1 and "unknown key 'decisons'" in out and "did you mean 'decisions'" in out
