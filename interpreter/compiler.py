@@ -8,73 +8,22 @@ in the state, a game can pause at any decision and be copied or resumed.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 
 from lark import Tree
 
 from . import effects, vm
-from .deck import Deck, build_deck, localize
+from .deck import build_deck, localize
 from .errors import Problem, RulesetError, UsageError, did_you_mean
 from .expr import ExprError, parse
 from .expr_compile import (ANY, BOOL, CARD, NULL, NUM, PLAYER, STR, ZONE, Compiled, ExprCompiler,
-                           FunctionDef, Symbols, compatible, elem_of, list_of, type_of_value)
+                           FunctionDef, Symbols, elem_of, list_of, type_of_value)
 from .loader import Source
+from .program import DEFAULT_MAX_STEPS, ChoiceSpec, Program, ZoneSpec, player_range, resolve_options
 
 BUILTIN_EVENTS = ("round_start", "round_end", "turn_start", "turn_end")
 EXITS = ("end_turn", "end_round", "end_game")
 WORD_EFFECTS = ("refuse", "clear_journal", "undo_journal")
 TEMPLATE_PART = re.compile(r"\{([^{}]+)\}")
-DEFAULT_MAX_STEPS = 1_000_000
-
-
-@dataclass
-class ZoneSpec:
-    name: str
-    per_player: bool
-    visibility: str
-
-
-@dataclass
-class ChoiceSpec:
-    """What the engine needs to describe one `choose` step to agents and people."""
-    var: str
-    label: object        # fn(state, locals, option) -> str
-    prompt: str
-    where: tuple
-
-
-@dataclass
-class Program:
-    name: str
-    title: str
-    file: str
-    lang: str
-    languages: list
-    options: dict
-    option_specs: dict
-    players: tuple                     # (min, max, default)
-    deck: Deck
-    start_zone: str
-    zones: dict                        # name -> ZoneSpec
-    var_init: dict                     # name -> fn(state)
-    pvar_init: dict                    # name -> fn(state, player)
-    code: list = field(default_factory=list)
-    where: list = field(default_factory=list)     # pc -> (line, col)
-    choices: list = field(default_factory=list)   # ChoiceSpec by id
-    winners: object = None
-    score: object = None
-    max_steps: int = DEFAULT_MAX_STEPS
-    shown: list = field(default_factory=list)     # (section, name) of variables shown to people
-    symbols: object = None                         # the names expressions may use, for later compiles
-
-    def card(self, notation: str, skip=()) -> int:
-        """The first card (not in `skip`) whose id or display is `notation`."""
-        for i, (a, b) in enumerate(zip(self.deck.ids, self.deck.display)):
-            if notation in (a, b) and i not in skip:
-                return i
-        if any(notation in (a, b) for a, b in zip(self.deck.ids, self.deck.display)):
-            raise UsageError(f"{self.name} has no more copies of '{notation}'")
-        raise UsageError(f"{self.name} has no card '{notation}'{did_you_mean(notation, self.deck.ids)}")
 
 
 class _Code:
@@ -106,31 +55,6 @@ def compile_ruleset(data: dict, source: Source, options: dict | None = None,
                     lang: str | None = None) -> Program:
     """Compile loaded ruleset data; raise RulesetError listing every problem found."""
     return _Compiler(data, source).program(options or {}, lang)
-
-
-def resolve_options(data: dict, overrides: dict) -> dict:
-    """The options in force: defaults, then `overrides` (strings from the command line)."""
-    specs = data.get("options", {}) or {}
-    values = {name: spec.get("default") for name, spec in specs.items()}
-    for name, raw in overrides.items():
-        if name not in specs:
-            known = ", ".join(specs) or "none"
-            raise UsageError(f"unknown option '{name}'{did_you_mean(name, specs)}; options of "
-                             f"{data.get('name')}: {known}")
-        choices = specs[name].get("choices", [])
-        match = [c for c in choices if str(c).lower() == str(raw).lower()]
-        if not match:
-            raise UsageError(f"option '{name}' cannot be '{raw}'; choose one of: "
-                             f"{', '.join(map(str, choices))}")
-        values[name] = match[0]
-    return values
-
-
-def player_range(data: dict) -> tuple:
-    p = data.get("players", 2)
-    if isinstance(p, int):
-        return (p, p, p)
-    return (p["min"], p["max"], p.get("default", p["min"]))
 
 
 class _Compiler:
@@ -337,7 +261,7 @@ class _Compiler:
 
     def _flush(self, batch, path):
         if batch:
-            self.code.emit(vm.run_effects(batch), batch[0][1] if len(batch) == 1 else batch[0][1])
+            self.code.emit(vm.run_effects(batch), batch[0][1])
 
     # -- steps that are plain effects -------------------------------------------
     def _simple(self, step, path, scope):
@@ -514,7 +438,6 @@ class _Compiler:
         is_list = elem_of(c.type) == CARD
         if c.type != CARD and not is_list and c.type != ANY:
             self.report(path, "reveal needs a card or a list of cards")
-        disp = self.deck.display
         return effects.reveal(c.fn, is_list)
 
     def _fx_eliminate(self, a, path, scope):
@@ -527,9 +450,6 @@ class _Compiler:
         else:
             render, to = self.template(a, path, scope), None
         return effects.log(render, to)
-
-    def _fx_emit(self, a, path, scope):
-        raise AssertionError("emit is compiled as control flow")
 
     # -- templates ------------------------------------------------------------
     def template(self, text, path, scope):
@@ -662,7 +582,7 @@ class _Compiler:
         coll = self.expr(step["in"], path + ("in",), scope)
         et = elem_of(coll.type)
         if et is None:
-            self.report(path + ("in",), f"for_each needs a list or zone to walk through")
+            self.report(path + ("in",), "for_each needs a list or zone to walk through")
             et = ANY
         top, end = code.label(), code.label()
         key = f"#{len(code.factories)}"
@@ -819,9 +739,6 @@ class _Compiler:
             self.report(path + ("call",), f"unknown procedure '{name}'{did_you_mean(name, self.procs)}")
             return
         self.code.emit(vm.call(self.procs[name], {}), path)
-
-    def _cf_end(self, step, path, scope):
-        pass
 
     # -- result -----------------------------------------------------------------
     def _result(self):

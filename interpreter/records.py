@@ -17,7 +17,7 @@ import time
 from . import load_program
 from .agents import Decision
 from .engine import apply, labels, new_game
-from .errors import Problem, RulesetError
+from .errors import RulesetError
 from .loader import load_file
 from .schema import check
 

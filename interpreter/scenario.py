@@ -14,7 +14,7 @@ from .agents import Decision, FirstAgent, RandomAgent
 from .engine import apply, labels, new_game, refresh
 from .errors import InterpreterError, Problem, RulesError, RulesetError, did_you_mean, format_problem
 from .expr import ExprError
-from .expr_compile import PLAYER, ExprCompiler, compatible, list_of
+from .expr_compile import PLAYER, ExprCompiler
 from .loader import load_file
 from .schema import check
 

@@ -64,7 +64,7 @@ class State:
         c.locals = lmap[id(self.locals)]
         c.frames = [(ret, lmap[id(loc)]) for ret, loc in self.frames]
         c.scopes = list(self.scopes)
-        c.pending = self.pending
+        c.pending = None if self.pending is None else (self.pending[0], list(self.pending[1]), self.pending[2])
         c.log = None if self.log is None else list(self.log)
         c.over = self.over
         c.revealed = set(self.revealed)

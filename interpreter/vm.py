@@ -175,10 +175,15 @@ def turns_check(key, until, end_label, turn_end_label):
             if (until is not None and until(s, l)) or it[0] == it[1] or s.current is None:
                 return end
             it[0] += 1
-            s.scopes.append(("turn", len(s.frames), turn_end, len(s.requests)))
+            _begin_turn(s, turn_end)
             return nxt
         return check
     return factory
+
+
+def _begin_turn(s, turn_end):
+    """Open the turn's scope: end_turn unwinds to here and continues at turn_end."""
+    s.scopes.append(("turn", len(s.frames), turn_end, len(s.requests)))
 
 
 def turns_next(nxt_fn, top_label):
@@ -209,8 +214,8 @@ def choose(cid, options, var, where, by, otherwise_label):
                         legal.append(o)
                 l[var] = saved
                 opts = legal
-            elif not isinstance(opts, list):
-                opts = list(opts)
+            else:
+                opts = list(opts)      # never the zone itself: the options must not change under the chooser
             if not opts:
                 if other is None:
                     raise RulesError("no legal option for this choice, and the step has no 'otherwise'")
@@ -237,7 +242,7 @@ def turns_order_check(key, until, end_label, turn_end_label):
                 return end
             s.current = items[it[1]]
             it[1] += 1
-            s.scopes.append(("turn", len(s.frames), turn_end, len(s.requests)))
+            _begin_turn(s, turn_end)
             return nxt
         return check
     return factory

@@ -9,7 +9,7 @@ import yaml
 from hypothesis import given, settings, strategies as st
 
 from interpreter.expr import ExprError, parse
-from interpreter.expr_compile import (BOOL, CARD, NUM, STR, ExprCompiler, FunctionDef, Symbols)
+from interpreter.expr_compile import (BOOL, NUM, STR, ExprCompiler, FunctionDef, Symbols)
 
 CASES = yaml.safe_load((pathlib.Path(__file__).parent / "expr_cases.yaml").read_text(encoding="utf-8"))
 

@@ -5,7 +5,6 @@ with Player 1 (seat 0) as dealer, so Player 2 receives the first card.
 """
 from __future__ import annotations
 
-import pytest
 
 from conftest import Table
 
