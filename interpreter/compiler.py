@@ -369,6 +369,17 @@ class _Compiler:
         players = self.expr(a["players"], path + ("players",), scope, list_of(PLAYER)).fn if "players" in a else None
         return effects.deal(src, name, count, first, players)
 
+    def _fx_sort(self, a, path, scope):
+        zone = self._zone(a["zone"], path + ("zone",), scope)
+        inner = dict(scope)
+        if "card" in inner:
+            self.report(path + ("by",), "'card' is already a name here; sort binds each card to 'card'")
+        inner["card"] = CARD
+        key = self.expr(a["by"], path + ("by",), inner)
+        if key.type not in (NUM, STR, ANY):
+            self.report(path + ("by",), "a sort key must be a number or a text")
+        return effects.sort(zone, key.fn)
+
     def _fx_shuffle(self, a, path, scope):
         return effects.shuffle(self._zone(a, path, scope))
 
@@ -748,7 +759,7 @@ class _Compiler:
         return winners.fn, (score.fn if score else None)
 
 
-EFFECTS = ("move", "deal", "shuffle", "gather", "set", "add", "reveal", "eliminate", "log", "swap",
+EFFECTS = ("move", "deal", "shuffle", "sort", "gather", "set", "add", "reveal", "eliminate", "log", "swap",
            "undo_journal", "clear_journal", "refuse", "redirect")
 CONTROL = (
     ("if", ("if",), {"if", "then", "else"}),

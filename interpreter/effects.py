@@ -83,6 +83,17 @@ def shuffle(zone):
     return shuffle_
 
 
+def sort(zone, key):
+    def sort_(s, l):
+        z = zone(s, l)
+
+        def k(c):
+            l["card"] = c
+            return key(s, l)
+        z.sort(key=k)
+    return sort_
+
+
 def _stacked(s, z, top_first):
     """Arrange z so that `top_first` lies on top in that order; the rest shuffled below."""
     rest = list(z)
