@@ -29,8 +29,21 @@ def load_program_text(text: str, file: str = "<string>", options=None, lang=None
 def _checked(data, source, options, lang) -> Program:
     problems = check(data, source)
     if problems:
-        raise RulesetError(problems)
+        raise RulesetError(problems + _more_problems(data, source, problems))
     return compile_ruleset(data, source, options, lang)
+
+
+def _more_problems(data, source, found) -> list:
+    """Name and expression problems too, where the structure allows a look, so that a
+    file with a schema error still shows every problem at once (none twice on a line)."""
+    try:
+        compile_ruleset(data, source)
+    except RulesetError as e:
+        lines = {p.line for p in found}
+        return [p for p in e.problems if p.line not in lines]
+    except Exception:       # the structure is too broken to compile: the schema errors say why
+        return []
+    return []
 
 
 def check_file(path: str) -> list[Problem]:
