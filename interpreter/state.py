@@ -77,6 +77,18 @@ class State:
         c.requests = [list(r) for r in self.requests]
         return c
 
+    @classmethod
+    def from_dict(cls, d: dict) -> "State":
+        """The state a `to_dict()` snapshot (after a JSON round trip) describes."""
+        s = cls(**d)
+        s.rng = Rng(state=d["rng"])
+        s.revealed = set(d["revealed"])
+        s.frames = [(ret, loc) for ret, loc in d["frames"]]
+        s.scopes = [tuple(x) for x in d["scopes"]]
+        s.pending = None if d["pending"] is None else (d["pending"][0], d["pending"][1], d["pending"][2])
+        s.players = tuple(d["players"])
+        return s
+
     def to_dict(self) -> dict:
         """A JSON-ready snapshot."""
         d = {f: getattr(self, f) for f in FIELDS}

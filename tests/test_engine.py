@@ -100,3 +100,28 @@ def test_a_rules_error_names_the_step_and_never_shows_a_traceback(tmp_path):
         assert "bad.yaml:" in str(e) and "not in the zone" in str(e)
     else:
         raise AssertionError("expected a rules error")
+
+
+def _continue(program, s, seed):
+    agent = RandomAgent(seed)
+    while not s.over:
+        apply(program, s, agent.choose(Decision(program, s)))
+    return s
+
+
+@settings(max_examples=12, deadline=None)
+@given(game=st.sampled_from(["hearts2", "ninety_nine", "gnav", "gnav2"]), seed=st.integers(0, 10**6),
+       stop=st.integers(0, 60))
+def test_a_state_serialised_to_json_and_back_plays_on_identically(game, seed, stop):
+    from interpreter.state import State
+    program = _program(game)
+    s = new_game(program, seed=seed)
+    agent = RandomAgent(seed + 1)
+    for _ in range(stop):
+        if s.over:
+            break
+        apply(program, s, agent.choose(Decision(program, s)))
+    snapshot = State.from_dict(json.loads(json.dumps(s.to_dict())))
+    copy = s.copy()
+    a, b, c = _continue(program, s, 5), _continue(program, snapshot, 5), _continue(program, copy, 5)
+    assert a.log == b.log == c.log and a.result == b.result == c.result
