@@ -93,3 +93,19 @@ def test_language_option_changes_the_title():
 def test_unknown_language_is_a_clear_error():
     code, _, err = call(ruleset("hearts2"), "--lang", "fr")
     assert code == 2 and "en, el" in err
+
+
+def test_the_installed_command_works_from_any_folder(tmp_path):
+    """The schema and grammar ship inside the package: the console script needs no checkout."""
+    import shutil
+    import subprocess
+    import pytest
+    exe = shutil.which("interpret")
+    if exe is None:
+        pytest.skip("the interpret command is not installed")
+    done = subprocess.run([exe, "validate", ruleset("hearts2")], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0 and "hearts2.yaml: ok" in done.stdout
+    done = subprocess.run([exe, ruleset("ninety_nine"), "--seed", "1", "--quiet"], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and done.stdout.startswith("Result:")

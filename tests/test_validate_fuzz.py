@@ -1,0 +1,56 @@
+"""Whatever a ruleset file holds, `validate` answers with problems, never a Python error."""
+from __future__ import annotations
+
+import copy
+import pathlib
+
+import yaml
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from interpreter import check_file
+
+RULESETS = sorted((pathlib.Path(__file__).parent.parent / "rulesets").glob("*.yaml"))
+DATA = {p.stem: yaml.safe_load(p.read_text(encoding="utf-8")) for p in RULESETS}
+VALUES = st.sampled_from([None, 0, -1, 3, "x", "", "card.value", "1 +", "count(", [], {}, [1, "a"],
+                          {"a": 1}, True, "current.hand", "players", "options.nope", "end_turn"])
+
+
+def _paths(node, path=()):
+    yield path
+    if isinstance(node, dict):
+        for k, v in node.items():
+            yield from _paths(v, path + (k,))
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            yield from _paths(v, path + (i,))
+
+
+def _mutate(data, path, action, value):
+    if not path:
+        return data
+    parent = data
+    for p in path[:-1]:
+        parent = parent[p]
+    last = path[-1]
+    if action == "delete":
+        del parent[last]
+    elif action == "rename" and isinstance(parent, dict):
+        parent[str(last) + "x"] = parent.pop(last)
+    else:
+        parent[last] = value
+    return data
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(game=st.sampled_from(sorted(DATA)), pick=st.integers(0, 10**6),
+       action=st.sampled_from(["delete", "rename", "replace"]), value=VALUES)
+def test_a_mutated_ruleset_gets_problems_not_a_crash(tmp_path, game, pick, action, value):
+    data = copy.deepcopy(DATA[game])
+    paths = list(_paths(data))
+    path = paths[pick % len(paths)]
+    data = _mutate(data, path, action, value)
+    f = tmp_path / "mutant.yaml"
+    f.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    problems = check_file(str(f))
+    for p in problems:
+        assert p.message and str(p).startswith(str(f))
