@@ -55,8 +55,7 @@ class Report:
         print(f"{status} {self.path}: {self.name} ({sum(ok for ok, _ in self.results)}/{len(self.results)} expectations)",
               file=out)
         for ok, text in self.results:
-            if not ok:
-                print(f"  {text}", file=out)
+            print(f"  {'ok  ' if ok else 'FAIL'} {text}", file=out)
         if not self.passed:
             print("  account of the game:", file=out)
             for line in self.account.splitlines():
@@ -244,8 +243,9 @@ class _Run:
         for i, at, exp, compiled in checks:
             if at != when:
                 continue
-            line, col = self.src.at(("expect", i))
-            where = f"{self.path}:{line}:{col}"
+            def pos(*key, i=i):
+                line, col = self.src.at(("expect", i) + key)
+                return f"{self.path}:{line}:{col}"
             point = "at the end" if when == "end" else f"after {when} decision(s)"
             for j, text, fn in compiled:
                 try:
@@ -253,20 +253,25 @@ class _Run:
                     detail = ""
                 except (RulesError, TypeError, KeyError, IndexError, AttributeError, ZeroDivisionError) as e:
                     ok, detail = False, f" (error: {e})"
-                self.report.results.append((ok, f"{where}: {point}: expected {text}{detail}"))
+                self.report.results.append((ok, f"{pos('that', j)}: {point}: {text}{detail}"))
             if "legal" in exp:
                 got = labels(self.program, self.s)
                 ok = sorted(got) == sorted(exp["legal"])
-                self.report.results.append((ok, f"{where}: {point}: legal moves are {got}, expected {exp['legal']}"))
+                shown = f"legal moves {exp['legal']}" if ok else f"legal moves are {got}, expected {exp['legal']}"
+                self.report.results.append((ok, f"{pos('legal')}: {point}: {shown}"))
             if "deciding" in exp:
                 got = self.s.pending[0] + 1 if self.s.pending else None
-                self.report.results.append((got == exp["deciding"], f"{where}: {point}: Player {got} decides, "
-                                                                    f"expected Player {exp['deciding']}"))
+                ok = got == exp["deciding"]
+                shown = f"Player {got} decides" + ("" if ok else f", expected Player {exp['deciding']}")
+                self.report.results.append((ok, f"{pos('deciding')}: {point}: {shown}"))
             if "over" in exp:
-                self.report.results.append((self.s.over == exp["over"], f"{where}: {point}: over is {self.s.over}"))
-            for text in exp.get("log") or []:
+                self.report.results.append((self.s.over == exp["over"], f"{pos('over')}: {point}: the game is "
+                                                                         f"{'over' if self.s.over else 'not over'}"))
+            for k, text in enumerate(exp.get("log") or []):
                 account = "\n".join(e["text"] for e in self.s.log if e.get("text"))
-                self.report.results.append((text in account, f"{where}: {point}: the account lacks '{text}'"))
+                ok = text in account
+                self.report.results.append((ok, f"{pos('log', k)}: {point}: the account "
+                                                f"{'says' if ok else 'lacks'} '{text}'"))
 
 
 def _zone_holding(s, card):

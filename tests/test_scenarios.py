@@ -64,7 +64,7 @@ def test_a_passing_scenario(tmp_path):
 def test_a_failing_expectation_is_reported_with_its_position_and_the_account(tmp_path):
     code, out = call("scenario", write(tmp_path, BASE.replace("total == 97", "total == 98")))
     assert code == 1 and "FAIL" in out
-    assert "s.yaml:10:5: after 1 decision(s): expected total == 98" in out
+    assert "FAIL " + str(tmp_path / "s.yaml") + ":11:12: after 1 decision(s): total == 98" in out
     assert "account of the game:" in out and "Player 1 plays 3♣" in out
 
 
