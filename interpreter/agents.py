@@ -88,7 +88,8 @@ class HumanAgent:
             answer = self.ask(f"{decision.prompt} [1-{len(labels)}]: ").strip()
             if answer.isdigit() and 1 <= int(answer) <= len(labels):
                 return int(answer) - 1
-            matches = [i for i, label in enumerate(labels) if answer and answer.lower() in label.lower()]
+            matches = [i for i, label in enumerate(labels)
+                       if answer and not answer.isdigit() and answer.lower() in label.lower()]
             if len(matches) == 1:
                 return matches[0]
             self.say(f"Please type a number from 1 to {len(labels)} (or part of an option's name).")
