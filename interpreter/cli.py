@@ -256,6 +256,10 @@ class _Table:
             else:
                 print("\ngame interrupted", file=self.stdout)
             return 130 if isinstance(e, KeyboardInterrupt) else 2
+        except InterpreterError:
+            if self.record is not None:          # a crash in the rules loses no decision either
+                records.save(self.record, self.record_path)
+            raise
         finally:
             if self.log_file:
                 self.log_file.close()
