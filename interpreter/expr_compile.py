@@ -103,9 +103,13 @@ def next_seat(s, p: int, step: int = 1) -> int:
 class ExprCompiler:
     """Compiles expression text against a Symbols table and a scope of local names."""
 
-    def __init__(self, symbols: Symbols):
+    def __init__(self, symbols: Symbols, lenient: bool = False):
         self.sym = symbols
         self._calls: list[str] = []
+        # Lenient: a value of unknown type ('any', e.g. an untyped function parameter) may
+        # have any attribute.  Used to check a function's body once, before its calls
+        # check it again with the real argument types.
+        self.lenient = lenient
 
     # -- entry points -------------------------------------------------------
     def compile(self, text, scope: dict | None = None, want: str | None = None) -> Compiled:
@@ -237,6 +241,8 @@ class ExprCompiler:
                 return Compiled(NUM, lambda s, l: len(f(s, l)))
             raise ExprError(f"zones have no attribute '{name}'{did_you_mean(name, ZONE_BUILTINS)} "
                             f"(zones have: {', '.join(ZONE_BUILTINS)})", off)
+        if obj.type == ANY and self.lenient:
+            return Compiled(ANY, lambda s, l: None)
         raise ExprError(f"{_a(obj.type)} has no attributes (looking for '{name}')", off)
 
     def _player_attr(self, obj, name, off):
