@@ -346,12 +346,16 @@ def _view_printer(program, say):
                 say(f"  {name}: " + ", ".join(f"Player {i + 1} {_num(x)}" for i, x in enumerate(values)))
         for name, content in v["zones"].items():
             z = program.zones[name]
-            if z.per_player:
-                mine = content[seat]
-                if mine:
-                    say(f"  your {name}: {_cards(program, mine)}")
-            elif content and any(c is not None for c in content):
-                say(f"  {name}: {_cards(program, content)}")
+            if not z.per_player:
+                if content and any(c is not None for c in content):
+                    say(f"  {name}: {_cards(program, content)}")
+                continue
+            for owner, cards in enumerate(content):
+                if owner == seat and cards:
+                    say(f"  your {name}: {_cards(program, cards)}")
+                elif owner != seat and cards and z.visibility == "public":
+                    shown = _cards(program, cards) if len(cards) <= 8 else f"{len(cards)} cards"
+                    say(f"  Player {owner + 1}'s {name}: {shown}")
     return show
 
 
