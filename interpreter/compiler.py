@@ -7,11 +7,10 @@ in the state, a game can pause at any decision and be copied or resumed.
 """
 from __future__ import annotations
 
-import re
 
 from lark import Tree
 
-from . import effects, vm
+from . import effects, texts, vm
 from .deck import build_deck, localize
 from .errors import Problem, RulesetError, UsageError, did_you_mean
 from .expr import ExprError, parse
@@ -23,7 +22,6 @@ from .program import DEFAULT_MAX_STEPS, ChoiceSpec, Program, ZoneSpec, player_ra
 BUILTIN_EVENTS = ("round_start", "round_end", "turn_start", "turn_end")
 EXITS = ("end_turn", "end_round", "end_game")
 WORD_EFFECTS = ("refuse", "clear_journal", "undo_journal")
-TEMPLATE_PART = re.compile(r"\{([^{}]+)\}")
 
 
 class _Code:
@@ -462,49 +460,15 @@ class _Compiler:
             render, to = self.template(a, path, scope), None
         return effects.log(render, to)
 
-    # -- templates ------------------------------------------------------------
+    # -- texts ----------------------------------------------------------------
     def template(self, text, path, scope):
         """fn(state, locals) -> str for a text with {expression} parts."""
         text = str(localize(text, self.lang, self.languages))
-        parts = []
-        pos = 0
-        for m in TEMPLATE_PART.finditer(text):
-            parts.append(text[pos:m.start()])
-            try:
-                c = self.ec.compile(m.group(1), scope)
-                parts.append(self.formatter(c))
-            except ExprError as e:
-                self.report(path, e.message, m.start(1) + e.offset)
-                parts.append("?")
-            pos = m.end()
-        parts.append(text[pos:])
-        consts = [p for p in parts]
-        if all(isinstance(p, str) for p in consts):
-            joined = "".join(consts)
-            return lambda s, l: joined
-        return lambda s, l: "".join(p if isinstance(p, str) else p(s, l) for p in consts)
-
-    def formatter(self, c: Compiled):
-        """fn(state, locals) -> str showing the value of c the way a player reads it."""
-        show = self.shower(c.type)
-        f = c.fn
-        return lambda s, l: show(s, f(s, l))
+        return texts.template(self.ec, text, scope, self.deck.display,
+                              lambda message, offset: self.report(path, message, offset))
 
     def shower(self, typ):
-        disp = self.deck.display
-        if typ == CARD:
-            return lambda s, v: "—" if v is None else disp[v]
-        if typ == PLAYER:
-            return lambda s, v: "nobody" if v is None else s.names[v]
-        if typ in (ZONE, list_of(CARD)):
-            return lambda s, v: " ".join(disp[x] for x in v) if v else "—"
-        if typ == list_of(PLAYER):
-            return lambda s, v: ", ".join(s.names[x] for x in v) if v else "nobody"
-        if typ == BOOL:
-            return lambda s, v: "yes" if v else "no"
-        if elem_of(typ) is not None:
-            return lambda s, v: ", ".join(_show_plain(x) for x in v) if v else "—"
-        return lambda s, v: _show_plain(v)
+        return texts.shower(typ, self.deck.display)
 
     # -- control flow -----------------------------------------------------------
     def _control(self, step, path, scope):
@@ -772,12 +736,6 @@ CONTROL = (
     ("call", ("call",), {"call"}),
     ("request", ("request", "from", "to"), {"request", "from", "to", "piece", "answer", "as"}),
 )
-
-
-def _show_plain(v) -> str:
-    if isinstance(v, float) and v == int(v):
-        return str(int(v))
-    return "—" if v is None else str(v)
 
 
 def _noop(s, l):

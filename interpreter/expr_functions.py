@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from .errors import did_you_mean
 from .expr import ExprError, offset_of
-from .expr_compile import (ANY, BOOL, CARD, NUM, PLAYER, STR, ZONE, Compiled, _arity, compatible, list_of)
+from .expr_compile import (ANY, BOOL, NUM, PLAYER, STR, ZONE, Compiled, _arity, compatible, list_of)
 
 
 def _fn_count(c, name, args, t, scope, params, depth):
@@ -236,20 +236,9 @@ def _fn_text(c, name, args, t, scope, params, depth):
     _arity(name, args, t, 1, 1)
     a = c.sub(args[0], scope, params, depth)
     f = a.fn
-    if a.type == CARD:
-        disp = c.sym.card_attrs.get("display", (STR, ()))[1]
-        return Compiled(STR, lambda s, l: "-" if (v := f(s, l)) is None else disp[v])
-    if a.type == PLAYER:
-        return Compiled(STR, lambda s, l: "nobody" if (v := f(s, l)) is None else s.names[v])
-    return c._fold(STR, lambda s, l: _plain(f(s, l)), [a])
-
-
-def _plain(v) -> str:
-    if isinstance(v, bool):
-        return "yes" if v else "no"
-    if isinstance(v, float) and v == int(v):
-        return str(int(v))
-    return "-" if v is None else str(v)
+    from .texts import shower
+    show = shower(a.type, c.sym.card_attrs.get("display", (STR, ()))[1])
+    return c._fold(STR, lambda s, l: show(s, f(s, l)), [a])
 
 
 BUILTIN_FUNCTIONS = {
