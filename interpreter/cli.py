@@ -12,7 +12,7 @@ from .errors import InterpreterError, RulesError, RulesetError, UsageError, form
 from . import records
 from .table import play
 
-COMMANDS = ("validate", "options", "play", "replay", "resume", "scenario")
+COMMANDS = ("validate", "options", "play", "replay", "resume", "scenario", "simulate")
 
 
 def main() -> None:
@@ -51,6 +51,8 @@ def run(argv, stdin=None, stdout=None, stderr=None) -> int:
         if command == "scenario":
             from .scenario import run_scenarios
             return run_scenarios(args.files, stdout)
+        if command == "simulate":
+            return _simulate(args, stdout)
         return _play(args, stdin, stdout, stderr)
     except RulesetError as e:
         for p in e.problems:
@@ -89,6 +91,17 @@ def _parser(command):
         p.add_argument("file")
         p.add_argument("--log", metavar="FILE.jsonl", help="write every event as one JSON line")
         p.add_argument("--view", type=int, metavar="SEAT", help="with --log: only what SEAT could see")
+        return p
+    if command == "simulate":
+        p = argparse.ArgumentParser(prog="interpret simulate",
+                                    description="Play many games between random bots and report how they end: "
+                                                "wins per seat, draws, scores, length. Handy to see what a house rule changes.")
+        p.add_argument("ruleset")
+        p.add_argument("--games", type=int, default=200)
+        p.add_argument("--players", type=int)
+        p.add_argument("--seed", type=int, default=0, help="seed of the first game; game k uses seed + k")
+        p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
+        p.add_argument("--json", action="store_true")
         return p
     if command == "scenario":
         p = argparse.ArgumentParser(prog="interpret scenario", description="Run scenario files and check their expectations.")
@@ -312,6 +325,52 @@ def _json_result(program, s) -> dict:
     for section, name in program.shown:
         out[name] = s.vars[name] if section == "variables" else list(s.pvars[name])
     return out
+
+
+def _simulate(args, stdout) -> int:
+    import time
+    from .agents import Decision
+    from .engine import apply, new_game
+    program = load_program(args.ruleset, _parse_options(args.option))
+    lo, hi, default = program.players
+    n = args.players or default
+    if not lo <= n <= hi or args.games < 1:
+        raise UsageError(f"{program.name} is for {lo} to {hi} players, and --games must be at least 1")
+    wins, draws, totals, decisions = [0.0] * n, 0, [0.0] * n, 0
+    start = time.perf_counter()
+    for k in range(args.games):
+        seed = args.seed + k
+        s = new_game(program, seed=seed, players=n, log=False)
+        agents = [RandomAgent(seed * 1000 + seat + 1) for seat in range(n)]
+        while not s.over:
+            d = Decision(program, s)
+            apply(program, s, agents[d.seat].choose(d))
+        winners = s.result["winners"]
+        if not winners:
+            draws += 1
+        for w in winners:
+            wins[w] += 1 / len(winners)
+        for p, v in enumerate(s.result["scores"] or []):
+            totals[p] += v
+        decisions += s.decisions
+    elapsed = time.perf_counter() - start
+    g = args.games
+    report = {"ruleset": program.name, "players": n, "games": g, "seeds": [args.seed, args.seed + g - 1],
+              "options": {k: v for k, v in program.options.items() if v != program.option_specs[k]["default"]},
+              "win_share": [round(w / g, 4) for w in wins], "draws": round(draws / g, 4),
+              "mean_score": [round(t / g, 2) for t in totals] if program.score else None,
+              "decisions_per_game": round(decisions / g, 1), "games_per_s": round(g / elapsed, 1)}
+    if args.json:
+        print(json.dumps(report, ensure_ascii=False), file=stdout)
+        return 0
+    print(f"{program.name}: {g} games between random bots, {n} players, seeds {args.seed}-{args.seed + g - 1}"
+          + (f", house rules {report['options']}" if report["options"] else ""), file=stdout)
+    for p in range(n):
+        score = f", mean score {report['mean_score'][p]}" if report["mean_score"] else ""
+        print(f"  Player {p + 1}: wins {100 * report['win_share'][p]:.1f}%{score}", file=stdout)
+    print(f"  draws {100 * report['draws']:.1f}%, {report['decisions_per_game']} decisions a game, "
+          f"{report['games_per_s']} games/s", file=stdout)
+    return 0
 
 
 def _result_line(s) -> str:

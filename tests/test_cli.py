@@ -109,3 +109,17 @@ def test_the_installed_command_works_from_any_folder(tmp_path):
     done = subprocess.run([exe, ruleset("ninety_nine"), "--seed", "1", "--quiet"], cwd=tmp_path,
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0 and done.stdout.startswith("Result:")
+
+
+def test_simulate_reports_win_shares_draws_and_scores():
+    code, out, _ = call("simulate", ruleset("gnav2"), "--games", "30")
+    assert code == 0 and "30 games between random bots" in out and "Player 2: wins" in out and "draws" in out
+
+
+def test_simulate_json_with_a_house_rule():
+    import json
+    code, out, _ = call("simulate", ruleset("ninety_nine"), "--games", "20", "--json",
+                        "--option", "loss_threshold=exceed")
+    r = json.loads(out)
+    assert code == 0 and r["options"] == {"loss_threshold": "exceed"}
+    assert abs(sum(r["win_share"]) + r["draws"] - 1) < 1e-6
