@@ -192,10 +192,15 @@ def test_queen_universal_discard_alternative():                           # A6 a
 
 
 def test_score_one_per_heart_and_13_for_the_queen():                      # R18, R19
-    t = hearts(target_score=50)
-    t.play_out()
-    # whatever happened, each hand's points add up to 20 minus dead points, or the moon
-    assert "scores" in t.text()
+    t = hearts()
+    t.play("lead 2♣", "play 8♣")
+    for _ in range(12):                                 # leader: first legal card; follower: last
+        t.play(t.legal()[0])
+        t.play(t.legal()[-1])
+    # 8♥ is dead, so 19 points were in play; both took some, so nobody shot the moon
+    assert (t.pvar("hand_points", 0), t.pvar("hand_points", 1)) == (14, 5)
+    assert (t.pvar("score", 0), t.pvar("score", 1)) == (14, 5)
+    assert "Player 1 scores 14 this hand, 14 in all" in t.text()
 
 
 def _finish_hand(t):
@@ -249,8 +254,11 @@ def test_no_trumps_departure_lets_led_suit_win():                         # A7 d
     assert t.var("leader") == 0
 
 
-def _match(scores, hand_points_p1_p2_moon=None, **options):
-    """A hand played with the given running scores before it; returns the table at its end."""
+def _match(scores, **options):
+    """The standard hand, played with first-legal moves from the given running scores.
+
+    In it Player 2 takes every point card: Player 1 scores 20, Player 2 0.  A second
+    hand (from a random deal) then gives Player 1 5 points and Player 2 15."""
     t = hearts(**options)
     t.state.pvars["score"] = list(scores)
     _finish_hand(t)
@@ -259,9 +267,8 @@ def _match(scores, hand_points_p1_p2_moon=None, **options):
 
 def test_scores_add_up_and_reaching_100_ends_the_match_lowest_wins():    # R22, R24, A9
     t = _match([95, 10])
-    hand = [t.pvar("hand_points", 0), t.pvar("hand_points", 1)]
-    if 95 + hand[0] >= 100:
-        assert t.over and t.winners == [1]
+    assert (t.pvar("score", 0), t.pvar("score", 1)) == (115, 10)
+    assert t.over and t.winners == [1]
 
 
 def test_match_goes_on_when_both_pass_100_in_the_same_hand():            # R23, A10 play_on
@@ -271,10 +278,14 @@ def test_match_goes_on_when_both_pass_100_in_the_same_hand():            # R23, 
 
 def test_match_tie_lower_wins_decides_at_once():                          # A10 (b)
     t = _match([100, 100], match_tie="lower_wins")
-    a, b = t.pvar("score", 0), t.pvar("score", 1)
-    assert t.over == (a != b)
-    if t.over:
-        assert t.winners == [0 if a < b else 1]
+    assert (t.pvar("score", 0), t.pvar("score", 1)) == (120, 100)
+    assert t.over and t.winners == [1]
+
+
+def test_match_tie_lower_wins_plays_on_when_exactly_equal():              # A10 (b)
+    t = _match([100, 120], match_tie="lower_wins")
+    assert (t.pvar("score", 0), t.pvar("score", 1)) == (120, 120)
+    assert not t.over
 
 
 def test_match_tie_sudden_death_next_hand_decides():                     # A10 (c)
@@ -290,7 +301,8 @@ def test_target_score_option_shortens_the_match():
 def test_lower_score_wins_the_match():                                    # R1, R24
     for seed in range(5):
         t = Table("hearts2", seed=seed).play_out()
-        assert t.winners == [min((0, 1), key=lambda p: t.scores[p])] or t.var("match_winner") is not None
+        a, b = t.scores
+        assert a != b and max(a, b) >= 100 and t.winners == [0 if a < b else 1]
 
 
 def test_dead_cards_face_up_house_rule_reveals_them_at_the_deal():        # A13 alternative
@@ -301,17 +313,14 @@ def test_dead_cards_face_up_house_rule_reveals_them_at_the_deal():        # A13 
 
 def test_after_a_tie_at_100_the_next_hand_with_different_scores_ends_it():   # R23, A10 play_on
     t = _match([100, 100])
+    assert not t.over                                # 120 and 100: both passed 100 together
     _finish_hand(t)
-    a, b = t.pvar("score", 0), t.pvar("score", 1)
-    assert t.over == (a != b)
-    if t.over:
-        assert t.winners == [0 if a < b else 1]
+    assert (t.pvar("score", 0), t.pvar("score", 1)) == (125, 115)
+    assert t.over and t.winners == [1]
 
 
 def test_sudden_death_winner_took_fewer_points_in_the_deciding_hand():       # A10 (c)
     t = _match([100, 100], match_tie="sudden_death")
     _finish_hand(t)
-    a, b = t.pvar("hand_points", 0), t.pvar("hand_points", 1)
-    assert t.over == (a != b)
-    if t.over:
-        assert t.winners == [0 if a < b else 1]
+    assert (t.pvar("hand_points", 0), t.pvar("hand_points", 1)) == (5, 15)
+    assert t.over and t.winners == [0]               # fewer points in that hand, though 125 to 115 overall
