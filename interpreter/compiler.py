@@ -623,7 +623,13 @@ class _Compiler:
             et = ANY
         inner = dict(scope)
         inner[var] = et
-        where = self.expr(step["where"], path + ("where",), inner, BOOL).fn if "where" in step else None
+        where, memo = None, False
+        if "where" in step:
+            try:
+                where = self.ec.compile_condition(step["where"], inner, var).fn
+                memo = self.ec.hoisted > 0
+            except ExprError as e:
+                self.report(path + ("where",), e.message, e.offset if isinstance(step["where"], str) else None)
         by = self.expr(step["by"], path + ("by",), scope, PLAYER).fn if "by" in step else None
         label = self.template(step["label"], path + ("label",), inner) if "label" in step else None
         show = self.shower(et)
@@ -642,7 +648,7 @@ class _Compiler:
         self.choices.append(ChoiceSpec(var, label_fn, prompt, path))
         otherwise = code.label()
         end = code.label()
-        code.emit(vm.choose(cid, options.fn, var, where, by, otherwise if "otherwise" in step else None), path)
+        code.emit(vm.choose(cid, options.fn, var, where, by, otherwise if "otherwise" in step else None, memo), path)
         if "otherwise" in step:
             code.emit(vm.jump(end), path)
             code.place(otherwise)

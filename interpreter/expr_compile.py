@@ -110,6 +110,22 @@ class ExprCompiler:
         # have any attribute.  Used to check a function's body once, before its calls
         # check it again with the real argument types.
         self.lenient = lenient
+        self._hoist = None              # the option name of a `where` being compiled
+        self._variant: list[set] = []   # per function body: names whose value changes per option
+        self.hoisted = 0                # calls memoised in the last compile
+
+    def compile_condition(self, text, scope: dict, option: str) -> Compiled:
+        """Compile a choice's `where`, evaluated once per option.
+
+        Calls to functions that do not depend on the option (nor on an enclosing
+        element) give the same value for every option: they are computed once per
+        choice and memoised in the locals slot '#memo', which the choice sets up.
+        """
+        self._hoist, self.hoisted, self._variant = option, 0, [{option}]
+        try:
+            return self.compile(text, scope, BOOL)
+        finally:
+            self._hoist, self._variant = None, []
 
     # -- entry points -------------------------------------------------------
     def compile(self, text, scope: dict | None = None, want: str | None = None) -> Compiled:
@@ -409,14 +425,31 @@ class ExprCompiler:
         name_tok, args_t = t.children
         name = name_tok.value
         args = _args(args_t)
+        hoisting = self._hoist is not None
         if name in self.sym.functions:
-            return self._user_call(self.sym.functions[name], args, t, scope, params, depth)
-        from .expr_functions import BUILTIN_FUNCTIONS
-        spec = BUILTIN_FUNCTIONS.get(name)
-        if spec is None:
-            known = list(BUILTIN_FUNCTIONS) + list(self.sym.functions)
-            raise ExprError(f"unknown function '{name}'{did_you_mean(name, known)}", offset_of(name_tok))
-        return spec(self, name, args, t, scope, params, depth)
+            c = self._user_call(self.sym.functions[name], args, t, scope, params, depth)
+        else:
+            from .expr_functions import BUILTIN_FUNCTIONS
+            spec = BUILTIN_FUNCTIONS.get(name)
+            if spec is None:
+                known = list(BUILTIN_FUNCTIONS) + list(self.sym.functions)
+                raise ExprError(f"unknown function '{name}'{did_you_mean(name, known)}", offset_of(name_tok))
+            c = spec(self, name, args, t, scope, params, depth)
+        if hoisting and not c.is_const and name != "random" and free_names(t).isdisjoint(self._variant[-1]):
+            c = self._memoised(c)
+        return c
+
+    def _memoised(self, c: Compiled) -> Compiled:
+        key = self.hoisted = self.hoisted + 1
+        f = c.fn
+
+        def memo(s, l):
+            m = l["#memo"]
+            if key in m:
+                return m[key]
+            v = m[key] = f(s, l)
+            return v
+        return Compiled(c.type, memo)
 
     def _user_call(self, fdef, args, t, scope, params, depth):
         if len(args) != len(fdef.params):
@@ -425,12 +458,17 @@ class ExprCompiler:
             raise ExprError(f"function '{fdef.name}' calls itself; functions may not be recursive", offset_of(t))
         bound = {p: self.sub(a, scope, params, depth) for p, a in zip(fdef.params, args)}
         self._calls.append(fdef.name)
+        if self._hoist is not None:       # inside the body, a parameter varies if its argument does
+            self._variant.append({p for p, a in zip(fdef.params, args)
+                                  if not free_names(a).isdisjoint(self._variant[-1])})
         try:
             return self.node(fdef.tree, {}, bound, depth)
         except ExprError as e:
             raise ExprError(f"in function {fdef.name}(): {e.message}", offset_of(t)) from None
         finally:
             self._calls.pop()
+            if self._hoist is not None:
+                self._variant.pop()
 
     def collection(self, a_t, scope, params, depth):
         c = self.sub(a_t, scope, params, depth)
@@ -450,7 +488,31 @@ class ExprCompiler:
                             offset_of(var_tok))
         inner = dict(scope)
         inner[var] = elem_type
-        return var, self.sub(body_t, inner, params, depth, want)
+        if self._hoist is not None:       # the element varies within the function of each element
+            self._variant[-1].add(var)
+        try:
+            return var, self.sub(body_t, inner, params, depth, want)
+        finally:
+            if self._hoist is not None:
+                self._variant[-1].discard(var)
+
+
+def free_names(t) -> set:
+    """The names an expression tree reads, less those its own `x => ...` bind."""
+    if not isinstance(t, Tree):
+        return set()
+    if t.data == "name":
+        return {t.children[0].value}
+    if t.data == "lambda_":
+        return free_names(t.children[1]) - {t.children[0].value}
+    if t.data == "attr":
+        return free_names(t.children[0])
+    if t.data == "call":
+        return free_names(t.children[1])
+    out = set()
+    for child in t.children:
+        out |= free_names(child)
+    return out
 
 
 def _arity(name, args, t, lo, hi):

@@ -197,7 +197,7 @@ def turns_next(nxt_fn, top_label):
     return factory
 
 
-def choose(cid, options, var, where, by, otherwise_label):
+def choose(cid, options, var, where, by, otherwise_label, memo=False):
     def factory(pc, at):
         other = at(otherwise_label) if otherwise_label is not None else None
         nxt = pc + 1
@@ -208,11 +208,15 @@ def choose(cid, options, var, where, by, otherwise_label):
             if where is not None:
                 legal = []
                 saved = l.get(var)
+                if memo:
+                    l["#memo"] = {}         # option-invariant calls of `where`, computed once
                 for o in opts:
                     l[var] = o
                     if where(s, l):
                         legal.append(o)
                 l[var] = saved
+                if memo:
+                    del l["#memo"]
                 opts = legal
             else:
                 opts = list(opts)      # never the zone itself: the options must not change under the chooser

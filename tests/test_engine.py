@@ -125,3 +125,23 @@ def test_a_state_serialised_to_json_and_back_plays_on_identically(game, seed, st
     copy = s.copy()
     a, b, c = _continue(program, s, 5), _continue(program, snapshot, 5), _continue(program, copy, 5)
     assert a.log == b.log == c.log and a.result == b.result == c.result
+
+
+def test_option_invariant_calls_in_where_are_computed_once_per_choice(tmp_path):
+    """A naive `where` (re-checking the whole hand for every option) plays exactly like the
+    hand-optimised one, and the compiler memoises the call that does not depend on the option."""
+    from interpreter.expr_compile import BOOL, CARD, PLAYER, ExprCompiler
+    text = open(ruleset("hearts2"), encoding="utf-8").read()
+    naive = text.replace("      if not void\n", "      if any(p.hand, x => x.suit == led_suit)\n")
+    assert naive != text
+    path = tmp_path / "naive.yaml"
+    path.write_text(naive, encoding="utf-8")
+    fast, slow = _program("hearts2"), load_program(str(path))
+    for seed in range(3):
+        a = _continue(fast, new_game(fast, seed=seed), seed)
+        b = _continue(slow, new_game(slow, seed=seed), seed)
+        assert a.log == b.log
+    ec = ExprCompiler(slow.symbols)
+    ec.compile_condition("may_follow(current, card) and count(current.hand) > 0", {"card": CARD}, "card")
+    # any(p.hand, ...) and only_hearts(p) (with the all(...) in it) inside may_follow, and count(...)
+    assert ec.hoisted == 4
