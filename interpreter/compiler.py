@@ -356,6 +356,12 @@ class _Compiler:
         count = self.expr(a["count"], path + ("count",), scope, NUM).fn if "count" in a else None
         return effects.move_top(src, dst, count, bottom)
 
+    def _fx_draw(self, a, path, scope):
+        src = self._zone(a["from"], path + ("from",), scope)
+        dst = self._zone(a["to"], path + ("to",), scope)
+        count = self.expr(a.get("count", 1), path + ("count",), scope, NUM).fn
+        return effects.move_top(src, dst, count, False)
+
     def _fx_deal(self, a, path, scope):
         src = self._zone(a["from"], path + ("from",), scope)
         name = a["to"]
@@ -729,7 +735,7 @@ class _Compiler:
         return winners.fn, (score.fn if score else None)
 
 
-EFFECTS = ("move", "deal", "shuffle", "sort", "gather", "set", "add", "reveal", "eliminate", "log", "swap",
+EFFECTS = ("move", "draw", "deal", "shuffle", "sort", "gather", "set", "add", "reveal", "eliminate", "log", "swap",
            "undo_journal", "clear_journal", "refuse", "redirect")
 CONTROL = (
     ("if", ("if",), {"if", "then", "else"}),
