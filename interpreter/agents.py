@@ -6,7 +6,7 @@ returns the index of its choice.  Nothing else of the state reaches it.
 """
 from __future__ import annotations
 
-from .engine import labels as option_labels, view as seat_view, prompt as choice_prompt
+from .engine import apply, determinize, labels as option_labels, view as seat_view, prompt as choice_prompt
 from .state import Rng
 
 
@@ -31,6 +31,14 @@ class Decision:
     @property
     def view(self) -> dict:
         return seat_view(self._program, self._state, self.seat)
+
+    def imagine(self, rng):
+        """A copy of the game with the cards this seat cannot see dealt at random (for planning)."""
+        return determinize(self._program, self._state, self.seat, rng)
+
+    @property
+    def program(self):
+        return self._program
 
 
 class RandomAgent:
@@ -93,3 +101,44 @@ class HumanAgent:
             if len(matches) == 1:
                 return matches[0]
             self.say(f"Please type a number from 1 to {len(labels)} (or part of an option's name).")
+
+
+class MonteCarloAgent:
+    """Plays each option out many times on imagined copies of the game and keeps the best.
+
+    The copies come from Decision.imagine: the cards its seat cannot see are dealt at
+    random, so the bot plans with what its seat may know.  The play-outs use random
+    bots; an option scores the share of play-outs the seat wins (a shared win counts
+    in part).  `playouts` is per option.
+    """
+
+    def __init__(self, seed: int = 0, playouts: int = 20, max_decisions: int = 2000):
+        self.rng = Rng(seed)
+        self.playouts = playouts
+        self.max_decisions = max_decisions
+
+    def choose(self, decision: Decision) -> int:
+        if decision.count == 1:
+            return 0
+        program, seat = decision.program, decision.seat
+        best, best_value = 0, -1.0
+        for option in range(decision.count):
+            value = 0.0
+            for _ in range(self.playouts):
+                game = decision.imagine(self.rng)
+                apply(program, game, option)
+                value += self._playout(program, game, seat)
+            if value > best_value:
+                best, best_value = option, value
+        return best
+
+    def _playout(self, program, game, seat) -> float:
+        rng = self.rng
+        n = 0
+        while not game.over and n < self.max_decisions:
+            apply(program, game, rng.below(len(game.pending[1])))
+            n += 1
+        if not game.over:
+            return 0.0
+        winners = game.result["winners"]
+        return 1.0 / len(winners) if seat in winners else 0.0

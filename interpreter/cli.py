@@ -7,7 +7,7 @@ import secrets
 import sys
 
 from . import load_program
-from .agents import HumanAgent, RandomAgent
+from .agents import HumanAgent, MonteCarloAgent, RandomAgent
 from .errors import InterpreterError, RulesError, RulesetError, UsageError, format_problem
 from . import records
 from .table import play
@@ -102,6 +102,9 @@ def _parser(command):
         p.add_argument("--seed", type=int, default=0, help="seed of the first game; game k uses seed + k")
         p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
         p.add_argument("--json", action="store_true")
+        p.add_argument("--mc-seats", type=int, nargs="*", default=[], metavar="SEAT",
+                       help="seats played by the mc bot (the others by random bots)")
+        p.add_argument("--playouts", type=int, default=20, help="play-outs per option for the mc bot")
         return p
     if command == "scenario":
         p = argparse.ArgumentParser(prog="interpret scenario", description="Run scenario files and check their expectations.")
@@ -125,7 +128,20 @@ def _parser(command):
     p.add_argument("--log", metavar="FILE.jsonl", help="write every event as one JSON line")
     p.add_argument("--view", type=int, metavar="SEAT", help="with --log: only what SEAT could see")
     p.add_argument("--json", action="store_true", help="print the result as one JSON object instead of the account")
+    _bot_arguments(p)
     return p
+
+
+def _bot_arguments(p):
+    p.add_argument("--bot", choices=["random", "mc"], default="random",
+                   help="the bots: random, or mc (plays each option out on imagined deals; slower, stronger)")
+    p.add_argument("--playouts", type=int, default=20, help="with --bot mc: play-outs per option")
+
+
+def _bot(args, seed: int, seat: int):
+    if getattr(args, "bot", "random") == "mc":
+        return MonteCarloAgent(seed * 1000 + seat + 1, playouts=max(1, args.playouts))
+    return RandomAgent(seed * 1000 + seat + 1)
 
 
 def _validate(args, stdout, stderr) -> int:
@@ -181,7 +197,8 @@ def _play(args, stdin, stdout, stderr) -> int:
     kinds = ["human" if i in humans else "bot" for i in range(n)]
     record = path = None
     if args.record or humans:
-        record = records.new_record(program, args.ruleset, seed, n, kinds)
+        bot = {"kind": args.bot, "playouts": args.playouts} if args.bot == "mc" else {"kind": "random"}
+        record = records.new_record(program, args.ruleset, seed, n, kinds, bot=bot)
         path = args.record or records.default_path(program.name, seed)
     table = _Table(program, n, seed, kinds, args, stdin, stdout, record, path)
     return table.run(prefix=())
@@ -195,6 +212,8 @@ def _resume(args, stdin, stdout, stderr) -> int:
     if record.get("result") is not None:
         raise UsageError(f"{args.file}: this game is already over ({len(record['decisions'])} decisions)")
     args.quiet = getattr(args, "quiet", False)
+    bot = record.get("bot") or {"kind": "random"}
+    args.bot, args.playouts = bot.get("kind", "random"), bot.get("playouts", 20)
     table = _Table(program, record["players"], record["seed"], record["agents"], args, stdin, stdout,
                    record, args.file)
     records.bot_catch_up(record, program, table.agents)
@@ -232,7 +251,7 @@ class _Table:
         humans = [i for i, k in enumerate(kinds) if k == "human"]
         self.viewer = humans[0] if len(humans) == 1 else (-1 if humans else None)
         self.agents = [HumanAgent(_view_printer(program, self.say), self.ask, self.say) if k == "human"
-                       else RandomAgent(seed * 1000 + seat + 1) for seat, k in enumerate(kinds)]
+                       else _bot(args, seed, seat) for seat, k in enumerate(kinds)]
         self.log_file = open(args.log, "w", encoding="utf-8") if getattr(args, "log", None) else None
         self.log_view = None if getattr(args, "view", None) is None else args.view - 1
 
@@ -341,7 +360,8 @@ def _simulate(args, stdout) -> int:
     for k in range(args.games):
         seed = args.seed + k
         s = new_game(program, seed=seed, players=n, log=False)
-        agents = [RandomAgent(seed * 1000 + seat + 1) for seat in range(n)]
+        agents = [MonteCarloAgent(seed * 1000 + seat + 1, playouts=max(1, args.playouts))
+                  if seat + 1 in args.mc_seats else RandomAgent(seed * 1000 + seat + 1) for seat in range(n)]
         while not s.over:
             d = Decision(program, s)
             apply(program, s, agents[d.seat].choose(d))
@@ -357,13 +377,15 @@ def _simulate(args, stdout) -> int:
     g = args.games
     report = {"ruleset": program.name, "players": n, "games": g, "seeds": [args.seed, args.seed + g - 1],
               "options": {k: v for k, v in program.options.items() if v != program.option_specs[k]["default"]},
+              "mc_seats": sorted(args.mc_seats),
               "win_share": [round(w / g, 4) for w in wins], "draws": round(draws / g, 4),
               "mean_score": [round(t / g, 2) for t in totals] if program.score else None,
               "decisions_per_game": round(decisions / g, 1), "games_per_s": round(g / elapsed, 1)}
     if args.json:
         print(json.dumps(report, ensure_ascii=False), file=stdout)
         return 0
-    print(f"{program.name}: {g} games between random bots, {n} players, seeds {args.seed}-{args.seed + g - 1}"
+    bots = "random bots" + (f", mc bot in seat(s) {', '.join(map(str, sorted(args.mc_seats)))}" if args.mc_seats else "")
+    print(f"{program.name}: {g} games between {bots}, {n} players, seeds {args.seed}-{args.seed + g - 1}"
           + (f", house rules {report['options']}" if report["options"] else ""), file=stdout)
     for p in range(n):
         score = f", mean score {report['mean_score'][p]}" if report["mean_score"] else ""

@@ -189,3 +189,30 @@ def refresh(program: Program, s: State) -> None:
         s.pending = None
         s.pc -= 1
         run(program, s)
+
+
+def determinize(program: Program, s: State, seat: int, rng) -> State:
+    """A copy of the game as `seat` might imagine it: every card that seat cannot see is
+    dealt at random into the places it cannot see, and the future is reseeded.
+
+    Zone sizes, the cards the seat sees and everything public stay as they are, so a
+    bot that plans on such copies uses no more than its seat may know about the cards.
+    """
+    c = s.copy()
+    places, hidden = [], []
+    for z in program.zones.values():
+        content = c.zones[z.name]
+        parts = enumerate(content) if z.per_player else [(None, content)]
+        for owner, cards in parts:
+            visible = _visible(z.visibility, seat, owner, cards)
+            for i, card in enumerate(cards):
+                top_shown = z.visibility == "top" and i == len(cards) - 1
+                if not (visible or top_shown or card in c.revealed):
+                    places.append((cards, i))
+                    hidden.append(card)
+    rng.shuffle(hidden)
+    for (cards, i), card in zip(places, hidden):
+        cards[i] = card
+    c.rng = Rng(state=rng.next())
+    c.log = None
+    return c

@@ -29,13 +29,14 @@ def ruleset_hash(path: str) -> str:
         return hashlib.sha256(f.read()).hexdigest()
 
 
-def new_record(program, ruleset_path: str, seed: int, players: int, agents: list, stacks=None) -> dict:
+def new_record(program, ruleset_path: str, seed: int, players: int, agents: list, stacks=None,
+               bot: dict | None = None) -> dict:
     return {
         "format": FORMAT,
         "ruleset": {"name": program.name, "file": os.path.abspath(ruleset_path),
                     "sha256": ruleset_hash(ruleset_path)},
         "options": dict(program.options), "players": players, "seed": seed, "lang": program.lang,
-        "agents": list(agents), "stacks": stacks, "decisions": [], "result": None,
+        "agents": list(agents), "bot": bot or {"kind": "random"}, "stacks": stacks, "decisions": [], "result": None,
     }
 
 

@@ -123,3 +123,17 @@ def test_simulate_json_with_a_house_rule():
     r = json.loads(out)
     assert code == 0 and r["options"] == {"loss_threshold": "exceed"}
     assert abs(sum(r["win_share"]) + r["draws"] - 1) < 1e-6
+
+
+def test_mc_bots_play_a_whole_game_and_resume_knows_them(tmp_path):
+    import json
+    rec = tmp_path / "mc.json"
+    code, out, _ = call(ruleset("ninety_nine"), "--seed", "2", "--bot", "mc", "--playouts", "2", "--record", str(rec))
+    assert code == 0 and "Result:" in out
+    assert json.loads(rec.read_text(encoding="utf-8"))["bot"] == {"kind": "mc", "playouts": 2}
+    assert call("replay", str(rec))[0] == 0
+
+
+def test_simulate_with_an_mc_seat():
+    code, out, _ = call("simulate", ruleset("gnav2"), "--games", "3", "--mc-seats", "1", "--playouts", "2")
+    assert code == 0 and "mc bot in seat(s) 1" in out

@@ -145,3 +145,28 @@ def test_option_invariant_calls_in_where_are_computed_once_per_choice(tmp_path):
     ec.compile_condition("may_follow(current, card) and count(current.hand) > 0", {"card": CARD}, "card")
     # any(p.hand, ...) and only_hearts(p) (with the all(...) in it) inside may_follow, and count(...)
     assert ec.hoisted == 4
+
+
+def test_an_imagined_game_keeps_what_the_seat_sees_and_deals_the_rest_at_random():
+    from interpreter.engine import determinize
+    from interpreter.state import Rng
+    t = Table("hearts2", seed=2)
+    s, p = t.state, t.program
+    seat = t.deciding
+    c = determinize(p, s, seat, Rng(1))
+    assert c.zones["hand"][seat] == s.zones["hand"][seat]                      # its own hand
+    assert len(c.zones["hand"][1 - seat]) == len(s.zones["hand"][1 - seat])    # sizes kept
+    assert sorted(c.zones["hand"][1 - seat] + c.zones["dead"]) == sorted(s.zones["hand"][1 - seat] + s.zones["dead"])
+    assert c.zones["hand"][1 - seat] != s.zones["hand"][1 - seat]              # but not where they were
+    assert all_cards(c) == all_cards(s)
+
+
+def test_the_mc_bot_avoids_an_obviously_losing_card():
+    from interpreter.agents import Decision, MonteCarloAgent
+    from test_ninety_nine_rules import nn
+    t = nn(p1="5♣ 2♣ 3♣ 4♣ 6♣")
+    t.state.vars["total"] = 94
+    t.refresh()
+    labels = t.legal()
+    choice = MonteCarloAgent(seed=1, playouts=8).choose(Decision(t.program, t.state))
+    assert labels[choice] != "play 5♣ (total 94)"       # 5 reaches 99 and loses at once
