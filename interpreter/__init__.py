@@ -55,6 +55,13 @@ def check_file(path: str) -> list[Problem]:
     from .scenario import check_file as check_scenario, is_scenario
     if is_scenario(data):
         return check_scenario(path)
+    if isinstance(data, dict) and "format" in data and "decisions" in data:
+        from .records import load as load_record
+        try:
+            load_record(path)
+        except RulesetError as e:
+            return e.problems
+        return []
     try:
         _checked(data, source, None, None)
     except RulesetError as e:

@@ -121,3 +121,12 @@ def test_json_prints_the_result_as_one_object():
     assert code == 0 and r["seed"] == 3 and r["ruleset"] == "gnav"
     assert set(r) >= {"winners", "scores", "eliminated", "decisions", "lives", "pot"}
     assert len(r["lives"]) == 5
+
+
+def test_validate_checks_records_too(tmp_path):
+    rec = tmp_path / "g.json"
+    call(ruleset("ninety_nine"), "--seed", 4, "--record", rec)
+    assert call("validate", rec)[0] == 0
+    rec.write_text(rec.read_text(encoding="utf-8").replace('"seed": 4', '"seed": "four"'), encoding="utf-8")
+    code, out, _ = call("validate", rec)
+    assert code == 1 and "'seed' should be" in out
