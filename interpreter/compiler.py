@@ -7,7 +7,6 @@ in the state, a game can pause at any decision and be copied or resumed.
 """
 from __future__ import annotations
 
-
 from lark import Tree
 
 from . import effects, texts, vm
@@ -77,10 +76,7 @@ class _Compiler:
     def program(self, overrides: dict, lang) -> Program:
         d = self.data
         self._check_options()
-        try:
-            options = resolve_options(d, overrides)
-        except UsageError:
-            raise
+        options = resolve_options(d, overrides)
         languages = d.get("languages") or ["en"]
         lang = lang or languages[0]
         if lang not in languages:
