@@ -6,7 +6,7 @@ returns the index of its choice.  Nothing else of the state reaches it.
 """
 from __future__ import annotations
 
-from .engine import apply, determinize, labels as option_labels, view as seat_view, prompt as choice_prompt
+from .engine import apply, determinize, labels as option_labels, standing, view as seat_view, prompt as choice_prompt
 from .state import Rng
 
 
@@ -108,9 +108,12 @@ class MonteCarloAgent:
 
     The copies come from Decision.imagine: the cards its seat cannot see are dealt at
     random, so the bot plans with what its seat may know.  The play-outs use random
-    bots; an option scores the share of play-outs the seat wins (a shared win counts
-    in part).  `playouts` is per option.
+    bots.  Where the ruleset gives a `standing` (how well a player stands mid-game), a
+    play-out stops at the end of the round and scores the seat's standing against the
+    best other; a play-out that reaches the end of the game scores a win far above
+    any standing.  `playouts` is per option.
     """
+    WIN = 1000.0
 
     def __init__(self, seed: int = 0, playouts: int = 20, max_decisions: int = 2000):
         self.rng = Rng(seed)
@@ -134,11 +137,17 @@ class MonteCarloAgent:
 
     def _playout(self, program, game, seat) -> float:
         rng = self.rng
+        horizon = game.rounds if program.standing is not None else None
         n = 0
-        while not game.over and n < self.max_decisions:
+        while not game.over and n < self.max_decisions and (horizon is None or game.rounds == horizon):
             apply(program, game, rng.below(len(game.pending[1])))
             n += 1
-        if not game.over:
+        if game.over:
+            winners = game.result["winners"]
+            share = 1.0 / len(winners) if seat in winners else 0.0
+            return share * self.WIN if horizon is not None else share
+        values = standing(program, game)
+        if values is None:
             return 0.0
-        winners = game.result["winners"]
-        return 1.0 / len(winners) if seat in winners else 0.0
+        others = [v for p, v in enumerate(values) if p != seat]
+        return values[seat] - (max(others) if others else 0)

@@ -101,7 +101,7 @@ class _Compiler:
         self.events = self._events()
         self.choices: list[ChoiceSpec] = []
         code = self._flow()
-        winners, score = self._result()
+        winners, score, standing = self._result()
         if self.problems:
             raise RulesetError(self.problems)
         instructions = code.link()
@@ -114,7 +114,7 @@ class _Compiler:
             start_zone=d["deck"]["zone"], zones=zones, var_init=var_init, pvar_init=pvar_init,
             code=instructions, where=where, choices=self.choices, winners=winners, score=score,
             max_steps=d["flow"].get("max_steps", DEFAULT_MAX_STEPS), shown=self.shown,
-            symbols=self.sym)
+            symbols=self.sym, standing=standing)
 
     def _check_options(self):
         for name, spec in (self.data.get("options") or {}).items():
@@ -728,7 +728,8 @@ class _Compiler:
         r = self.data["result"]
         winners = self.expr(r["winners"], ("result", "winners"), {}, list_of(PLAYER))
         score = self.expr(r["score"], ("result", "score"), {"p": PLAYER}, NUM) if "score" in r else None
-        return winners.fn, (score.fn if score else None)
+        standing = self.expr(r["standing"], ("result", "standing"), {"p": PLAYER}, NUM) if "standing" in r else None
+        return winners.fn, (score.fn if score else None), (standing.fn if standing else None)
 
 
 EFFECTS = ("move", "draw", "deal", "shuffle", "sort", "gather", "set", "add", "reveal", "eliminate", "log", "swap",

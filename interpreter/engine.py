@@ -46,6 +46,7 @@ def new_game(program: Program, seed: int = 0, players: int | None = None, stacks
     s.result = None
     s.journal = []
     s.requests = []
+    s.rounds = 0
     s.vars = {}
     s.pvars = {}
     _init_variables(program, s)
@@ -130,6 +131,13 @@ def labels(program: Program, s: State) -> list[str]:
 
 def prompt(program: Program, s: State) -> str:
     return program.choices[s.pending[2]].prompt if s.pending else ""
+
+
+def standing(program: Program, s: State) -> list | None:
+    """How well each player stands now (higher is better), if the ruleset says."""
+    if program.standing is None:
+        return None
+    return [program.standing(s, {"p": p}) for p in s.players]
 
 
 def result(program: Program, s: State) -> dict:

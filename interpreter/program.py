@@ -50,6 +50,7 @@ class Program:
     max_steps: int = DEFAULT_MAX_STEPS
     shown: list = field(default_factory=list)     # (section, name) of variables shown to people
     symbols: object = None                         # the names expressions may use, for later compiles
+    standing: object = None                        # fn(state, {p}) -> number: how well p stands
 
     def card(self, notation: str, skip=()) -> int:
         """The first card (not in `skip`) whose id or display is `notation`."""

@@ -43,7 +43,7 @@ class Rng:
 
 FIELDS = ("zones", "vars", "pvars", "out", "players", "names", "current", "rng", "pc", "locals",
           "frames", "scopes", "pending", "log", "over", "revealed", "stacks", "steps", "decisions",
-          "result", "seed", "journal", "requests")
+          "result", "seed", "journal", "requests", "rounds")
 
 
 class State:
@@ -83,6 +83,7 @@ class State:
         c.seed = self.seed
         c.journal = list(self.journal)
         c.requests = [list(r) for r in self.requests]
+        c.rounds = self.rounds
         return c
 
     @classmethod

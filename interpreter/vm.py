@@ -51,6 +51,8 @@ def push_scope(kind, exit_label):
 
         def push(s):
             s.scopes.append((kind, len(s.frames), exit_pc, len(s.requests)))
+            if kind == "round":
+                s.rounds += 1
             return nxt
         return push
     return factory

@@ -170,3 +170,14 @@ def test_the_mc_bot_avoids_an_obviously_losing_card():
     labels = t.legal()
     choice = MonteCarloAgent(seed=1, playouts=8).choose(Decision(t.program, t.state))
     assert labels[choice] != "play 5♣ (total 94)"       # 5 reaches 99 and loses at once
+
+
+def test_with_a_standing_the_mc_bot_plans_to_the_end_of_the_hand_and_wins_hearts2():
+    from interpreter.agents import MonteCarloAgent
+    from interpreter.table import play
+    program = load_program(ruleset("hearts2"), {"target_score": "50"})
+    wins = 0
+    for seed in range(3):
+        s = play(program, [MonteCarloAgent(seed, playouts=4), RandomAgent(seed)], seed=seed, log=False)
+        wins += s.result["winners"] == [0]
+    assert wins >= 2
