@@ -114,7 +114,7 @@ def _parser(command):
         prog="interpret",
         description="Play a card game written as a YAML ruleset. Other commands: "
                     "'interpret validate FILE...', 'interpret options RULESET', 'interpret replay RECORD', "
-                    "'interpret resume RECORD', 'interpret scenario FILE...'.")
+                    "'interpret resume RECORD', 'interpret scenario FILE...', 'interpret simulate RULESET'.")
     p.add_argument("ruleset", help="the ruleset file, e.g. rulesets/hearts2.yaml")
     p.add_argument("--seed", type=int, help="random seed; the same seed and moves replay the same game")
     p.add_argument("--players", type=int, help="number of players, where the ruleset allows a range")
