@@ -353,7 +353,7 @@ class ExprCompiler:
             fa, fb = a.fn, b.fn
             return self._fold(a.type if a.type != ZONE else list_of(CARD),
                               lambda s, l: list(fa(s, l)) + list(fb(s, l)), [a, b])
-        if op == "+" and a.type == STR and b.type == STR:
+        if op == "+" and STR in (a.type, b.type) and {a.type, b.type} <= {STR, ANY}:
             fa, fb = a.fn, b.fn
             return self._fold(STR, lambda s, l: fa(s, l) + fb(s, l), [a, b])
         for c, ct in ((a, a_t), (b, b_t)):
