@@ -80,27 +80,49 @@ class ScriptedAgent:
 
 
 class HumanAgent:
-    """A person at the terminal: shows their view and numbered options, asks until the answer is valid."""
+    """A person at the terminal: shows their view and numbered options, asks until the answer is valid.
 
-    def __init__(self, show_view, ask, say):
+    Besides a number or part of an option's name, a person may type `?` for help,
+    `view` to see the table again, or `hint` for the planning bot's suggestion.
+    """
+
+    HELP = ("Type the number of a move, or part of its name. "
+            "'view' shows the table again, 'hint' asks the planning bot for a suggestion.")
+
+    def __init__(self, show_view, ask, say, hint=None):
         self.show_view = show_view   # fn(decision) -> None
         self.ask = ask               # fn(prompt) -> str (raises EOFError at end of input)
         self.say = say               # fn(text) -> None
+        self.hint = hint             # fn(decision) -> index, or None
 
     def choose(self, decision: Decision) -> int:
         self.show_view(decision)
         labels = decision.labels
-        for i, label in enumerate(labels, 1):
-            self.say(f"  {i}. {label}")
+        self._list(labels)
         while True:
             answer = self.ask(f"{decision.prompt} [1-{len(labels)}]: ").strip()
             if answer.isdigit() and 1 <= int(answer) <= len(labels):
                 return int(answer) - 1
+            word = answer.lower()
+            if word in ("?", "help"):
+                self.say(self.HELP)
+                continue
+            if word == "view":
+                self.show_view(decision)
+                self._list(labels)
+                continue
+            if word == "hint" and self.hint is not None:
+                self.say(f"hint: {labels[self.hint(decision)]}")
+                continue
             matches = [i for i, label in enumerate(labels)
-                       if answer and not answer.isdigit() and answer.lower() in label.lower()]
+                       if answer and not answer.isdigit() and word in label.lower()]
             if len(matches) == 1:
                 return matches[0]
-            self.say(f"Please type a number from 1 to {len(labels)} (or part of an option's name).")
+            self.say(f"Please type a number from 1 to {len(labels)} (or part of an option's name; ? for help).")
+
+    def _list(self, labels):
+        for i, label in enumerate(labels, 1):
+            self.say(f"  {i}. {label}")
 
 
 class MonteCarloAgent:

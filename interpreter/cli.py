@@ -250,8 +250,9 @@ class _Table:
         self.quiet = getattr(args, "quiet", False) or getattr(args, "json", False)
         humans = [i for i, k in enumerate(kinds) if k == "human"]
         self.viewer = humans[0] if len(humans) == 1 else (-1 if humans else None)
-        self.agents = [HumanAgent(_view_printer(program, self.say), self.ask, self.say) if k == "human"
-                       else _bot(args, seed, seat) for seat, k in enumerate(kinds)]
+        adviser = MonteCarloAgent(seed + 7, playouts=10)
+        self.agents = [HumanAgent(_view_printer(program, self.say), self.ask, self.say, hint=adviser.choose)
+                       if k == "human" else _bot(args, seed, seat) for seat, k in enumerate(kinds)]
         self.log_file = open(args.log, "w", encoding="utf-8") if getattr(args, "log", None) else None
         self.log_view = None if getattr(args, "view", None) is None else args.view - 1
 

@@ -137,3 +137,11 @@ def test_mc_bots_play_a_whole_game_and_resume_knows_them(tmp_path):
 def test_simulate_with_an_mc_seat():
     code, out, _ = call("simulate", ruleset("gnav2"), "--games", "3", "--mc-seats", "1", "--playouts", "2")
     assert code == 0 and "mc bot in seat(s) 1" in out
+
+
+def test_a_person_may_ask_for_help_the_table_again_or_a_hint():
+    code, out, _ = call(ruleset("ninety_nine"), "--seed", "3", "--human", "1", stdin="?\nhint\nview\n" + "1\n" * 300)
+    assert code == 0
+    assert "'hint' asks the planning bot" in out
+    assert "hint: play " in out
+    assert out.count("-- your turn, Player 1 --") >= 2
