@@ -9,7 +9,7 @@ the list of decisions replay a game exactly.
 from __future__ import annotations
 
 from .compiler import Program
-from .errors import RulesError, UsageError
+from .errors import Problem, RulesError, UsageError, format_problem
 from .state import Rng, State
 
 
@@ -99,7 +99,7 @@ def run(program: Program, s: State) -> None:
 
 def _at(program, pc, e) -> str:
     line, col = program.where[pc] if 0 <= pc < len(program.where) else (0, 0)
-    return f"{program.file}:{line}:{col}: rules error while running this step: {e}"
+    return format_problem(Problem(program.file, line, col, f"rules error while running this step: {e}"))
 
 
 def apply(program: Program, s: State, index: int) -> None:
