@@ -321,6 +321,8 @@ class ExprCompiler:
         a, b = (self.sub(c, scope, params, depth, BOOL) for c in t.children)
         if a.is_const:
             return b if a.const else const(BOOL, False)
+        if b.is_const:          # the left side runs anyway: expressions have no side effects
+            return a if b.const else const(BOOL, False)
         fa, fb = a.fn, b.fn
         return Compiled(BOOL, lambda s, l: fa(s, l) and fb(s, l))
 
@@ -328,6 +330,8 @@ class ExprCompiler:
         a, b = (self.sub(c, scope, params, depth, BOOL) for c in t.children)
         if a.is_const:
             return const(BOOL, True) if a.const else b
+        if b.is_const:
+            return const(BOOL, True) if b.const else a
         fa, fb = a.fn, b.fn
         return Compiled(BOOL, lambda s, l: fa(s, l) or fb(s, l))
 
