@@ -51,6 +51,7 @@ class Compiled:
     const: object = NOCONST
     local: str | None = None        # set when the value is a local name, for cheaper access
     current: bool = False           # set when the value is the `current` player
+    card_attr: tuple | None = None  # (table, local name) for `local.attribute` of a card
 
     @property
     def is_const(self) -> bool:
@@ -244,7 +245,7 @@ class ExprCompiler:
                 return const(typ, table[obj.const])
             if obj.local:
                 var = obj.local
-                return Compiled(typ, lambda s, l: table[l[var]])
+                return Compiled(typ, lambda s, l: table[l[var]], card_attr=(table, var))
             return Compiled(typ, lambda s, l: table[f(s, l)])
         if obj.type == PLAYER:
             return self._player_attr(obj, name, off)
@@ -392,6 +393,16 @@ class ExprCompiler:
             raise ExprError(f"cannot compare {_a(a.type)} with {_a(b.type)}", offset_of(op_tok))
         if op in ("<", ">", "<=", ">=") and a.type not in (NUM, STR, ANY, NULL):
             raise ExprError(f"'{op}' compares numbers or strings, not {a.type}s", offset_of(op_tok))
+        if b.is_const and a.card_attr is not None:      # e.g. card.suit == 'H': one closure, not two
+            (table, var), v = a.card_attr, b.const
+            return Compiled(BOOL, {
+                "==": lambda s, l: table[l[var]] == v,
+                "!=": lambda s, l: table[l[var]] != v,
+                "<": lambda s, l: table[l[var]] < v,
+                ">": lambda s, l: table[l[var]] > v,
+                "<=": lambda s, l: table[l[var]] <= v,
+                ">=": lambda s, l: table[l[var]] >= v,
+            }[op])
         if b.is_const and not a.is_const:
             v = b.const
             return Compiled(BOOL, {
