@@ -7,6 +7,7 @@ returns the index of its choice.  Nothing else of the state reaches it.
 from __future__ import annotations
 
 from .engine import apply, determinize, labels as option_labels, standing, view as seat_view, prompt as choice_prompt
+from .messages import msg
 from .state import Rng
 
 
@@ -86,14 +87,12 @@ class HumanAgent:
     `view` to see the table again, or `hint` for the planning bot's suggestion.
     """
 
-    HELP = ("Type the number of a move, or part of its name. "
-            "'view' shows the table again, 'hint' asks the planning bot for a suggestion.")
-
-    def __init__(self, show_view, ask, say, hint=None):
+    def __init__(self, show_view, ask, say, hint=None, lang: str = "en"):
         self.show_view = show_view   # fn(decision) -> None
         self.ask = ask               # fn(prompt) -> str (raises EOFError at end of input)
         self.say = say               # fn(text) -> None
         self.hint = hint             # fn(decision) -> index, or None
+        self.lang = lang
 
     def choose(self, decision: Decision) -> int:
         self.show_view(decision)
@@ -105,20 +104,20 @@ class HumanAgent:
                 return int(answer) - 1
             word = answer.lower()
             if word in ("?", "help"):
-                self.say(self.HELP)
+                self.say(msg(self.lang, "help"))
                 continue
             if word == "view":
                 self.show_view(decision)
                 self._list(labels)
                 continue
             if word == "hint" and self.hint is not None:
-                self.say(f"hint: {labels[self.hint(decision)]}")
+                self.say(msg(self.lang, "hint", label=labels[self.hint(decision)]))
                 continue
             matches = [i for i, label in enumerate(labels)
                        if answer and not answer.isdigit() and word in label.lower()]
             if len(matches) == 1:
                 return matches[0]
-            self.say(f"Please type a number from 1 to {len(labels)} (or part of an option's name; ? for help).")
+            self.say(msg(self.lang, "please", n=len(labels)))
 
     def _list(self, labels):
         for i, label in enumerate(labels, 1):

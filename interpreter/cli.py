@@ -10,6 +10,7 @@ from . import load_program
 from .agents import HumanAgent, MonteCarloAgent, RandomAgent
 from .errors import InterpreterError, RulesError, RulesetError, UsageError, format_problem
 from . import records
+from .messages import msg
 from .table import play
 
 COMMANDS = ("validate", "options", "play", "replay", "resume", "scenario", "simulate")
@@ -217,7 +218,7 @@ def _resume(args, stdin, stdout, stderr) -> int:
     table = _Table(program, record["players"], record["seed"], record["agents"], args, stdin, stdout,
                    record, args.file)
     records.bot_catch_up(record, program, table.agents)
-    table.say(f"resuming after {len(record['decisions'])} decisions")
+    table.say(msg(program.lang, "resuming", n=len(record["decisions"])))
     return table.run(prefix=[d["index"] for d in record["decisions"]])
 
 
@@ -236,7 +237,7 @@ def _replay(args, stdout, stderr) -> int:
     state = "the same result" if record.get("result") is not None else "an unfinished game, replayed"
     print(f"{args.file}: replay ok: {len(record['decisions'])} decisions, {state}", file=stdout)
     if s.over:
-        print(_result_line(s), file=stdout)
+        print(_result_line(s, program.lang), file=stdout)
     return 0
 
 
@@ -251,7 +252,8 @@ class _Table:
         humans = [i for i, k in enumerate(kinds) if k == "human"]
         self.viewer = humans[0] if len(humans) == 1 else (-1 if humans else None)
         adviser = MonteCarloAgent(seed + 7, playouts=10)
-        self.agents = [HumanAgent(_view_printer(program, self.say), self.ask, self.say, hint=adviser.choose)
+        self.agents = [HumanAgent(_view_printer(program, self.say), self.ask, self.say, hint=adviser.choose,
+                                  lang=program.lang)
                        if k == "human" else _bot(args, seed, seat) for seat, k in enumerate(kinds)]
         self.log_file = open(args.log, "w", encoding="utf-8") if getattr(args, "log", None) else None
         self.log_view = None if getattr(args, "view", None) is None else args.view - 1
@@ -269,14 +271,16 @@ class _Table:
 
     def run(self, prefix) -> int:
         p = self.program
-        names = ", ".join(f"Player {i + 1} ({'you' if k == 'human' else 'bot'})" for i, k in enumerate(self.kinds))
+        lang = p.lang
+        names = ", ".join(f"{p.player_name.format(seat=i + 1)} ({msg(lang, 'you' if k == 'human' else 'bot')})"
+                          for i, k in enumerate(self.kinds))
         changed = {k: v for k, v in p.options.items() if v != p.option_specs[k]["default"]}
         if not self.quiet:
             self.say(f"{p.title} ({p.name}) - seed {self.seed} - {names}")
             if changed:
-                self.say("house rules: " + ", ".join(f"{k}={v}" for k, v in changed.items()))
+                self.say(msg(lang, "house_rules") + ": " + ", ".join(f"{k}={v}" for k, v in changed.items()))
             if self.record_path and "human" in self.kinds:
-                self.say(f"this game is recorded in {self.record_path}")
+                self.say(msg(lang, "recorded", path=self.record_path))
         try:
             s = play(p, self.agents, seed=self.seed, players=self.n, stacks=self.record and self.record.get("stacks"),
                      on_log=self.on_log, on_decision=self.on_decision if self.record else None, prefix=prefix)
@@ -302,7 +306,7 @@ class _Table:
         if getattr(self.args, "json", False):
             print(json.dumps(_json_result(p, s), ensure_ascii=False), file=self.stdout)
         else:
-            self.say(_result_line(s))
+            self.say(_result_line(s, p.lang))
         return 0
 
     def on_decision(self, s):
@@ -323,7 +327,10 @@ class _Table:
             to = e.get("to")
             if text and (self.viewer is None or to in (None, self.viewer)):
                 if to is not None:
-                    text = ("(to you) " if self.viewer is not None else f"(to Player {to + 1}) ") + text
+                    lang = self.program.lang
+                    prefix = msg(lang, "to_you") if self.viewer is not None else \
+                        msg(lang, "to_player", name=self.program.player_name.format(seat=to + 1))
+                    text = prefix + " " + text
                 self.say(text)
 
 
@@ -396,18 +403,18 @@ def _simulate(args, stdout) -> int:
     return 0
 
 
-def _result_line(s) -> str:
+def _result_line(s, lang: str = "en") -> str:
     winners = s.result["winners"]
     scores = s.result["scores"]
     if not winners:
-        text = "Result: a draw."
+        text = msg(lang, "draw")
     elif len(winners) == 1:
-        text = f"Result: {s.names[winners[0]]} wins."
+        text = msg(lang, "wins", name=s.names[winners[0]])
     else:
-        text = "Result: " + ", ".join(s.names[w] for w in winners) + " share the win."
+        text = msg(lang, "share", names=", ".join(s.names[w] for w in winners))
     if scores is not None:
-        text += " Scores: " + ", ".join(f"{s.names[p]} {_num(v)}" for p, v in enumerate(scores))
-    return text + f" (seed {s.seed}, {s.decisions} decisions)"
+        text += f" {msg(lang, 'scores')}: " + ", ".join(f"{s.names[p]} {_num(v)}" for p, v in enumerate(scores))
+    return text + " " + msg(lang, "seed_decisions", seed=s.seed, n=s.decisions)
 
 
 def _num(v):
@@ -415,29 +422,35 @@ def _num(v):
 
 
 def _view_printer(program, say):
+    lang = program.lang
+
+    def name(seat):
+        return program.player_name.format(seat=seat + 1)
+
     def show(decision):
         v = decision.view
         seat = decision.seat
         say("")
-        say(f"-- your turn, Player {seat + 1} --")
-        for section, name in program.shown:
+        say(msg(lang, "your_turn", name=name(seat)))
+        for section, var in program.shown:
             if section == "variables":
-                say(f"  {name}: {_num(v['vars'][name])}")
+                say(f"  {var}: {_num(v['vars'][var])}")
             else:
-                values = v["players"][name]
-                say(f"  {name}: " + ", ".join(f"Player {i + 1} {_num(x)}" for i, x in enumerate(values)))
-        for name, content in v["zones"].items():
-            z = program.zones[name]
+                values = v["players"][var]
+                say(f"  {var}: " + ", ".join(f"{name(i)} {_num(x)}" for i, x in enumerate(values)))
+        for zname, content in v["zones"].items():
+            z = program.zones[zname]
+            label = z.label or zname
             if not z.per_player:
                 if content and any(c is not None for c in content):
-                    say(f"  {name}: {_cards(program, content)}")
+                    say(f"  {label}: {_cards(program, content)}")
                 continue
             for owner, cards in enumerate(content):
                 if owner == seat and cards:
-                    say(f"  your {name}: {_cards(program, cards)}")
+                    say(f"  {msg(lang, 'your_zone', zone=label)}: {_cards(program, cards)}")
                 elif owner != seat and cards and z.visibility == "public":
-                    shown = _cards(program, cards) if len(cards) <= 8 else f"{len(cards)} cards"
-                    say(f"  Player {owner + 1}'s {name}: {shown}")
+                    shown = _cards(program, cards) if len(cards) <= 8 else msg(lang, "cards", n=len(cards))
+                    say(f"  {msg(lang, 'their_zone', name=name(owner), zone=label)}: {shown}")
     return show
 
 
@@ -445,4 +458,4 @@ def _cards(program, ids) -> str:
     display = dict(zip(program.deck.ids, program.deck.display))
     shown = [display[c] for c in ids if c is not None]
     hidden = sum(1 for c in ids if c is None)
-    return " ".join(shown) + (f" (+{hidden} face down)" if hidden else "")
+    return " ".join(shown) + (" " + msg(program.lang, "face_down", n=hidden) if hidden else "")

@@ -16,6 +16,7 @@ from .expr import ExprError, parse
 from .expr_compile import (ANY, BOOL, CARD, NULL, NUM, PLAYER, STR, ZONE, Compiled, ExprCompiler,
                            FunctionDef, Symbols, elem_of, list_of, type_of_value)
 from .loader import Source
+from .messages import msg
 from .program import DEFAULT_MAX_STEPS, ChoiceSpec, Program, ZoneSpec, player_range, resolve_options
 
 BUILTIN_EVENTS = ("round_start", "round_end", "turn_start", "turn_end")
@@ -114,7 +115,8 @@ class _Compiler:
             start_zone=d["deck"]["zone"], zones=zones, var_init=var_init, pvar_init=pvar_init,
             code=instructions, where=where, choices=self.choices, winners=winners, score=score,
             max_steps=d["flow"].get("max_steps", DEFAULT_MAX_STEPS), shown=self.shown,
-            symbols=self.sym, standing=standing)
+            symbols=self.sym, standing=standing,
+            player_name=str(localize(d.get("player_name"), lang, languages) or msg(lang, "player", seat="{seat}")))
 
     def _check_options(self):
         for name, spec in (self.data.get("options") or {}).items():
@@ -134,7 +136,8 @@ class _Compiler:
         zones = {}
         for name, spec in self.data["zones"].items():
             spec = spec or {}
-            zones[name] = ZoneSpec(name, bool(spec.get("per_player")), spec.get("visibility", "hidden"))
+            zones[name] = ZoneSpec(name, bool(spec.get("per_player")), spec.get("visibility", "hidden"),
+                                   str(localize(spec.get("label", name), self.lang, self.languages)))
         return zones
 
     def _variables(self, section, types: dict) -> dict:

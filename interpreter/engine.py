@@ -24,7 +24,7 @@ def new_game(program: Program, seed: int = 0, players: int | None = None, stacks
     s = State()
     s.seed = seed
     s.players = tuple(range(n))
-    s.names = list(names) if names else [f"Player {i + 1}" for i in range(n)]
+    s.names = list(names) if names else [program.player_name.format(seat=i + 1) for i in range(n)]
     s.out = [False] * n
     s.zones = {}
     for z in program.zones.values():

@@ -16,6 +16,7 @@ class ZoneSpec:
     name: str
     per_player: bool
     visibility: str
+    label: str = ""             # how people read the zone's name, in the chosen language
 
 
 @dataclass
@@ -51,6 +52,7 @@ class Program:
     shown: list = field(default_factory=list)     # (section, name) of variables shown to people
     symbols: object = None                         # the names expressions may use, for later compiles
     standing: object = None                        # fn(state, {p}) -> number: how well p stands
+    player_name: str = "Player {seat}"             # how seats are named, in the chosen language
 
     def card(self, notation: str, skip=()) -> int:
         """The first card (not in `skip`) whose id or display is `notation`."""

@@ -1,0 +1,85 @@
+"""The few texts the program itself shows at the terminal, in each language a ruleset may use.
+
+Rulesets carry their own texts (logs, labels, prompts, card names); these are the
+interpreter's: the heading, the prompt's help, the result line.  A language that is
+missing here falls back to English.
+"""
+from __future__ import annotations
+
+CATALOG = {
+    "en": {
+        "player": "Player {seat}", "you": "you", "bot": "bot", "house_rules": "house rules",
+        "recorded": "this game is recorded in {path}", "resuming": "resuming after {n} decisions",
+        "to_you": "(to you)", "to_player": "(to {name})", "your_turn": "-- your turn, {name} --",
+        "your_zone": "your {zone}", "their_zone": "{name}'s {zone}", "cards": "{n} cards",
+        "face_down": "(+{n} face down)",
+        "draw": "Result: a draw.", "wins": "Result: {name} wins.", "share": "Result: {names} share the win.",
+        "scores": "Scores", "seed_decisions": "(seed {seed}, {n} decisions)",
+        "please": "Please type a number from 1 to {n} (or part of an option's name; ? for help).",
+        "help": "Type the number of a move, or part of its name. 'view' shows the table again, "
+                "'hint' asks the planning bot for a suggestion.",
+        "hint": "hint: {label}",
+    },
+    "fr": {
+        "player": "Joueur {seat}", "you": "vous", "bot": "robot", "house_rules": "règles maison",
+        "recorded": "cette partie est enregistrée dans {path}", "resuming": "reprise après {n} décisions",
+        "to_you": "(pour vous)", "to_player": "(pour {name})", "your_turn": "-- à vous, {name} --",
+        "your_zone": "votre {zone}", "their_zone": "{zone} de {name}", "cards": "{n} cartes",
+        "face_down": "(+{n} face cachée)",
+        "draw": "Résultat : partie nulle.", "wins": "Résultat : {name} gagne.",
+        "share": "Résultat : {names} partagent la victoire.", "scores": "Scores",
+        "seed_decisions": "(graine {seed}, {n} décisions)",
+        "please": "Tapez un nombre de 1 à {n} (ou une partie du nom d'un choix ; ? pour l'aide).",
+        "help": "Tapez le numéro d'un coup, ou une partie de son nom. 'view' montre de nouveau la table, "
+                "'hint' demande un conseil au robot.",
+        "hint": "conseil : {label}",
+    },
+    "no": {
+        "player": "Spiller {seat}", "you": "deg", "bot": "robot", "house_rules": "husregler",
+        "recorded": "dette spillet lagres i {path}", "resuming": "fortsetter etter {n} valg",
+        "to_you": "(til deg)", "to_player": "(til {name})", "your_turn": "-- din tur, {name} --",
+        "your_zone": "din {zone}", "their_zone": "{name} sin {zone}", "cards": "{n} kort",
+        "face_down": "(+{n} med baksiden opp)",
+        "draw": "Resultat: uavgjort.", "wins": "Resultat: {name} vinner.",
+        "share": "Resultat: {names} deler seieren.", "scores": "Poeng",
+        "seed_decisions": "(frø {seed}, {n} valg)",
+        "please": "Skriv et tall fra 1 til {n} (eller en del av navnet på et valg; ? for hjelp).",
+        "help": "Skriv nummeret på et trekk, eller en del av navnet. 'view' viser bordet igjen, "
+                "'hint' ber roboten om et råd.",
+        "hint": "råd: {label}",
+    },
+    "da": {
+        "player": "Spiller {seat}", "you": "dig", "bot": "robot", "house_rules": "husregler",
+        "recorded": "spillet gemmes i {path}", "resuming": "fortsætter efter {n} valg",
+        "to_you": "(til dig)", "to_player": "(til {name})", "your_turn": "-- din tur, {name} --",
+        "your_zone": "din {zone}", "their_zone": "{name}s {zone}", "cards": "{n} kort",
+        "face_down": "(+{n} med bagsiden op)",
+        "draw": "Resultat: uafgjort.", "wins": "Resultat: {name} vinder.",
+        "share": "Resultat: {names} deler sejren.", "scores": "Point",
+        "seed_decisions": "(frø {seed}, {n} valg)",
+        "please": "Skriv et tal fra 1 til {n} (eller en del af navnet på et valg; ? for hjælp).",
+        "help": "Skriv nummeret på et træk, eller en del af navnet. 'view' viser bordet igen, "
+                "'hint' beder robotten om et råd.",
+        "hint": "råd: {label}",
+    },
+    "el": {
+        "player": "Παίκτης {seat}", "you": "εσείς", "bot": "ρομπότ", "house_rules": "κανόνες του σπιτιού",
+        "recorded": "η παρτίδα καταγράφεται στο {path}", "resuming": "συνέχεια μετά από {n} αποφάσεις",
+        "to_you": "(για εσάς)", "to_player": "(για {name})", "your_turn": "-- η σειρά σας, {name} --",
+        "your_zone": "{zone} σας", "their_zone": "{zone} ({name})", "cards": "{n} κάρτες",
+        "face_down": "(+{n} κλειστές)",
+        "draw": "Αποτέλεσμα: ισοπαλία.", "wins": "Αποτέλεσμα: κερδίζει ο/η {name}.",
+        "share": "Αποτέλεσμα: {names} μοιράζονται τη νίκη.", "scores": "Πόντοι",
+        "seed_decisions": "(σπόρος {seed}, {n} αποφάσεις)",
+        "please": "Πληκτρολογήστε έναν αριθμό από 1 έως {n} (ή μέρος του ονόματος μιας επιλογής· ? για βοήθεια).",
+        "help": "Πληκτρολογήστε τον αριθμό μιας κίνησης ή μέρος του ονόματός της. 'view' δείχνει ξανά το τραπέζι, "
+                "'hint' ζητά συμβουλή από το ρομπότ.",
+        "hint": "συμβουλή: {label}",
+    },
+}
+
+
+def msg(lang: str, key: str, **values) -> str:
+    """The text `key` in `lang` (English where that language lacks it), filled in."""
+    table = CATALOG.get(lang) or CATALOG["en"]
+    return table.get(key, CATALOG["en"][key]).format(**values)
