@@ -276,7 +276,7 @@ class _Table:
                           for i, k in enumerate(self.kinds))
         changed = {k: v for k, v in p.options.items() if v != p.option_specs[k]["default"]}
         if not self.quiet:
-            self.say(f"{p.title} ({p.name}) - seed {self.seed} - {names}")
+            self.say(f"{p.title} ({p.name}) - {msg(lang, 'seed')} {self.seed} - {names}")
             if changed:
                 self.say(msg(lang, "house_rules") + ": " + ", ".join(f"{k}={v}" for k, v in changed.items()))
             if self.record_path and "human" in self.kinds:

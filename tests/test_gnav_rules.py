@@ -417,3 +417,16 @@ def test_the_terminal_account_of_a_person_shows_only_what_that_seat_may_know():
     for line in text.splitlines():
         if "you hold" in line or "you receive" in line or "you draw" in line:
             assert line.startswith("(to you)")
+
+
+@pytest.mark.parametrize("lang,words,absent", [
+    ("fr", ["manche 1", "Joueur 1", "Résultat", "vies :"], ["round 1", "Player 1", "Result"]),
+    ("no", ["runde 1", "Spiller 1", "Resultat", "liv:"], ["round 1", "Player 1", "Result"])])
+def test_the_account_in_french_and_norwegian(lang, words, absent):
+    import io
+    from conftest import ruleset
+    from interpreter.cli import run
+    out = io.StringIO()
+    assert run([ruleset("gnav"), "--players", "4", "--seed", "5", "--lang", lang], stdout=out) == 0
+    text = out.getvalue()
+    assert all(w in text for w in words) and not any(w in text for w in absent)
