@@ -420,8 +420,8 @@ def test_the_terminal_account_of_a_person_shows_only_what_that_seat_may_know():
 
 
 @pytest.mark.parametrize("lang,words,absent", [
-    ("fr", ["manche 1", "Joueur 1", "Résultat", "vies :"], ["round 1", "Player 1", "Result"]),
-    ("no", ["runde 1", "Spiller 1", "Resultat", "liv:"], ["round 1", "Player 1", "Result"])])
+    ("fr", ["manche 1", "Joueur 1", "Résultat", "vies :"], ["round 1", "Player 1", "Result:"]),
+    ("no", ["runde 1", "Spiller 1", "Resultat", "liv:"], ["round 1", "Player 1", "Result:"])])
 def test_the_account_in_french_and_norwegian(lang, words, absent):
     import io
     from conftest import ruleset
