@@ -455,7 +455,7 @@ class _Compiler:
         return effects.reveal(c.fn, is_list)
 
     def _fx_eliminate(self, a, path, scope):
-        return effects.eliminate(self.expr(a, path, scope, PLAYER).fn)
+        return effects.eliminate(self.expr(a, path, scope, PLAYER).fn, msg(self.lang, "out", name="{name}"))
 
     def _fx_log(self, a, path, scope):
         if isinstance(a, dict) and "text" in a:

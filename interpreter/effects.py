@@ -150,13 +150,14 @@ def reveal(cards, is_list: bool):
     return reveal_
 
 
-def eliminate(player):
+def eliminate(player, text: str):
+    """Put a player out; `text` announces it, with {name} for the player's name."""
     def eliminate_(s, l):
         p = player(s, l)
         if not s.out[p]:
             s.out[p] = True
             if s.log is not None:
-                s.log.append({"type": "eliminated", "player": p, "text": f"{s.names[p]} is out of the game"})
+                s.log.append({"type": "eliminated", "player": p, "text": text.format(name=s.names[p])})
     return eliminate_
 
 

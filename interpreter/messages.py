@@ -8,7 +8,7 @@ from __future__ import annotations
 
 CATALOG = {
     "en": {
-        "seed": "seed", "player": "Player {seat}", "you": "you", "bot": "bot", "house_rules": "house rules",
+        "out": "{name} is out of the game", "seed": "seed", "player": "Player {seat}", "you": "you", "bot": "bot", "house_rules": "house rules",
         "recorded": "this game is recorded in {path}", "resuming": "resuming after {n} decisions",
         "to_you": "(to you)", "to_player": "(to {name})", "your_turn": "-- your turn, {name} --",
         "your_zone": "your {zone}", "their_zone": "{name}'s {zone}", "cards": "{n} cards",
@@ -21,7 +21,7 @@ CATALOG = {
         "hint": "hint: {label}",
     },
     "fr": {
-        "seed": "graine", "player": "Joueur {seat}", "you": "vous", "bot": "robot", "house_rules": "règles maison",
+        "out": "{name} est éliminé", "seed": "graine", "player": "Joueur {seat}", "you": "vous", "bot": "robot", "house_rules": "règles maison",
         "recorded": "cette partie est enregistrée dans {path}", "resuming": "reprise après {n} décisions",
         "to_you": "(pour vous)", "to_player": "(pour {name})", "your_turn": "-- à vous, {name} --",
         "your_zone": "votre {zone}", "their_zone": "{zone} de {name}", "cards": "{n} cartes",
@@ -35,7 +35,7 @@ CATALOG = {
         "hint": "conseil : {label}",
     },
     "no": {
-        "seed": "frø", "player": "Spiller {seat}", "you": "deg", "bot": "robot", "house_rules": "husregler",
+        "out": "{name} er ute av spillet", "seed": "frø", "player": "Spiller {seat}", "you": "deg", "bot": "robot", "house_rules": "husregler",
         "recorded": "dette spillet lagres i {path}", "resuming": "fortsetter etter {n} valg",
         "to_you": "(til deg)", "to_player": "(til {name})", "your_turn": "-- din tur, {name} --",
         "your_zone": "din {zone}", "their_zone": "{name} sin {zone}", "cards": "{n} kort",
@@ -49,7 +49,7 @@ CATALOG = {
         "hint": "råd: {label}",
     },
     "da": {
-        "seed": "frø", "player": "Spiller {seat}", "you": "dig", "bot": "robot", "house_rules": "husregler",
+        "out": "{name} er ude af spillet", "seed": "frø", "player": "Spiller {seat}", "you": "dig", "bot": "robot", "house_rules": "husregler",
         "recorded": "spillet gemmes i {path}", "resuming": "fortsætter efter {n} valg",
         "to_you": "(til dig)", "to_player": "(til {name})", "your_turn": "-- din tur, {name} --",
         "your_zone": "din {zone}", "their_zone": "{name}s {zone}", "cards": "{n} kort",
@@ -63,7 +63,7 @@ CATALOG = {
         "hint": "råd: {label}",
     },
     "el": {
-        "seed": "σπόρος", "player": "Παίκτης {seat}", "you": "εσείς", "bot": "ρομπότ", "house_rules": "κανόνες του σπιτιού",
+        "out": "ο/η {name} αποκλείεται", "seed": "σπόρος", "player": "Παίκτης {seat}", "you": "εσείς", "bot": "ρομπότ", "house_rules": "κανόνες του σπιτιού",
         "recorded": "η παρτίδα καταγράφεται στο {path}", "resuming": "συνέχεια μετά από {n} αποφάσεις",
         "to_you": "(για εσάς)", "to_player": "(για {name})", "your_turn": "-- η σειρά σας, {name} --",
         "your_zone": "{zone} σας", "their_zone": "{zone} ({name})", "cards": "{n} κάρτες",

@@ -187,3 +187,14 @@ def test_game_ends_with_one_winner():                                    # R19, 
     for seed in range(10):
         t = Table("ninety_nine", seed=seed).play_out()
         assert t.over and len(t.winners) == 1
+
+
+def test_the_account_in_danish():
+    import io
+    from conftest import ruleset
+    from interpreter.cli import run
+    out = io.StringIO()
+    assert run([ruleset("ninety_nine"), "--seed", "3", "--lang", "da"], stdout=out) == 0
+    text = out.getvalue()
+    assert "Spiller 1" in text and "summen er" in text and "Resultat:" in text
+    assert "Player" not in text and "the total" not in text and "Result:" not in text
