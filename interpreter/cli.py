@@ -349,7 +349,7 @@ def _json_result(program, s) -> dict:
     out = records.result_summary(s)
     out["ruleset"] = program.name
     out["winner_names"] = [s.names[w] for w in out["winners"]]
-    for section, name in program.shown:
+    for section, name, _ in program.shown:
         out[name] = s.vars[name] if section == "variables" else list(s.pvars[name])
     return out
 
@@ -432,12 +432,12 @@ def _view_printer(program, say):
         seat = decision.seat
         say("")
         say(msg(lang, "your_turn", name=name(seat)))
-        for section, var in program.shown:
+        for section, var, label in program.shown:
             if section == "variables":
-                say(f"  {var}: {_num(v['vars'][var])}")
+                say(f"  {label}: {_num(v['vars'][var])}")
             else:
                 values = v["players"][var]
-                say(f"  {var}: " + ", ".join(f"{name(i)} {_num(x)}" for i, x in enumerate(values)))
+                say(f"  {label}: " + ", ".join(f"{name(i)} {_num(x)}" for i, x in enumerate(values)))
         for zname, content in v["zones"].items():
             z = program.zones[zname]
             label = z.label or zname

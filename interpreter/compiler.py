@@ -148,7 +148,8 @@ class _Compiler:
                 self.report((section, name), f"'{name}' is already the name of a zone or variable", key=True)
             if isinstance(decl, dict):
                 if decl.get("show"):
-                    self.shown.append((section, name))
+                    label = str(localize(decl.get("label", name), self.lang, self.languages))
+                    self.shown.append((section, name, label))
                 types[name] = decl.get("type") or type_of_value(decl.get("initial"))
                 if types[name] == NULL:
                     self.report((section, name), f"variable '{name}' starts as null: give its type", key=True)

@@ -49,7 +49,7 @@ class Program:
     winners: object = None
     score: object = None
     max_steps: int = DEFAULT_MAX_STEPS
-    shown: list = field(default_factory=list)     # (section, name) of variables shown to people
+    shown: list = field(default_factory=list)     # (section, name, label) of variables shown to people
     symbols: object = None                         # the names expressions may use, for later compiles
     standing: object = None                        # fn(state, {p}) -> number: how well p stands
     player_name: str = "Player {seat}"             # how seats are named, in the chosen language
