@@ -21,7 +21,7 @@ CATALOG = {
         "hint": "hint: {label}",
     },
     "fr": {
-        "out": "{name} est éliminé", "seed": "graine", "player": "Joueur {seat}", "you": "vous", "bot": "robot", "house_rules": "règles maison",
+        "out": "{name} est éliminé", "seed": "graine", "player": "Joueur {seat}", "you": "vous", "bot": "robot", "house_rules": "règles locales",
         "recorded": "cette partie est enregistrée dans {path}", "resuming": "reprise après {n} décisions",
         "to_you": "(pour vous)", "to_player": "(pour {name})", "your_turn": "-- à vous, {name} --",
         "your_zone": "votre {zone}", "their_zone": "{zone} de {name}", "cards": "{n} cartes",
