@@ -59,27 +59,6 @@ class FirstAgent:
         return 0
 
 
-class ScriptedAgent:
-    """Plays given labels (e.g. 'play Q♠') or indexes in order; for tests and scenarios."""
-
-    def __init__(self, script, fallback=None):
-        self.script = list(script)
-        self.fallback = fallback
-
-    def choose(self, decision: Decision) -> int:
-        if not self.script:
-            if self.fallback is None:
-                raise LookupError("the script has no more decisions")
-            return self.fallback.choose(decision)
-        want = self.script.pop(0)
-        if isinstance(want, int):
-            return want
-        labels = decision.labels
-        if want in labels:
-            return labels.index(want)
-        raise LookupError(f"scripted decision {want!r} is not legal here; legal: {labels}")
-
-
 class HumanAgent:
     """A person at the terminal: shows their view and numbered options, asks until the answer is valid.
 

@@ -11,6 +11,7 @@ from .agents import HumanAgent, MonteCarloAgent, RandomAgent
 from .errors import InterpreterError, RulesError, RulesetError, UsageError, format_problem
 from . import records
 from .messages import msg
+from .engine import entry_for
 from .table import play
 
 COMMANDS = ("validate", "options", "play", "replay", "resume", "scenario", "simulate")
@@ -317,32 +318,22 @@ class _Table:
     def on_log(self, entries):
         if self.log_file:
             for e in entries:
-                shown = _entry_for(e, self.log_view)
+                shown = entry_for(e, self.log_view)
                 if shown is not None:
                     self.log_file.write(json.dumps(shown, ensure_ascii=False) + "\n")
         if self.quiet:
             return
         for e in entries:
-            text = e.get("text")
+            shown = entry_for(e, self.viewer)
+            text = shown and shown.get("text")
             to = e.get("to")
-            if text and (self.viewer is None or to in (None, self.viewer)):
+            if text:
                 if to is not None:
                     lang = self.program.lang
                     prefix = msg(lang, "to_you") if self.viewer is not None else \
                         msg(lang, "to_player", name=self.program.player_name.format(seat=to + 1))
                     text = prefix + " " + text
                 self.say(text)
-
-
-def _entry_for(entry: dict, seat):
-    """A log entry as `seat` may see it (None: hidden from that seat)."""
-    if seat is None:
-        return entry
-    if entry.get("to") not in (None, seat):
-        return None
-    if entry.get("type") == "decision" and entry.get("player") != seat:
-        return {"type": "decision", "player": entry["player"]}
-    return entry
 
 
 def _json_result(program, s) -> dict:

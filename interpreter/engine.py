@@ -183,9 +183,19 @@ def _visible(visibility, seat, owner, cards) -> bool:
     return False
 
 
-def visible_log(s: State, seat: int | None) -> list:
-    """The log entries `seat` may read (None: all of them)."""
-    return [e for e in (s.log or []) if seat is None or e.get("to") in (None, seat)]
+def entry_for(entry: dict, seat: int | None):
+    """A log entry as `seat` may see it, or None when it is hidden from that seat.
+
+    seat None sees everything; another seat's decision shows who decided, not what
+    (a label such as 'keep VII' can name a hidden card).
+    """
+    if seat is None:
+        return entry
+    if entry.get("to") not in (None, seat):
+        return None
+    if entry.get("type") == "decision" and entry.get("player") != seat:
+        return {"type": "decision", "player": entry["player"]}
+    return entry
 
 
 def refresh(program: Program, s: State) -> None:

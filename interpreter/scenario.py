@@ -19,12 +19,6 @@ from .loader import load_file
 from .schema import check
 
 
-class ScenarioFailure(Exception):
-    def __init__(self, problem: Problem):
-        super().__init__(format_problem(problem))
-        self.problem = problem
-
-
 def run_scenarios(files, out) -> int:
     failed = 0
     for path in files:

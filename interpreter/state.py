@@ -110,6 +110,9 @@ class State:
 
 
 def _copy_locals(loc: dict) -> dict:
-    """Locals hold plain values and the [items, index] cursors of loops; copy the cursors."""
-    return {k: ([list(v[0]), v[1]] if isinstance(v, list) and len(v) == 2 and isinstance(v[0], list) else
-                list(v) if isinstance(v, list) else v) for k, v in loc.items()}
+    """Locals hold plain values, lists, and the [items, index] cursors of loops."""
+    return {k: _copy_value(v) for k, v in loc.items()}
+
+
+def _copy_value(v):
+    return [_copy_value(x) for x in v] if isinstance(v, list) else v
