@@ -347,8 +347,6 @@ def _json_result(program, s) -> dict:
 
 def _simulate(args, stdout) -> int:
     import time
-    from .agents import Decision
-    from .engine import apply, new_game
     program = load_program(args.ruleset, _parse_options(args.option))
     lo, hi, default = program.players
     n = args.players or default
@@ -358,12 +356,9 @@ def _simulate(args, stdout) -> int:
     start = time.perf_counter()
     for k in range(args.games):
         seed = args.seed + k
-        s = new_game(program, seed=seed, players=n, log=False)
         agents = [MonteCarloAgent(seed * 1000 + seat + 1, playouts=max(1, args.playouts))
                   if seat + 1 in args.mc_seats else RandomAgent(seed * 1000 + seat + 1) for seat in range(n)]
-        while not s.over:
-            d = Decision(program, s)
-            apply(program, s, agents[d.seat].choose(d))
+        s = play(program, agents, seed=seed, players=n, log=False)
         winners = s.result["winners"]
         if not winners:
             draws += 1
