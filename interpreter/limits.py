@@ -1,0 +1,31 @@
+"""The documented limits on what the interpreter reads, in one place.
+
+Every input file (ruleset, scenario, record) and every resource it can make the
+interpreter spend is bounded: a file over a limit gets a positioned problem
+(`file:line:col: what is wrong`), never a traceback, a hang or a memory blow-up.
+Other modules import these names; keep them stable.  Add a limit of your own
+here with a line saying what it bounds and where it is enforced.
+
+The shipped rulesets are far inside every limit (the largest is 25 KB, 14 levels
+deep, with strings of at most 300 characters and lists of at most 21 items; a
+record of a 20-player gnav game is 23 KB with 333 decisions).
+"""
+from __future__ import annotations
+
+# -- files (enforced in loader.read_file, before anything is parsed) -------------------
+MAX_FILE_BYTES = 1024 * 1024          # 1 MiB: larger files are refused before they are read
+
+# -- YAML structure (enforced in loader, while the file is composed and built) ----------
+MAX_NESTING = 64                      # lists and mappings inside one another, aliases included
+MAX_ALIASES = 1_000                   # alias uses (`*name`) in one file
+MAX_ALIAS_EXPANSION = 10_000          # values copied by aliases in one file (the "billion laughs" stop here)
+MAX_STRING = 10_000                   # characters in one string (a value or a key)
+MAX_LIST = 10_000                     # items in one list
+MAX_KEYS = 10_000                     # entries in one mapping
+
+# -- numbers (enforced in loader: an integer or a float read from a file) ---------------
+MAX_NUMBER = 10 ** 18                 # |n| must be below this; floats must also be finite
+MAX_NUMBER_TEXT = 64                  # characters of a number's text (checked before it is converted)
+
+# -- games described by a scenario or a record (enforced in scenario.py and records.py) -
+MAX_PLAYERS = 100                     # players at one table, whatever a ruleset allows
