@@ -5,6 +5,9 @@ with Player 1 (seat 0) as dealer, so Player 2 receives the first card.
 """
 from __future__ import annotations
 
+import re
+
+import pytest
 
 from conftest import Table
 
@@ -324,3 +327,70 @@ def test_sudden_death_winner_took_fewer_points_in_the_deciding_hand():       # A
     _finish_hand(t)
     assert (t.pvar("hand_points", 0), t.pvar("hand_points", 1)) == (5, 15)
     assert t.over and t.winners == [0]               # fewer points in that hand, though 125 to 115 overall
+
+
+# -- shooting the moon: the shooter is found once, from the points taken, and the award made once --
+
+# The shooter's hand wins every trick whatever either player chooses: the other hand can always
+# follow the shooter's clubs, diamonds and spades with lower cards, and then has no heart at all.
+MOON_ALL_LIVE = dict(shooter="A♣ Q♣ A♦ Q♦ A♠ Q♠ 2♥ 4♥ 6♥ 8♥ 10♥ Q♥ A♥",
+                     other="2♣ 4♣ 6♣ 8♣ 10♣ 2♦ 4♦ 6♦ 8♦ 2♠ 4♠ 6♠ 8♠", dead=["10♦", "10♠"])    # 20 in play
+MOON_QUEEN_DEAD = dict(shooter="A♣ Q♣ 10♣ A♦ Q♦ A♠ 8♥ 2♥ 4♥ 6♥ 10♥ Q♥ A♥",
+                       other="2♣ 4♣ 6♣ 8♣ 2♦ 4♦ 6♦ 8♦ 2♠ 4♠ 6♠ 8♠ 10♠", dead=["10♦", "Q♠"])   # 7 in play
+
+
+def _moon(seat, hand, **options):
+    h = dict(hand)
+    p1, p2 = (h["shooter"], h["other"]) if seat == 0 else (h["other"], h["shooter"])
+    t = hearts(p1=p1, p2=p2, dead=h["dead"], **options)
+    _finish_hand(t)
+    return t
+
+
+def _hand_text(t) -> str:
+    """The account of the first hand, up to its scores."""
+    return t.text().split(" deals")[1]
+
+
+@pytest.mark.parametrize("moon_award", ["flat_20", "points_in_play"])
+@pytest.mark.parametrize("hand,in_play", [(MOON_ALL_LIVE, 20), (MOON_QUEEN_DEAD, 7)], ids=["all_live", "queen_dead"])
+@pytest.mark.parametrize("seat", [0, 1], ids=["seat_1_shoots", "seat_2_shoots"])
+def test_the_shooter_is_found_once_and_the_award_made_once(seat, hand, in_play, moon_award):   # R20, R21, A8
+    t = _moon(seat, hand, moon_award=moon_award)
+    other = 1 - seat
+    award = 20 if moon_award == "flat_20" else in_play
+    assert t.var("in_play") == in_play
+    assert t.pvar("hand_points", seat) == 0 and t.pvar("hand_points", other) == award
+    assert t.pvar("score", seat) == 0 and t.pvar("score", other) == award
+    text = _hand_text(t)
+    assert text.count("shoots the moon") == 1 and f"Player {seat + 1} shoots the moon!" in text
+    assert f"Player {other + 1} scores {award} this hand, {award} in all" in text
+
+
+def test_seat_1_shoots_the_moon_with_every_point_live_scripted():         # R20 (was: the award swapped back)
+    # P1 holds the top cards; every move is scripted.  P2 leads the 2♣ and never wins a trick.
+    t = hearts(p1=MOON_ALL_LIVE["shooter"], p2=MOON_ALL_LIVE["other"], dead=MOON_ALL_LIVE["dead"])
+    assert t.deciding == 1
+    t.play("lead 2♣", "play A♣")
+    for lead, follow in [("Q♣", "4♣"), ("A♦", "2♦"), ("Q♦", "4♦"), ("A♠", "2♠"), ("Q♠", "4♠")]:
+        t.play("lead " + lead, "play " + follow)
+    for lead, follow in zip("2♥ 4♥ 6♥ 8♥ 10♥ Q♥ A♥".split(), "6♣ 8♣ 10♣ 6♦ 8♦ 6♠ 8♠".split()):
+        t.play("lead " + lead, "play " + follow)
+    text = _hand_text(t)
+    assert text.count("Player 1 takes the trick") == 13 and t.var("in_play") == 20      # every point
+    assert (t.pvar("score", 0), t.pvar("score", 1)) == (0, 20)
+    assert "Player 1 shoots the moon!" in text and "Player 2 shoots the moon!" not in text
+
+
+def test_no_hand_of_random_matches_has_two_shooters():                    # R20: seen with --seed 8
+    from interpreter.agents import RandomAgent
+    moons = 0
+    for seed in range(12):
+        t = Table("hearts2", seed=seed).play_out(RandomAgent(seed))
+        for hand in t.text().split(" deals")[1:]:
+            shooters = re.findall(r"(Player \d) shoots the moon!", hand)
+            assert len(shooters) <= 1, (seed, shooters)
+            if shooters:
+                moons += 1
+                assert f"{shooters[0]} scores 0 this hand" in hand
+    assert moons > 0
