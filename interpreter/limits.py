@@ -22,6 +22,7 @@ MAX_ALIAS_EXPANSION = 10_000          # values copied by aliases in one file (th
 MAX_STRING = 10_000                   # characters in one string (a value or a key)
 MAX_LIST = 10_000                     # items in one list
 MAX_KEYS = 10_000                     # entries in one mapping
+MAX_VALUES = 100_000                  # values (scalars, lists, mappings) in one file, before aliases
 
 # -- numbers (enforced in loader: an integer or a float read from a file) ---------------
 MAX_NUMBER = 10 ** 18                 # |n| must be below this; floats must also be finite

@@ -4,30 +4,128 @@ PyYAML's safe composer gives nodes with marks; we build plain dicts and lists fr
 them ourselves so that every value (and every mapping key) keeps its line and
 column, keyed by its path.  Later stages report problems by path and ask the
 `Source` where that path sits in the file.
+
+The loader reads YAML 1.2 (core schema): booleans are only true/false, numbers are
+decimal, 0o octal or 0x hex (`1:0`, `0b11`, `1_000` and dates stay strings), and
+only the core tags (!!str, !!int, !!float, !!bool, !!null, !!seq, !!map) exist.
+Every resource is bounded (`limits.py`): a file is a regular file of at most
+MAX_FILE_BYTES, read without trusting its size; nesting, aliases, strings, lists,
+mappings and numbers are checked while the file is composed and built, and each
+excess is a positioned problem.
 """
 from __future__ import annotations
 
+import os
 import re
+import stat
 from dataclasses import dataclass, field
 
 import yaml
-from yaml.constructor import SafeConstructor
+from yaml.events import AliasEvent, MappingStartEvent, SequenceStartEvent
 
 from .errors import Problem, RulesetError
+from .limits import (MAX_ALIAS_EXPANSION, MAX_ALIASES, MAX_FILE_BYTES, MAX_KEYS, MAX_LIST, MAX_NESTING,
+                     MAX_NUMBER, MAX_NUMBER_TEXT, MAX_STRING, MAX_VALUES)
 
 Path = tuple
 
+_CORE = "tag:yaml.org,2002:"
+STR, INT, FLOAT, BOOL, NULL = (_CORE + t for t in ("str", "int", "float", "bool", "null"))
+SEQ, MAP, MERGE = _CORE + "seq", _CORE + "map", _CORE + "merge"
+
+# YAML 1.2 core schema, https://yaml.org/spec/1.2.2/#1032-tag-resolution
+_NULL_RX = re.compile(r"^(?:~|null|Null|NULL|)$")
+_BOOL_RX = re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$")
+_INT_RX = re.compile(r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$")
+_FLOAT_RX = re.compile(r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
+                       r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$")
+# What YAML forbids in a stream (the same set PyYAML's reader refuses).
+_NON_PRINTABLE = re.compile("[^\x09\x0A\x0D\x20-\x7E\x85\xA0-\uD7FF\uE000-\uFFFD\U00010000-\U0010ffff]")
+_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
+_BOUND = f"10^{len(str(MAX_NUMBER)) - 1}" if str(MAX_NUMBER).strip("0") == "1" else str(MAX_NUMBER)
+TOO_LARGE = f"a number too large: numbers must lie between -{_BOUND} and {_BOUND}"
+
+
+class _LimitError(Exception):
+    """A limit reached while composing: the composer stops there."""
+
+    def __init__(self, mark, message):
+        super().__init__(message)
+        self.mark, self.message = mark, message
+
 
 class _Loader(yaml.SafeLoader):
-    """PyYAML's safe loader with YAML 1.2 booleans: only true/false, so that keys
-    and values such as `on`, `no` or `yes` stay strings."""
+    """PyYAML's safe loader with YAML 1.2 core resolution and bounded composition.
+
+    The composer is recursive: it stops at MAX_NESTING levels, before Python's
+    stack does.  Each node notes its size and depth with aliases expanded, so that
+    aliases (and an alias inside the node it names) cannot multiply the data."""
+
+    def __init__(self, stream):
+        super().__init__(stream)
+        self._open = 0            # collections being composed around the current node
+        self._aliases = 0
+        self._expanded = 0
+        self._values = 0
+
+    def _count(self, parent):
+        """One more item in `parent`, a list or a mapping (a key and a value count one each)."""
+        parent.count = getattr(parent, "count", 0) + 1
+        if isinstance(parent, yaml.SequenceNode) and parent.count > MAX_LIST:
+            raise _LimitError(parent.start_mark, f"a list with more than {MAX_LIST} items")
+        if isinstance(parent, yaml.MappingNode) and parent.count > 2 * MAX_KEYS:
+            raise _LimitError(parent.start_mark, f"a mapping with more than {MAX_KEYS} entries")
+
+    def compose_node(self, parent, index):
+        if parent is not None:
+            self._count(parent)
+        if self.check_event(AliasEvent):
+            event = self.peek_event()
+            target = self.anchors.get(event.anchor)
+            if target is not None:
+                self._alias(event, target)
+            return super().compose_node(parent, index)
+        collection = self.check_event(SequenceStartEvent, MappingStartEvent)
+        if collection and self._open >= MAX_NESTING:
+            raise _LimitError(self.peek_event().start_mark,
+                              f"lists and mappings are nested more than {MAX_NESTING} levels deep")
+        self._values += 1
+        if self._values > MAX_VALUES:
+            raise _LimitError(self.peek_event().start_mark, f"more than {MAX_VALUES} values in one file")
+        self._open += collection
+        try:
+            node = super().compose_node(parent, index)
+        finally:
+            self._open -= collection
+        if isinstance(node, yaml.ScalarNode):
+            node.size, node.depth = 1, 0
+        else:
+            children = [n for pair in node.value for n in pair] if isinstance(node, yaml.MappingNode) else node.value
+            node.size = 1 + sum(c.size for c in children)
+            node.depth = 1 + max((c.depth for c in children), default=0)
+        return node
+
+    def _alias(self, event, target):
+        self._aliases += 1
+        if self._aliases > MAX_ALIASES:
+            raise _LimitError(event.start_mark, f"more than {MAX_ALIASES} aliases in one file")
+        if not hasattr(target, "size"):
+            raise _LimitError(event.start_mark, f"the alias '*{_short(event.anchor)}' is inside the value it "
+                                                f"names, which would make that value endless")
+        self._expanded += target.size
+        if self._expanded > MAX_ALIAS_EXPANSION:
+            raise _LimitError(event.start_mark, f"aliases expand to more than {MAX_ALIAS_EXPANSION} values "
+                                                f"in one file")
+        if self._open + target.depth > MAX_NESTING:
+            raise _LimitError(event.start_mark, f"with this alias expanded, lists and mappings are nested more "
+                                                f"than {MAX_NESTING} levels deep")
 
 
-_Loader.yaml_implicit_resolvers = {
-    first: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:bool"]
-    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()}
-_Loader.add_implicit_resolver("tag:yaml.org,2002:bool",
-                              re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF"))
+_Loader.yaml_implicit_resolvers = {}
+for _tag, _rx, _first in ((NULL, _NULL_RX, ["~", "n", "N", ""]), (BOOL, _BOOL_RX, list("tTfF")),
+                          (INT, _INT_RX, list("-+0123456789")), (FLOAT, _FLOAT_RX, list("-+.0123456789")),
+                          (MERGE, re.compile(r"^<<$"), ["<"])):
+    _Loader.add_implicit_resolver(_tag, _rx, _first)
 
 
 @dataclass
@@ -73,7 +171,6 @@ class Source:
 class _Builder:
     def __init__(self, source: Source):
         self.source = source
-        self.constructor = SafeConstructor()
         self.problems: list[Problem] = []
 
     def build(self, node, path: Path):
@@ -81,25 +178,69 @@ class _Builder:
         style = getattr(node, "style", None)
         self.source.values[path] = (mark.line + 1, mark.column + 1, style)
         if isinstance(node, yaml.MappingNode):
+            if node.tag != MAP:
+                self._error(node, f"unknown tag '{_shown_tag(node.tag)}' (a mapping takes none)")
             return self._mapping(node, path)
         if isinstance(node, yaml.SequenceNode):
+            if node.tag != SEQ:
+                self._error(node, f"unknown tag '{_shown_tag(node.tag)}' (a list takes none)")
             return [self.build(item, path + (i,)) for i, item in enumerate(node.value)]
-        return self.constructor.construct_object(node, deep=True)
+        return self.scalar(node)
+
+    def scalar(self, node):
+        """The value of a scalar under the YAML 1.2 core schema, or None with a problem."""
+        tag, text = node.tag, node.value
+        if tag == STR:
+            if len(text) > MAX_STRING:
+                self._error(node, f"a string longer than {MAX_STRING} characters")
+                return ""
+            return text
+        if tag == NULL and _NULL_RX.match(text):
+            return None
+        if tag == BOOL and _BOOL_RX.match(text):
+            return text.lower() == "true"
+        if tag in (INT, FLOAT) and len(text) > MAX_NUMBER_TEXT:
+            self._error(node, TOO_LARGE if tag == INT and _INT_RX.match(text)
+                        else f"a number written with more than {MAX_NUMBER_TEXT} characters")
+            return 0
+        if tag == INT and _INT_RX.match(text):
+            value = int(text[2:], 8) if text[:2] == "0o" else int(text[2:], 16) if text[:2] == "0x" else int(text)
+            if abs(value) >= MAX_NUMBER:
+                self._error(node, TOO_LARGE)
+                return 0
+            return value
+        if tag == FLOAT and _FLOAT_RX.match(text):
+            if "inf" in text.lower() or "nan" in text.lower():
+                self._error(node, "a number that is not finite (.inf and .nan are not allowed)")
+                return 0.0
+            value = float(text)
+            if not abs(value) < MAX_NUMBER:
+                self._error(node, TOO_LARGE)
+                return 0.0
+            return value
+        if tag in (NULL, BOOL, INT, FLOAT):
+            kind = {NULL: "empty (null)", BOOL: "true or false", INT: "a whole number", FLOAT: "a number"}[tag]
+            self._error(node, f"the value tagged '{_shown_tag(tag)}' is not {kind}")
+            return None
+        if tag == MERGE:
+            return "<<"
+        self._error(node, f"unknown tag '{_shown_tag(tag)}'")
+        return None
 
     def _mapping(self, node, path):
         result = {}
         for key_node, value_node in node.value:
-            if key_node.tag == "tag:yaml.org,2002:merge":
+            if key_node.tag == MERGE:
                 self._error(key_node, "YAML merge keys ('<<') are not supported; repeat the keys instead")
                 continue
             if not isinstance(key_node, yaml.ScalarNode):
                 self._error(key_node, "a mapping key must be a plain value")
                 continue
-            key = self.constructor.construct_object(key_node, deep=True)
+            key = self.scalar(key_node)
             if not isinstance(key, (str, int, float, bool)):
                 key = str(key)
             if key in result:
-                self._error(key_node, f"duplicate key '{key}'")
+                self._error(key_node, f"duplicate key '{_short(key)}'")
             kmark = key_node.start_mark
             self.source.keys[path + (key,)] = (kmark.line + 1, kmark.column + 1)
             result[key] = self.build(value_node, path + (key,))
@@ -110,18 +251,42 @@ class _Builder:
         self.problems.append(Problem(self.source.file, m.line + 1, m.column + 1, message))
 
 
+def _shown_tag(tag: str) -> str:
+    return _short("!!" + tag[len(_CORE):] if tag.startswith(_CORE) else tag)
+
+
+def _short(text, n: int = 40) -> str:
+    text = str(text)
+    return text if len(text) <= n else text[:n] + "..."
+
+
+def _line_col(text: str, index: int) -> tuple[int, int]:
+    """1-based line and column of character `index`, counting line breaks as YAML does."""
+    line, start = 1, 0
+    for m in _BREAK.finditer(text, 0, index):
+        line, start = line + 1, m.end()
+    return line, index - start + 1
+
+
 def load_text(text: str, file: str = "<string>"):
     """Parse YAML text safely; return (data, Source) or raise RulesetError."""
+    bad = _NON_PRINTABLE.search(text)
+    if bad:
+        line, col = _line_col(text, bad.start())
+        raise RulesetError([Problem(file, line, col, f"control character U+{ord(bad.group()):04X} is not "
+                                                     f"allowed in YAML (write it as an escape in a quoted string)")])
     source = Source(file)
     try:
         node = yaml.compose(text, Loader=_Loader)
+    except _LimitError as e:
+        raise RulesetError([Problem(file, e.mark.line + 1, e.mark.column + 1, e.message)]) from None
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (0, 0)
         what = e.problem or e.context or "invalid YAML"
         raise RulesetError([Problem(file, line, col, f"YAML syntax error: {what}")]) from None
-    except yaml.YAMLError as e:
-        raise RulesetError([Problem(file, 0, 0, f"YAML error: {e}")]) from None
+    except (yaml.YAMLError, RecursionError):
+        raise RulesetError([Problem(file, 0, 0, "not valid YAML")]) from None
     if node is None:
         raise RulesetError([Problem(file, 1, 1, "the file is empty")])
     builder = _Builder(source)
@@ -131,11 +296,71 @@ def load_text(text: str, file: str = "<string>"):
     return data, source
 
 
+class FileRefused(Exception):
+    """A file that is not read at all: missing, not a regular file, too large.  `reason` says why."""
+
+    def __init__(self, reason: str, missing: bool = False):
+        super().__init__(reason)
+        self.reason, self.missing = reason, missing
+
+
+def read_bytes(path: str, limit: int = MAX_FILE_BYTES) -> bytes:
+    """The content of a regular file of at most `limit` bytes, or FileRefused.
+
+    The file is opened without blocking (a FIFO would wait for a writer), its kind and
+    size are checked on the open descriptor, and at most limit + 1 bytes are read, so
+    a file that grows or lies about its size (/proc) is still refused."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+    try:
+        fd = os.open(path, flags)
+    except (OSError, ValueError) as e:
+        raise FileRefused(getattr(e, "strerror", None) or "cannot open it",
+                          missing=isinstance(e, FileNotFoundError)) from None
+    try:
+        st = os.fstat(fd)
+        if stat.S_ISDIR(st.st_mode):
+            raise FileRefused("it is a directory")
+        if not stat.S_ISREG(st.st_mode):
+            raise FileRefused("it is not a regular file (a device, a pipe or a socket)")
+        if st.st_size > limit:
+            raise FileRefused(f"it is larger than {_size(limit)} ({st.st_size} bytes)")
+        chunks, got = [], 0
+        while got <= limit:
+            chunk = os.read(fd, min(1 << 16, limit + 1 - got))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            got += len(chunk)
+        if got > limit:
+            raise FileRefused(f"it is larger than {_size(limit)}")
+        return b"".join(chunks)
+    except OSError as e:
+        raise FileRefused(e.strerror or "cannot read it") from None
+    finally:
+        os.close(fd)
+
+
+def _size(n: int) -> str:
+    return f"{n // (1024 * 1024)} MiB" if n % (1024 * 1024) == 0 else f"{n} bytes"
+
+
+def decode(data: bytes, file: str) -> str:
+    """UTF-8 text (a leading byte-order mark dropped); invalid bytes are a positioned problem."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        before = data[:e.start].decode("utf-8")
+        line, col = _line_col(before, len(before))
+        raise RulesetError([Problem(file, line, col, "the file is not UTF-8 text: invalid byte "
+                                                     f"0x{data[e.start]:02X}")]) from None
+
+
 def load_file(path: str):
     """Read and parse a YAML file; unreadable files are problems too."""
     try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
-    except (OSError, UnicodeDecodeError) as e:
-        raise RulesetError([Problem(path, 0, 0, f"cannot read file: {getattr(e, 'strerror', None) or e}")]) from None
-    return load_text(text, path)
+        data = read_bytes(path)
+    except FileRefused as e:
+        raise RulesetError([Problem(path, 0, 0, f"cannot read file: {e.reason}")]) from None
+    return load_text(decode(data, path), path)
