@@ -201,7 +201,7 @@ def _play(args, stdin, stdout, stderr) -> int:
     if args.record or humans:
         bot = {"kind": args.bot, "playouts": args.playouts} if args.bot == "mc" else {"kind": "random"}
         record = records.new_record(program, args.ruleset, seed, n, kinds, bot=bot)
-        path = args.record or records.default_path(program.name, seed)
+        path = args.record or records.default_path(program.name)
     table = _Table(program, n, seed, kinds, args, stdin, stdout, record, path)
     return table.run(prefix=())
 
@@ -256,8 +256,8 @@ class _Table:
         self.agents = [HumanAgent(_view_printer(program, self.say), self.ask, self.say, hint=adviser.choose,
                                   lang=program.lang)
                        if k == "human" else _bot(args, seed, seat) for seat, k in enumerate(kinds)]
+        self.log_view = _log_view(args, humans)
         self.log_file = open(args.log, "w", encoding="utf-8") if getattr(args, "log", None) else None
-        self.log_view = None if getattr(args, "view", None) is None else args.view - 1
 
     def say(self, text):
         print(text, file=self.stdout, flush=True)
@@ -277,7 +277,9 @@ class _Table:
                           for i, k in enumerate(self.kinds))
         changed = {k: v for k, v in p.options.items() if v != p.option_specs[k]["default"]}
         if not self.quiet:
-            self.say(f"{p.title} ({p.name}) - {msg(lang, 'seed')} {self.seed} - {names}")
+            # with a person at the table the seed stays unsaid until the end: it fixes every deal
+            seed = "" if "human" in self.kinds else f" - {msg(lang, 'seed')} {self.seed}"
+            self.say(f"{p.title} ({p.name}){seed} - {names}")
             if changed:
                 self.say(msg(lang, "house_rules") + ": " + ", ".join(f"{k}={v}" for k, v in changed.items()))
             if self.record_path and "human" in self.kinds:
@@ -334,6 +336,22 @@ class _Table:
                         msg(lang, "to_player", name=self.program.player_name.format(seat=to + 1))
                     text = prefix + " " + text
                 self.say(text)
+
+
+def _log_view(args, humans: list):
+    """The seat whose view a --log file shows.  With people at the table the log may
+    show only a person's view (by default the only person's): a full log would show
+    them the other hands while they play."""
+    view = getattr(args, "view", None)
+    seat = None if view is None else view - 1
+    if not getattr(args, "log", None) or not humans:
+        return seat
+    if seat is None and len(humans) == 1:
+        return humans[0]
+    if seat not in humans:
+        raise UsageError("with a person at the table, --log shows only what a person may see: "
+                         f"add --view with a person's seat ({', '.join(str(h + 1) for h in humans)})")
+    return seat
 
 
 def _json_result(program, s) -> dict:

@@ -31,10 +31,13 @@ class _Code:
         self.factories = []
         self.paths = []
         self.labels = {}
+        self.batches = {}            # pc -> the path of each effect run by that instruction
 
-    def emit(self, factory, path) -> int:
+    def emit(self, factory, path, effect_paths=None) -> int:
         self.factories.append(factory)
         self.paths.append(path)
+        if effect_paths:
+            self.batches[len(self.factories) - 1] = effect_paths
         return len(self.factories) - 1
 
     def label(self):
@@ -96,6 +99,8 @@ class _Compiler:
         self.ec = ExprCompiler(self.sym)
         self.deck = deck
         self.zones = zones
+        self.visibility = {"variables": {}, "player_variables": {}}
+        self.card_locals, self.card_cursors = set(), set()
         var_init = self._variables("variables", self.sym.global_vars)
         pvar_init = self._variables("player_variables", self.sym.player_vars)
         self._functions()
@@ -107,15 +112,18 @@ class _Compiler:
             raise RulesetError(self.problems)
         instructions = code.link()
         where = [self.src.at(p) for p in code.paths]
+        effect_where = {pc: [self.src.at(p) for p in paths] for pc, paths in code.batches.items()}
         min_p, max_p, default_p = player_range(d)
         return Program(
             name=d["name"], title=str(localize(d.get("title", d["name"]), lang, languages)),
             file=self.src.file, lang=lang, languages=languages, options=options,
             option_specs=d.get("options", {}) or {}, players=(min_p, max_p, default_p), deck=deck,
             start_zone=d["deck"]["zone"], zones=zones, var_init=var_init, pvar_init=pvar_init,
-            code=instructions, where=where, choices=self.choices, winners=winners, score=score,
+            code=instructions, where=where, effect_where=effect_where, choices=self.choices, winners=winners, score=score,
             max_steps=d["flow"].get("max_steps", DEFAULT_MAX_STEPS), shown=self.shown,
-            symbols=self.sym, standing=standing,
+            symbols=self.sym, standing=standing, var_visibility=self.visibility["variables"],
+            pvar_visibility=self.visibility["player_variables"], card_locals=frozenset(self.card_locals),
+            card_cursors=frozenset(self.card_cursors),
             player_name=str(localize(d.get("player_name"), lang, languages) or msg(lang, "player", seat="{seat}")))
 
     def _check_options(self):
@@ -157,6 +165,7 @@ class _Compiler:
             else:
                 types[name] = type_of_value(decl)
                 init[name] = decl
+            self.visibility[section][name] = self._visibility(section, name, decl, types[name])
         compiled = {}
         for name, value in init.items():
             path = (section, name, "initial") if isinstance(decls[name], dict) else (section, name)
@@ -165,6 +174,24 @@ class _Compiler:
                 else Compiled(types[name], lambda s, l, v=value: v, value)
             compiled[name] = c.fn
         return compiled
+
+    def _visibility(self, section, name, decl, typ) -> str:
+        """Who sees a variable: declared, or derived from the cards it holds ('cards': a seat
+        sees each card only where it could see the card itself)."""
+        declared = decl.get("visibility") if isinstance(decl, dict) else None
+        if declared == "owner" and section != "player_variables":
+            self.report((section, name, "visibility"), "only a player variable has an owner: "
+                                                        "use public or hidden")
+        if declared is not None:
+            return declared
+        return "cards" if typ in (CARD, list_of(CARD)) else "public"
+
+    def bind(self, scope, name, typ):
+        """Bind a local name; names that may hold cards are noted, so that a planning bot's
+        imagined deal can rename the hidden cards they hold."""
+        scope[name] = typ
+        if typ in (CARD, list_of(CARD), ZONE):
+            self.card_locals.add(name)
 
     def _functions(self):
         for name, spec in (self.data.get("functions") or {}).items():
@@ -186,6 +213,8 @@ class _Compiler:
         events = {name: {} for name in BUILTIN_EVENTS}
         for name, spec in (self.data.get("events") or {}).items():
             events[name] = dict((spec or {}).get("with", {}) or {})
+            for k, typ in events[name].items():
+                self.bind({}, k, typ)
         return events
 
     # -- flow -----------------------------------------------------------------
@@ -259,7 +288,7 @@ class _Compiler:
 
     def _flush(self, batch, path):
         if batch:
-            self.code.emit(vm.run_effects(batch), batch[0][1])
+            self.code.emit(vm.run_effects(batch), batch[0][1], [p for _, p in batch])
 
     # -- steps that are plain effects -------------------------------------------
     def _simple(self, step, path, scope):
@@ -378,7 +407,7 @@ class _Compiler:
         inner = dict(scope)
         if "card" in inner:
             self.report(path + ("by",), "'card' is already a name here; sort binds each card to 'card'")
-        inner["card"] = CARD
+        self.bind(inner, "card", CARD)
         key = self.expr(a["by"], path + ("by",), inner)
         if key.type not in (NUM, STR, ANY):
             self.report(path + ("by",), "a sort key must be a number or a text")
@@ -425,7 +454,7 @@ class _Compiler:
                 return _noop
             typ = self.sym.global_vars[name]
             v = self._value(value, path, scope, typ, add)
-            return (effects.add_global if add else effects.set_global)(name, v)
+            return effects.add_global(name, v) if add else effects.set_global(name, v, _kind(typ))
         if isinstance(tree, Tree) and tree.data == "attr":
             owner_t, name_tok = tree.children
             name = name_tok.value
@@ -439,7 +468,7 @@ class _Compiler:
                 return _noop
             typ = self.sym.player_vars[name]
             v = self._value(value, path, scope, typ, add)
-            return (effects.add_player if add else effects.set_player)(name, owner.fn, v)
+            return effects.add_player(name, owner.fn, v) if add else effects.set_player(name, owner.fn, v, _kind(typ))
         self.report(path, f"cannot assign to '{target}': name a variable, e.g. total or current.score", key=True)
         return _noop
 
@@ -567,11 +596,13 @@ class _Compiler:
             et = ANY
         top, end = code.label(), code.label()
         key = f"#{len(code.factories)}"
+        if et == CARD:
+            self.card_cursors.add(key)
         code.emit(vm.iter_start(key, coll.fn), path + ("in",))
         code.place(top)
         code.emit(vm.iter_next(key, var, end), path + ("for_each",))
         inner = dict(scope)
-        inner[var] = et
+        self.bind(inner, var, et)
         self.steps(step["do"], path + ("do",), inner)
         code.emit(vm.jump(top), path)
         code.place(end)
@@ -619,7 +650,7 @@ class _Compiler:
         var = step.get("as", "choice")
         raw = step["choose"]
         if isinstance(raw, list):
-            options = Compiled(list_of(STR if all(isinstance(x, str) for x in raw) else ANY),
+            options = Compiled(list_of(self._literal_type(raw, path + ("choose",))),
                                lambda s, l, v=tuple(raw): v, tuple(raw))
         else:
             options = self.expr(raw, path + ("choose",), scope)
@@ -628,7 +659,7 @@ class _Compiler:
             self.report(path + ("choose",), "choose needs a list or zone of options")
             et = ANY
         inner = dict(scope)
-        inner[var] = et
+        self.bind(inner, var, et)
         where, memo = None, False
         if "where" in step:
             try:
@@ -651,7 +682,7 @@ class _Compiler:
                     l[var] = saved
         prompt = str(localize(step.get("prompt", "Choose"), self.lang, self.languages))
         cid = len(self.choices)
-        self.choices.append(ChoiceSpec(var, label_fn, prompt, path))
+        self.choices.append(ChoiceSpec(var, label_fn, prompt, path, cards=et == CARD))
         otherwise = code.label()
         end = code.label()
         code.emit(vm.choose(cid, options.fn, var, where, by, otherwise if "otherwise" in step else None, memo), path)
@@ -660,7 +691,16 @@ class _Compiler:
             code.place(otherwise)
             self.steps(step["otherwise"], path + ("otherwise",), dict(scope))
             code.place(end)
-        scope[var] = et
+        self.bind(scope, var, et)
+
+    def _literal_type(self, items, path) -> str:
+        """The element type of a list of options written out in YAML: all texts or all numbers."""
+        if all(isinstance(x, str) for x in items):
+            return STR
+        if all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in items):
+            return NUM
+        self.report(path, "the options of a choice written as a list must be all texts or all numbers")
+        return STR
 
     def _cf_emit(self, step, path, scope):
         name = step["emit"]
@@ -707,7 +747,7 @@ class _Compiler:
         if "piece" in step:
             piece = self.expr(step["piece"], path + ("piece",), {"from": PLAYER, "to": PLAYER},
                               declared.get("piece")).fn
-            inner["piece"] = declared.get("piece", ANY)
+            self.bind(inner, "piece", declared.get("piece", ANY))
         var = step.get("as", "outcome")
         top, answer, end = code.label(), code.label(), code.label()
         code.emit(vm.request_start(frm, to), path)
@@ -749,6 +789,17 @@ CONTROL = (
     ("call", ("call",), {"call"}),
     ("request", ("request", "from", "to"), {"request", "from", "to", "piece", "answer", "as"}),
 )
+
+
+def _kind(typ) -> str | None:
+    """Which size check a stored value of type `typ` needs (see limits.py)."""
+    if typ == NUM:
+        return "number"
+    if typ == STR:
+        return "string"
+    if elem_of(typ) is not None:
+        return "list"
+    return None
 
 
 def _noop(s, l):

@@ -8,10 +8,12 @@ is one tuple lookup.  Derived attributes are expressions evaluated here, once.
 from __future__ import annotations
 
 import itertools
+import math
 import re
 from dataclasses import dataclass
 
 from .errors import did_you_mean
+from .limits import MAX_CARDS
 from .expr import ExprError
 from .expr_compile import ANY, BOOL, CARD, NUM, STR, ExprCompiler, Symbols, type_of_value
 
@@ -66,8 +68,15 @@ def _base_rows(spec, lang, languages, report):
         report(("deck",), "a deck needs exactly one of 'product' (dimensions) or 'cards' (a list)")
         return None
     if "cards" in spec:
+        if len(spec["cards"]) * spec.get("copies", 1) > MAX_CARDS:
+            report(("deck", "cards"), f"the deck would have more than {MAX_CARDS} cards")
+            return None
         return [_item(c, "id", lang, languages) for c in spec["cards"]]
     dims = list(spec["product"].items())
+    size = math.prod(len(items) for _, items in dims) * spec.get("copies", 1)
+    if size > MAX_CARDS:
+        report(("deck", "product"), f"the deck would have {size} cards; the limit is {MAX_CARDS}")
+        return None
     rows = []
     for combo in itertools.product(*[items for _, items in dims]):
         row = {}

@@ -6,6 +6,7 @@ name already resolved, so the game loop does no look-ups by name.
 from __future__ import annotations
 
 from .errors import RulesError
+from .limits import MAX_LIST, MAX_NUMBER, MAX_STRING
 
 
 def move_card(card, src, dst, bottom: bool):
@@ -116,28 +117,79 @@ def gather(zone_lists, dst):
     return gather_
 
 
-def set_global(name, value):
-    def set_(s, l):
-        s.vars[name] = value(s, l)
+def set_global(name, value, kind=None):
+    check = _CHECKS.get(kind)
+    if check is None:
+        def set_(s, l):
+            s.vars[name] = value(s, l)
+    elif kind == "number":
+        def set_(s, l):
+            v = value(s, l)
+            if not -MAX_NUMBER < v < MAX_NUMBER:
+                _too_big(v)
+            s.vars[name] = v
+    else:
+        def set_(s, l):
+            s.vars[name] = check(value(s, l))
     return set_
 
 
-def set_player(name, owner, value):
-    def set_(s, l):
-        s.pvars[name][owner(s, l)] = value(s, l)
+def set_player(name, owner, value, kind=None):
+    check = _CHECKS.get(kind)
+    if check is None:
+        def set_(s, l):
+            s.pvars[name][owner(s, l)] = value(s, l)
+    else:
+        def set_(s, l):
+            s.pvars[name][owner(s, l)] = check(value(s, l))
     return set_
 
 
 def add_global(name, value):
     def add(s, l):
-        s.vars[name] += value(s, l)
+        v = s.vars[name] + value(s, l)
+        if not -MAX_NUMBER < v < MAX_NUMBER:
+            _too_big(v)
+        s.vars[name] = v
     return add
 
 
 def add_player(name, owner, value):
     def add(s, l):
-        s.pvars[name][owner(s, l)] += value(s, l)
+        values = s.pvars[name]
+        p = owner(s, l)
+        v = values[p] + value(s, l)
+        if not -MAX_NUMBER < v < MAX_NUMBER:
+            _too_big(v)
+        values[p] = v
     return add
+
+
+def _too_big(v):
+    if v != v:
+        raise RulesError("this value is not a number (0/0?)")
+    raise RulesError(f"a number reached the limit of {MAX_NUMBER:.0e}: do the rules grow it without end?")
+
+
+def _number(v):
+    if v is not None and not -MAX_NUMBER < v < MAX_NUMBER:
+        _too_big(v)
+    return v
+
+
+def _text(v):
+    if v is not None and len(v) > MAX_STRING:
+        raise RulesError(f"a text grew longer than {MAX_STRING} characters: do the rules grow it without end?")
+    return v
+
+
+def _list(v):
+    if v is not None and len(v) > MAX_LIST:
+        raise RulesError(f"a list grew longer than {MAX_LIST} items: do the rules grow it without end?")
+    return v
+
+
+_CHECKS = {"number": _number, "string": _text, "list": _list}
 
 
 def reveal(cards, is_list: bool):

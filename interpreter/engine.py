@@ -81,15 +81,16 @@ def run(program: Program, s: State) -> None:
     pc = s.pc
     limit = program.max_steps
     steps = s.steps
+    s.work = 0          # the built-ins' work budget (limits.MAX_WORK) is per run to a decision
     try:
         while pc >= 0:
-            pc = code[pc](s)
             steps += 1
             if steps > limit:
                 raise RulesError(f"the game took more than {limit} steps; do the rules loop forever?")
+            pc = code[pc](s)
     except RulesError as e:
         raise RulesError(_at(program, pc, e)) from None
-    except (TypeError, ValueError, KeyError, IndexError, AttributeError, ZeroDivisionError) as e:
+    except RUN_TIME_FAULTS as e:
         raise RulesError(_at(program, pc, e)) from None
     finally:
         s.steps = steps
@@ -97,9 +98,33 @@ def run(program: Program, s: State) -> None:
         s.result = result(program, s)
 
 
+# Python errors the rules can cause (a null where a value is needed, a number too large
+# to convert, ...): each is reported as a rules error at the step that caused it.
+RUN_TIME_FAULTS = (TypeError, ValueError, KeyError, IndexError, AttributeError, ZeroDivisionError,
+                   OverflowError, RecursionError, MemoryError, StopIteration)
+
+
 def _at(program, pc, e) -> str:
     line, col = program.where[pc] if 0 <= pc < len(program.where) else (0, 0)
-    return format_problem(Problem(program.file, line, col, f"rules error while running this step: {e}"))
+    index = getattr(e, "effect_index", None)
+    if index is not None and pc in program.effect_where:
+        line, col = program.effect_where[pc][index]
+    return format_problem(Problem(program.file, line, col, f"rules error while running this step: {_words(e)}"))
+
+
+def _words(e) -> str:
+    """What went wrong, in the rules' words where Python's would mislead."""
+    if isinstance(e, RulesError):
+        return str(e)
+    if isinstance(e, ZeroDivisionError):
+        return "division by zero"
+    if isinstance(e, (OverflowError, MemoryError)):
+        return "a number or list grew too large"
+    if isinstance(e, RecursionError):
+        return "the rules nest too deeply"
+    if "NoneType" in str(e) or "None" in str(e):
+        return f"a value was null (nobody, or no card) where one was needed ({e})"
+    return str(e)
 
 
 def apply(program: Program, s: State, index: int) -> None:
@@ -149,13 +174,15 @@ def result(program: Program, s: State) -> dict:
 def view(program: Program, s: State, seat: int | None) -> dict:
     """What `seat` may see (None: everything, as an onlooker after the game).
 
-    Hidden cards appear as None, so a view keeps zone sizes but not contents.
+    Hidden cards appear as None, so a view keeps zone sizes but not contents.  A
+    variable shows what its visibility allows: a card it holds shows only where the
+    seat could see that card itself.
     """
     ids = program.deck.ids
-    revealed = s.revealed
+    known = None if seat is None else known_cards(program, s, seat)
 
     def show(cards, visible):
-        return [ids[c] if (visible or c in revealed) else None for c in cards]
+        return [ids[c] if (visible or c in known) else None for c in cards]
 
     zones = {}
     for z in program.zones.values():
@@ -163,16 +190,74 @@ def view(program: Program, s: State, seat: int | None) -> dict:
         if z.per_player:
             zones[z.name] = [show(c, _visible(z.visibility, seat, owner, c)) for owner, c in enumerate(content)]
         else:
-            cards = show(content, _visible(z.visibility, seat, None, content))
-            if z.visibility == "top" and content and seat is not None:
-                cards[-1] = ids[content[-1]]
-            zones[z.name] = cards
-    v = {"seat": seat, "current": s.current, "vars": dict(s.vars),
-         "players": {name: list(vals) for name, vals in s.pvars.items()},
+            zones[z.name] = show(content, _visible(z.visibility, seat, None, content))
+    types = program.symbols.global_vars if program.symbols else {}
+    ptypes = program.symbols.player_vars if program.symbols else {}
+    shown_vars = {name: _var_shown(program.var_visibility.get(name, "public"), types.get(name), value,
+                                   seat, None, known, ids)
+                  for name, value in s.vars.items()}
+    shown_pvars = {name: [_var_shown(program.pvar_visibility.get(name, "public"), ptypes.get(name), v,
+                                     seat, owner, known, ids) for owner, v in enumerate(values)]
+                   for name, values in s.pvars.items()}
+    v = {"seat": seat, "current": s.current, "vars": shown_vars, "players": shown_pvars,
          "eliminated": list(s.out), "zones": zones, "over": s.over}
     if s.pending and (seat is None or s.pending[0] == seat):
         v["options"] = labels(program, s)
     return v
+
+
+def known_cards(program: Program, s: State, seat: int) -> set:
+    """The cards `seat` can see where they lie: in zones it may look at, on top of a
+    zone whose top is shown, revealed, or named by a variable shown to it."""
+    known = set(s.revealed)
+    for z in program.zones.values():
+        content = s.zones[z.name]
+        if z.per_player:
+            for owner, cards in enumerate(content):
+                if _visible(z.visibility, seat, owner, cards):
+                    known.update(cards)
+        elif _visible(z.visibility, seat, None, content):
+            known.update(content)
+        elif z.visibility == "top" and content:
+            known.add(content[-1])
+    _declared_cards(program, s, seat, known)
+    return known
+
+
+def _declared_cards(program, s, seat, known):
+    """Cards held by variables whose declared visibility shows them to `seat`."""
+    sym = program.symbols
+    if sym is None:
+        return
+    for name, vis in program.var_visibility.items():
+        if vis == "public" and sym.global_vars.get(name) in CARD_TYPES:
+            known.update(_cards_of(s.vars[name]))
+    for name, vis in program.pvar_visibility.items():
+        if vis in ("public", "owner") and sym.player_vars.get(name) in CARD_TYPES:
+            for owner, value in enumerate(s.pvars[name]):
+                if vis == "public" or owner == seat:
+                    known.update(_cards_of(value))
+
+
+CARD_TYPES = ("card", "list[card]")
+
+
+def _cards_of(value) -> list:
+    if value is None:
+        return []
+    return [c for c in value if c is not None] if isinstance(value, list) else [value]
+
+
+def _var_shown(visibility, typ, value, seat, owner, known, ids):
+    """A variable's value as `seat` may see it (None where it may not)."""
+    if seat is not None and (visibility == "hidden" or (visibility == "owner" and owner != seat)):
+        return None
+    if typ not in CARD_TYPES or value is None:
+        return list(value) if isinstance(value, list) else value
+    see_all = seat is None or visibility != "cards"
+    if isinstance(value, list):
+        return [ids[c] if c is not None and (see_all or c in known) else None for c in value]
+    return ids[value] if see_all or value in known else None
 
 
 def _visible(visibility, seat, owner, cards) -> bool:
@@ -213,24 +298,60 @@ def determinize(program: Program, s: State, seat: int, rng) -> State:
     """A copy of the game as `seat` might imagine it: every card that seat cannot see is
     dealt at random into the places it cannot see, and the future is reseeded.
 
-    Zone sizes, the cards the seat sees and everything public stay as they are, so a
-    bot that plans on such copies uses no more than its seat may know about the cards.
+    Zone sizes, the cards the seat sees and everything public stay as they are.  Each
+    hidden card is renamed consistently wherever the state names it (variables, the
+    locals of open steps, the journal, open requests, the pending options), so a bot
+    that plans on such copies uses no more than its seat may know about the cards.
     """
     c = s.copy()
+    known = known_cards(program, c, seat)
     places, hidden = [], []
     for z in program.zones.values():
         content = c.zones[z.name]
-        parts = enumerate(content) if z.per_player else [(None, content)]
-        for owner, cards in parts:
-            visible = _visible(z.visibility, seat, owner, cards)
+        for cards in (content if z.per_player else [content]):
             for i, card in enumerate(cards):
-                top_shown = z.visibility == "top" and i == len(cards) - 1
-                if not (visible or top_shown or card in c.revealed):
+                if card not in known:
                     places.append((cards, i))
                     hidden.append(card)
-    rng.shuffle(hidden)
-    for (cards, i), card in zip(places, hidden):
+    dealt = list(hidden)
+    rng.shuffle(dealt)
+    for (cards, i), card in zip(places, dealt):
         cards[i] = card
+    rename = {old: new for old, new in zip(hidden, dealt) if old != new}
+    if rename:
+        _rename_cards(program, c, rename)
     c.rng = Rng(state=rng.next())
+    c.stacks = []          # a stacked deck is the real future: the imagined one is random
     c.log = None
     return c
+
+
+def _rename_cards(program: Program, c: State, rename: dict) -> None:
+    """Apply the imagined deal's renaming of hidden cards to every other place naming them."""
+    def one(v):
+        return rename.get(v, v) if isinstance(v, int) and not isinstance(v, bool) else v
+
+    def many(v):
+        return [one(x) for x in v] if isinstance(v, list) else one(v)
+
+    sym = program.symbols
+    for name, typ in sym.global_vars.items():
+        if typ in CARD_TYPES and name in c.vars:
+            c.vars[name] = many(c.vars[name])
+    for name, typ in sym.player_vars.items():
+        if typ in CARD_TYPES and name in c.pvars:
+            c.pvars[name] = [many(v) for v in c.pvars[name]]
+    frames = [c.locals] + [loc for _, loc in c.frames]
+    for loc in {id(x): x for x in frames}.values():
+        for name in program.card_locals:
+            if name in loc:
+                loc[name] = many(loc[name])
+        for key in program.card_cursors:
+            if key in loc:
+                loc[key][0] = many(loc[key][0])
+    c.journal = [[e[0], many(e[1])] + list(e[2:]) if e[0] == "move" else e for e in c.journal]
+    if "piece" in program.card_locals:       # requests carry a card as their piece
+        for rec in c.requests:
+            rec[4] = many(rec[4])
+    if c.pending is not None and program.choices[c.pending[2]].cards:
+        c.pending = (c.pending[0], many(c.pending[1]), c.pending[2])

@@ -26,6 +26,7 @@ class ChoiceSpec:
     label: object        # fn(state, locals, option) -> str
     prompt: str
     where: tuple
+    cards: bool = False  # the options are cards
 
 
 @dataclass
@@ -45,6 +46,7 @@ class Program:
     pvar_init: dict                    # name -> fn(state, player)
     code: list = field(default_factory=list)
     where: list = field(default_factory=list)     # pc -> (line, col)
+    effect_where: dict = field(default_factory=dict)  # pc -> [(line, col)] of each effect it runs
     choices: list = field(default_factory=list)   # ChoiceSpec by id
     winners: object = None
     score: object = None
@@ -53,6 +55,10 @@ class Program:
     symbols: object = None                         # the names expressions may use, for later compiles
     standing: object = None                        # fn(state, {p}) -> number: how well p stands
     player_name: str = "Player {seat}"             # how seats are named, in the chosen language
+    var_visibility: dict = field(default_factory=dict)    # name -> public, hidden or cards
+    pvar_visibility: dict = field(default_factory=dict)   # name -> public, owner, hidden or cards
+    card_locals: frozenset = frozenset()           # local names that may hold cards
+    card_cursors: frozenset = frozenset()          # for_each cursors over cards
 
     def card(self, notation: str, skip=()) -> int:
         """The first card (not in `skip`) whose id or display is `notation`."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import secrets
 import tempfile
 import time
 
@@ -66,10 +67,11 @@ def save(record: dict, path: str) -> None:
     os.replace(tmp, path)
 
 
-def default_path(name: str, seed: int) -> str:
-    """Where a game with a person at the table is recorded automatically."""
+def default_path(name: str) -> str:
+    """Where a game with a person at the table is recorded automatically (the name does
+    not give the seed away: it fixes every deal)."""
     base = os.environ.get("CARD_INTERPRETER_RECORDS") or os.path.join(os.path.expanduser("~"), ".card-interpreter", "records")
-    return os.path.join(base, f"{name}-{time.strftime('%Y%m%d-%H%M%S')}-seed{seed}.json")
+    return os.path.join(base, f"{name}-{time.strftime('%Y%m%d-%H%M%S')}-{secrets.token_hex(3)}.json")
 
 
 def load(path: str) -> dict:

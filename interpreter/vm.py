@@ -27,8 +27,12 @@ def run_effects(batch):
 
         def many(s):
             l = s.locals
-            for f in fns:
-                f(s, l)
+            try:
+                for f in fns:
+                    f(s, l)
+            except Exception as e:     # say which of the effects failed (costs nothing otherwise)
+                e.effect_index = fns.index(f)
+                raise
             return nxt
         return many
     return factory
@@ -160,7 +164,7 @@ def turns_start(key, first, count):
             if first is not None:
                 s.current = first(s, l)
             elif s.current is None or s.out[s.current]:
-                s.current = next(p for p in s.players if not s.out[p])
+                s.current = next((p for p in s.players if not s.out[p]), None)
             l[key] = [0, int(count(s, l)) if count else -1]
             return nxt
         return start
@@ -226,7 +230,11 @@ def choose(cid, options, var, where, by, otherwise_label, memo=False):
                 if other is None:
                     raise RulesError("no legal option for this choice, and the step has no 'otherwise'")
                 return other
-            s.pending = (by(s, l) if by is not None else s.current, opts, cid)
+            player = by(s, l) if by is not None else s.current
+            if player is None:
+                raise RulesError("nobody is to make this choice: outside 'turns' a choice needs 'by'"
+                                 if by is None else "'by' names nobody (null) here")
+            s.pending = (player, opts, cid)
             s.pc = nxt
             return -1
         return choose

@@ -1,0 +1,132 @@
+"""Rules that go wrong while a game runs end in a positioned rules error, never a traceback
+or a hang: one test per fault, each with the smallest ruleset that shows it."""
+from __future__ import annotations
+
+import io
+import time
+
+import pytest
+
+from interpreter.cli import run
+
+HEAD = """name: faults
+players: 2
+deck:
+  cards: [{id: a}, {id: b}, {id: c}, {id: d}]
+  zone: stock
+zones:
+  stock: {visibility: hidden}
+  hand: {per_player: true, visibility: owner}
+variables:
+  x: 2
+  words: "'ab'"
+  many: {type: "list[player]", initial: "[]"}
+"""
+RESULT = """result:
+  winners: "[]"
+"""
+
+
+def play(tmp_path, flow: str, *extra) -> tuple[int, str, str]:
+    """Play the ruleset HEAD + flow between bots; (exit code, stdout, stderr)."""
+    path = tmp_path / "faults.yaml"
+    path.write_text(HEAD + flow + RESULT, encoding="utf-8")
+    out, err = io.StringIO(), io.StringIO()
+    start = time.perf_counter()
+    code = run([str(path), "--seed", "1", *extra], stdin=io.StringIO(""), stdout=out, stderr=err)
+    assert time.perf_counter() - start < 20, "the fault took too long to be noticed"
+    assert "Traceback" not in out.getvalue() + err.getvalue()
+    return code, out.getvalue(), err.getvalue()
+
+
+def validate(tmp_path, flow: str) -> tuple[int, str]:
+    path = tmp_path / "faults.yaml"
+    path.write_text(HEAD + flow + RESULT, encoding="utf-8")
+    out = io.StringIO()
+    code = run(["validate", str(path)], stdout=out, stderr=io.StringIO())
+    return code, out.getvalue()
+
+
+def line_of(text: str, needle: str) -> int:
+    return (HEAD + text).splitlines().index(needle) + 1
+
+
+def test_a_number_that_grows_without_end_stops_at_the_limit(tmp_path):
+    flow = "flow:\n  round:\n    - while: \"true\"\n      do:\n        - set: {x: \"x * x\"}\n"
+    code, _, err = play(tmp_path, flow)
+    assert code == 1 and "a number reached the limit" in err
+    line = line_of(flow, '        - set: {x: "x * x"}')
+    assert f"faults.yaml:{line}:" in err
+
+
+def test_a_text_that_grows_without_end_stops_at_the_limit(tmp_path):
+    flow = "flow:\n  round:\n    - while: \"true\"\n      do:\n        - set: {words: \"words + words\"}\n"
+    code, _, err = play(tmp_path, flow)
+    assert code == 1 and "a text grew longer than" in err
+
+
+def test_a_list_that_grows_without_end_stops_at_the_limit(tmp_path):
+    flow = "flow:\n  round:\n    - while: \"true\"\n      do:\n        - set: {many: \"many + many + players\"}\n"
+    code, _, err = play(tmp_path, flow)
+    assert code == 1 and "a list grew longer than" in err
+
+
+def test_the_step_limit_cannot_be_set_beyond_its_maximum(tmp_path):
+    code, out = validate(tmp_path, "flow:\n  max_steps: 100000000\n  round: [end_game]\n")
+    assert code == 1 and "max_steps" in out
+
+
+def test_an_endless_loop_stops_at_the_step_limit_with_a_position(tmp_path):
+    flow = "flow:\n  max_steps: 1000\n  round:\n    - while: \"true\"\n      do:\n        - add: {x: 0}\n"
+    code, _, err = play(tmp_path, flow)
+    assert code == 1 and "more than 1000 steps" in err and "faults.yaml:" in err and ":0:" not in err
+
+
+def test_the_step_limit_reached_across_decisions_has_a_position(tmp_path):
+    flow = ("flow:\n  max_steps: 50\n  round:\n    - turns:\n        do:\n"
+            "          - choose: [yes, no]\n            as: answer\n")
+    code, _, err = play(tmp_path, flow)
+    assert code == 1 and "more than 50 steps" in err
+    assert err.startswith("interpret: ") and "faults.yaml:" in err and ":0:" not in err
+
+
+def test_a_fault_in_the_second_of_two_effects_is_reported_at_its_own_line(tmp_path):
+    flow = "flow:\n  round:\n    - set: {x: 1}\n    - set: {x: \"x / 0\"}\n    - end_game\n"
+    code, _, err = play(tmp_path, flow)
+    assert code == 1 and "division by zero" in err
+    line = line_of(flow, '    - set: {x: "x / 0"}')
+    assert f"faults.yaml:{line}:" in err
+
+
+def test_eliminating_every_player_before_turns_ends_the_turns(tmp_path):
+    flow = ("flow:\n  round:\n    - for_each: p\n      in: players\n      do: [eliminate: p]\n"
+            "    - turns:\n        do:\n          - choose: [yes, no]\n    - end_game\n")
+    code, out, err = play(tmp_path, flow)
+    assert code == 0, err
+    assert "a draw" in out
+
+
+def test_a_choice_between_numbers_shows_each_number(tmp_path):
+    flow = ("flow:\n  round:\n    - turns:\n        count: 1\n        do:\n"
+            "          - choose: [0, 1, 2]\n            as: n\n          - log: \"{current} picks {n}\"\n"
+            "    - end_game\n")
+    code, out, err = play(tmp_path, flow, "--human", "1")
+    assert "1. 0" in out and "2. 1" in out and "3. 2" in out
+
+
+def test_a_choice_between_texts_and_numbers_mixed_is_refused(tmp_path):
+    code, out = validate(tmp_path, "flow:\n  round:\n    - choose: [0, yes]\n      by: players[0]\n    - end_game\n")
+    assert code == 1 and "all texts or all numbers" in out
+
+
+def test_a_choice_outside_turns_without_by_says_who_is_missing(tmp_path):
+    flow = "flow:\n  round:\n    - choose: stock\n      as: c\n    - end_game\n"
+    code, _, err = play(tmp_path, flow)
+    assert code == 1 and "outside 'turns' a choice needs 'by'" in err
+    assert f"faults.yaml:{line_of(flow, '    - choose: stock')}:" in err
+
+
+@pytest.mark.parametrize("expr", ["x / 0.0", "x // 0", "x % 0"])
+def test_a_number_out_of_range_is_a_rules_error(tmp_path, expr):
+    code, _, err = play(tmp_path, f"flow:\n  round:\n    - set: {{x: \"{expr}\"}}\n    - end_game\n")
+    assert code == 1 and "rules error" in err
