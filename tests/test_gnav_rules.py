@@ -30,6 +30,10 @@ def lives(t):
     return list(t.state.pvars["lives"])
 
 
+def debt(t):
+    return list(t.state.pvars["debt"])
+
+
 def round_one(t) -> str:
     """The account of the first round (whatever happened after it is cut off)."""
     text = t.text()
@@ -325,6 +329,79 @@ def test_penalties_beyond_the_tokens_are_debt():                          # R46
     while t.var("round_no") == 1:
         t.play(t.legal()[0])
     assert lives(t)[0] == -1 and t.state.out[0]
+    assert debt(t) == [1, 0, 0] and t.var("pot") == 0    # written on paper: no token reaches the pot
+    assert "Player 1 loses a life with no token to pay it: written on paper, -1 left (1 owed), 0 in the pot" in t.text()
+
+
+def test_debt_on_paper_the_pot_holds_only_tokens_paid():                 # R11, R46, A18
+    # A (seat 1) has 1 life and asks for the Dragon: the token goes into the pot.  A then
+    # holds the 0, the lowest piece, and loses again at the reveal with no token left.
+    t = gnav("X 0 dragon VIII")
+    t.state.pvars["lives"][1] = 1
+    t.play("ask Player 3")
+    assert lives(t)[1] == 0 and t.var("pot") == 1
+    t.play("keep Dragon", "keep VIII", "keep X")
+    assert "Player 2 shows 0" in round_one(t) and lives(t)[1] == -1 and t.state.out[1]
+    assert t.var("pot") == 1                          # not 2: the second life is owed, not paid
+    assert debt(t) == [0, 1, 0, 0]
+
+
+def test_each_life_lost_with_tokens_goes_into_the_pot_then_onto_paper():  # R11, R46
+    t = gnav("X 0 dragon VIII")
+    t.state.pvars["lives"][1] = 2
+    t.play("ask Player 3", "keep Dragon", "keep VIII", "keep X")
+    assert lives(t)[1] == 0 and debt(t)[1] == 0 and t.var("pot") == 2
+    t = gnav("X 0 dragon VIII")
+    t.state.pvars["lives"][1] = 0
+    t.play("ask Player 3", "keep Dragon", "keep VIII", "keep X")
+    assert lives(t)[1] == -2 and debt(t)[1] == 2 and t.var("pot") == 0
+
+
+def test_debt_is_shown_to_the_players_in_each_language():                 # R46, A16
+    from interpreter import load_program
+    from conftest import ruleset
+    labels = {}
+    for lang in ("en", "fr", "no"):
+        shown = {name: label for _, name, label in load_program(ruleset("gnav"), lang=lang).shown}
+        assert "debt" in shown and "lives" in shown and "pot" in shown
+        labels[lang] = shown["debt"]
+    assert labels == {"en": "debt on paper", "fr": "dette sur papier", "no": "gjeld på papir"}
+
+
+def _in_debt(tmp_path, pieces, players, **options):
+    """gnav as a table that starts every player at -1 life, 1 written on paper: only then
+    can a double-Fool token reach a player in debt (otherwise debtors leave before any deal)."""
+    import pathlib
+    from conftest import ruleset
+    from interpreter import load_program, new_game
+    text = pathlib.Path(ruleset("gnav")).read_text(encoding="utf-8")
+    for old, new in [("lives: {initial: 3,", "lives: {initial: -1,"), ("debt: {initial: 0,", "debt: {initial: 1,")]:
+        assert text.count(old) == 1
+        text = text.replace(old, new)
+    path = tmp_path / "gnav_in_debt.yaml"
+    path.write_text(text, encoding="utf-8")
+    options.setdefault("first_dealer", "seat_1")
+    t = Table.__new__(Table)
+    t.program = load_program(str(path), options)
+    pieces = pieces.split()
+    t.state = new_game(t.program, seed=0, players=players, stacks=[pieces[1:] + pieces[:1]])
+    return t
+
+
+def test_a_double_fool_token_received_in_debt_pays_off_a_life_on_paper(tmp_path):   # A18, R16, A2
+    t = _in_debt(tmp_path, "V fool VII fool", 4)
+    # Player 2: the pot is empty, a reserve token, paid into the pot against the debt;
+    # Player 4: that token from the pot, paid back into it against the debt.
+    assert lives(t) == [-1, 0, -1, 0] and debt(t) == [1, 0, 1, 0]
+    assert t.var("pot") == 1 and t.var("reserve_used") == 1
+    assert "Player 2 pays it into the pot against the debt: 0 still on paper" in t.text()
+
+
+def test_cancel_tokens_puts_a_paid_off_debt_back_on_paper(tmp_path):     # A3 (c), A18
+    t = _in_debt(tmp_path, "fool fool", 2, too_few_participants="cancel_tokens")
+    assert "gives back the token" in t.text()
+    assert lives(t) == [-1, -1] and debt(t) == [1, 1]
+    assert t.var("pot") == 0 and t.var("reserve_used") == 0
 
 
 def test_eliminations_only_after_the_round():                             # R47, A12
@@ -361,6 +438,7 @@ def test_least_debt_alternative():                                        # A13 
     t = gnav("V V", shared_win="least_debt")
     t.state.pvars["lives"][:] = [1, 0]
     t.play_out()
+    assert lives(t) == [0, -1] and debt(t) == [0, 1]
     assert t.winners == [0]
 
 
@@ -381,7 +459,10 @@ def test_whole_games_end_cleanly_with_lives_and_tokens_conserved(players):
         t = Table("gnav", seed=seed, players=players).play_out(RandomAgent(seed))
         s = t.state
         assert t.over and 1 <= len(t.winners) <= players
-        assert sum(s.pvars["lives"]) + s.vars["pot"] == 3 * players + s.vars["reserve_used"]
+        tokens = [lives + debt for lives, debt in zip(s.pvars["lives"], s.pvars["debt"])]
+        assert all(n >= 0 for n in tokens) and s.vars["pot"] >= 0
+        assert all(debt == max(0, -lives) for lives, debt in zip(s.pvars["lives"], s.pvars["debt"]))
+        assert sum(tokens) + s.vars["pot"] == 3 * players + s.vars["reserve_used"]   # every token is somewhere
 
 
 # -- hidden information -------------------------------------------------------------
