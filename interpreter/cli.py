@@ -11,7 +11,7 @@ from .agents import HumanAgent, MonteCarloAgent, RandomAgent
 from .errors import InterpreterError, RulesError, RulesetError, UsageError, format_problem
 from . import records
 from .messages import msg
-from .engine import entry_for
+from .engine import entry_for, view
 from .table import play
 
 COMMANDS = ("validate", "options", "play", "replay", "resume", "scenario", "simulate")
@@ -358,8 +358,9 @@ def _json_result(program, s) -> dict:
     out = records.result_summary(s)
     out["ruleset"] = program.name
     out["winner_names"] = [s.names[w] for w in out["winners"]]
+    shown = view(program, s, None)          # the game is over: every variable may be read
     for section, name, _ in program.shown:
-        out[name] = s.vars[name] if section == "variables" else list(s.pvars[name])
+        out[name] = shown["vars"][name] if section == "variables" else shown["players"][name]
     return out
 
 
@@ -438,10 +439,11 @@ def _view_printer(program, say):
         say(msg(lang, "your_turn", name=name(seat)))
         for section, var, label in program.shown:
             if section == "variables":
-                say(f"  {label}: {_num(v['vars'][var])}")
+                say(f"  {label}: {_shown_value(program, v['vars'][var])}")
             else:
                 values = v["players"][var]
-                say(f"  {label}: " + ", ".join(f"{name(i)} {_num(x)}" for i, x in enumerate(values)))
+                say(f"  {label}: " + ", ".join(f"{name(i)} {_shown_value(program, x)}"
+                                               for i, x in enumerate(values)))
         for zname, content in v["zones"].items():
             z = program.zones[zname]
             label = z.label or zname
@@ -456,6 +458,19 @@ def _view_printer(program, say):
                     shown = _cards(program, cards) if len(cards) <= 8 else msg(lang, "cards", n=len(cards))
                     say(f"  {msg(lang, 'their_zone', name=name(owner), zone=label)}: {shown}")
     return show
+
+
+def _shown_value(program, value) -> str:
+    """A variable's value from a seat's view: '?' where the seat may not see it, cards
+    by their display."""
+    if value is None:
+        return "?"
+    display = dict(zip(program.deck.ids, program.deck.display))
+    if isinstance(value, list):
+        return " ".join(_shown_value(program, x) for x in value) or "—"
+    if isinstance(value, str) and value in display:
+        return display[value]
+    return str(_num(value))
 
 
 def _cards(program, ids) -> str:

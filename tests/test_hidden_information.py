@@ -204,3 +204,12 @@ def test_a_log_of_a_bots_view_is_refused_beside_a_person(tmp_path):
     code = run([str(ROOT / "rulesets/gnav2.yaml"), "--human", "1", "--log", str(tmp_path / "x.jsonl"),
                 "--view", "2"], stdin=io.StringIO(""), stdout=io.StringIO(), stderr=err)
     assert code == 2 and "only what a person may see" in err.getvalue()
+
+
+def test_a_person_sees_a_shown_variable_only_as_far_as_its_visibility_allows(tmp_path):
+    path = tmp_path / "v.yaml"
+    path.write_text(VISIBILITY.replace("bid: {initial: 0, visibility: owner}",
+                                       "bid: {initial: 0, visibility: owner, show: true}"), encoding="utf-8")
+    out = io.StringIO()
+    run([str(path), "--human", "1", "--seed", "1"], stdin=io.StringIO(""), stdout=out)
+    assert "  bid: Player 1 5, Player 2 ?" in out.getvalue()
