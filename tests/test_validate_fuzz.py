@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import copy
+import os
 import pathlib
 
 import yaml
@@ -54,3 +55,37 @@ def test_a_mutated_ruleset_gets_problems_not_a_crash(tmp_path, game, pick, actio
     problems = check_file(str(f))
     for p in problems:
         assert p.message and str(p).startswith(str(f))
+
+
+PLAY_VALUES = st.sampled_from([None, 0, -1, 3, 2.5, "x", "", "1 / 0", "top(stock).value", "null", "[]",
+                               "current.hand", "players", "end_turn", "end_game", 10**6, True, [], {}])
+
+
+@settings(max_examples=int(os.environ.get("FUZZ_EXAMPLES", 25)), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(game=st.sampled_from(sorted(DATA)), pick=st.integers(0, 10**6),
+       action=st.sampled_from(["delete", "replace"]), value=PLAY_VALUES, seed=st.integers(0, 50))
+def test_a_mutated_ruleset_plays_replays_and_resumes_without_a_python_error(tmp_path, game, pick, action, value,
+                                                                            seed):
+    """play (bots, and a person who leaves at once), replay and resume answer with an exit
+    code and, on a fault, a message: no Python exception escapes."""
+    import io
+    from interpreter.cli import run
+    data = copy.deepcopy(DATA[game])
+    paths = [p for p in _paths(data) if p[:1] in (("flow",), ("functions",), ("variables",),
+                                                     ("player_variables",), ("result",), ("triggers",))]
+    data = _mutate(data, paths[pick % len(paths)], action, value)
+    if isinstance(data.get("flow"), dict):
+        data["flow"]["max_steps"] = 20_000          # a mutant may loop: keep each game short
+    f = tmp_path / "mutant.yaml"
+    f.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    record = tmp_path / "game.json"
+    calls = [[str(f), "--seed", str(seed), "--quiet"],
+             [str(f), "--seed", str(seed), "--human", "1", "--record", str(record)],
+             ["replay", str(record)], ["resume", str(record)]]
+    for argv in calls:
+        if argv[0] in ("replay", "resume") and not record.exists():
+            continue
+        out, err = io.StringIO(), io.StringIO()
+        code = run(argv, stdin=io.StringIO("1\n1\n"), stdout=out, stderr=err)
+        assert isinstance(code, int)
+        assert "Traceback" not in out.getvalue() + err.getvalue()
