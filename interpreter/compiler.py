@@ -190,7 +190,7 @@ class _Compiler:
         """Bind a local name; names that may hold cards are noted, so that a planning bot's
         imagined deal can rename the hidden cards they hold."""
         scope[name] = typ
-        if typ in (CARD, list_of(CARD), ZONE):
+        if typ in (CARD, list_of(CARD)):         # not a zone: a local naming a zone is the zone itself
             self.card_locals.add(name)
 
     def _functions(self):
