@@ -43,7 +43,7 @@ class Rng:
 
 FIELDS = ("zones", "vars", "pvars", "out", "players", "names", "current", "rng", "pc", "locals",
           "frames", "scopes", "pending", "log", "over", "revealed", "stacks", "steps", "decisions",
-          "result", "seed", "journal", "requests", "rounds")
+          "result", "seed", "journal", "requests", "rounds", "work")
 
 
 class State:
@@ -52,6 +52,7 @@ class State:
     def __init__(self, **values):
         for f in FIELDS:
             setattr(self, f, values.get(f))
+        self.work = values.get("work") or 0     # elements the built-ins visited since the last decision
 
     def copy(self) -> "State":
         """An independent copy, cheaper than deepcopy because the shape is known."""
@@ -84,6 +85,7 @@ class State:
         c.journal = list(self.journal)
         c.requests = [list(r) for r in self.requests]
         c.rounds = self.rounds
+        c.work = self.work
         return c
 
     @classmethod
