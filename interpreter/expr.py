@@ -12,7 +12,9 @@ from importlib import resources
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
-MAX_LENGTH = 4000
+from .limits import MAX_EXPR_LENGTH
+
+MAX_LENGTH = MAX_EXPR_LENGTH
 
 _TOKEN_NAMES = {
     "NAME": "a name", "NUMBER": "a number", "STRING": "a string", "LPAR": "'('", "RPAR": "')'",
@@ -26,10 +28,13 @@ _TOKEN_NAMES = {
 class ExprError(Exception):
     """A problem inside one expression, at a character offset of its text."""
 
-    def __init__(self, message: str, offset: int = 0):
+    def __init__(self, message: str, offset: int = 0, wrap: bool = True):
         super().__init__(message)
         self.message = message
         self.offset = offset
+        # False for a limit of the whole expression (its size, its depth): a function call
+        # reports it at the call, without "in function f():" in front.
+        self.wrap = wrap
 
 
 @lru_cache(maxsize=1)
@@ -45,7 +50,7 @@ def parse(text) -> Tree:
     if not isinstance(text, str):
         raise ExprError(f"expected an expression, got {type(text).__name__}")
     if len(text) > MAX_LENGTH:
-        raise ExprError(f"expression is longer than {MAX_LENGTH} characters")
+        raise ExprError(f"expression is longer than {MAX_LENGTH} characters (the limit)", MAX_LENGTH)
     if not text.strip():
         raise ExprError("empty expression")
     try:
@@ -83,3 +88,57 @@ def offset_of(node) -> int:
     if meta is not None and not meta.empty:
         return meta.start_pos
     return 0
+
+
+# -- expression text back from a tree, for messages at run time ------------------------
+_SIMPLE = {"name", "number", "string", "true", "false", "null", "literal", "call", "attr", "index", "list"}
+
+
+def unparse(t, params=None) -> str:
+    """The text of an expression tree (normalised spacing); `params` maps a function's
+    parameter names to the text of their arguments."""
+    if isinstance(t, Token):
+        return str(t.value)
+    if not isinstance(t, Tree):
+        return repr(t)
+    d, ch = t.data, t.children
+    if d == "name":
+        name = ch[0].value
+        return params.get(name, name) if params else name
+    if d in ("number", "string"):
+        return ch[0].value
+    if d in ("true", "false", "null"):
+        return d
+    if d == "literal":
+        v = ch[0]
+        return "null" if v is None else ("true" if v else "false") if isinstance(v, bool) else repr(v)
+    if d == "attr":
+        return f"{_operand(ch[0], params)}.{ch[1].value}"
+    if d == "index":
+        return f"{_operand(ch[0], params)}[{unparse(ch[1], params)}]"
+    if d == "call":
+        args = [] if ch[1] is None else ch[1].children
+        return f"{ch[0].value}({', '.join(unparse(a, params) for a in args)})"
+    if d == "list":
+        args = [] if ch[0] is None else ch[0].children
+        return f"[{', '.join(unparse(a, params) for a in args)}]"
+    if d == "neg":
+        return f"-{_operand(ch[0], params)}"
+    if d == "not_":
+        return f"not {_operand(ch[0], params)}"
+    if d in ("arith", "compare"):
+        return f"{_operand(ch[0], params)} {' '.join(str(ch[1]).split())} {_operand(ch[2], params)}"
+    if d in ("and_", "or_"):
+        return f"{_operand(ch[0], params)} {d[:-1]} {_operand(ch[1], params)}"
+    if d == "ifelse":
+        return f"{_operand(ch[0], params)} if {_operand(ch[1], params)} else {_operand(ch[2], params)}"
+    if d == "lambda_":
+        return f"{ch[0].value} => {unparse(ch[1], params)}"
+    return "..."
+
+
+def _operand(t, params) -> str:
+    text = unparse(t, params)
+    if isinstance(t, Tree) and t.data not in _SIMPLE:
+        return f"({text})"
+    return text

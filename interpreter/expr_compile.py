@@ -13,13 +13,15 @@ from typing import Callable
 
 from lark import Token, Tree
 
-from .errors import did_you_mean
-from .expr import ExprError, offset_of, parse
+from .errors import RulesError, did_you_mean
+from .expr import ExprError, offset_of, parse, unparse
+from .limits import MAX_EXPR_DEPTH, MAX_EXPR_NODES, MAX_EXPR_NUMBER, MAX_NUMBER_TEXT, MAX_WORK
 
 NUM, BOOL, STR, CARD, PLAYER, ZONE, NULL, ANY = (
     "number", "bool", "string", "card", "player", "zone", "null", "any")
 NOCONST = object()
-MAX_DEPTH = 60
+MAX_DEPTH = MAX_EXPR_DEPTH
+MAX_NODES = MAX_EXPR_NODES
 
 
 def list_of(t: str) -> str:
@@ -114,6 +116,10 @@ class ExprCompiler:
         self._hoist = None              # the option name of a `where` being compiled
         self._variant: list[set] = []   # per function body: names whose value changes per option
         self.hoisted = 0                # calls memoised in the last compile
+        self._nodes = 0                 # nodes compiled for the current expression (MAX_NODES)
+        # per function body being inlined: parameter -> (argument tree, the caller's map), so
+        # that a message at run time can show the argument's text for a parameter
+        self._pmaps: list[dict] = [{}]
 
     def compile_condition(self, text, scope: dict, option: str) -> Compiled:
         """Compile a choice's `where`, evaluated once per option.
@@ -132,6 +138,7 @@ class ExprCompiler:
     def compile(self, text, scope: dict | None = None, want: str | None = None) -> Compiled:
         """Compile `text` with local names `scope` (name -> type); raise ExprError."""
         tree = parse(text)
+        _STATELESS[0] = 0
         c = self.node(tree, dict(scope or {}), {}, 0)
         if want is not None and not compatible(c.type, want):
             raise ExprError(f"expected {_a(want)} here, but this is {_a(c.type)}", 0)
@@ -139,8 +146,16 @@ class ExprCompiler:
 
     # -- dispatch -----------------------------------------------------------
     def node(self, t, scope, params, depth) -> Compiled:
-        if depth > MAX_DEPTH:
-            raise ExprError("expression is nested too deeply", offset_of(t))
+        if depth == 0:                  # a new expression
+            self._nodes = 0
+            self._pmaps = [{}]
+        elif depth > MAX_DEPTH:
+            raise ExprError(f"expression is nested too deeply (more than {MAX_DEPTH} levels, "
+                            "counting the bodies of the functions it calls)", offset_of(t), wrap=False)
+        self._nodes += 1
+        if self._nodes > MAX_NODES:
+            raise ExprError(f"expression is too large: more than {MAX_NODES} parts once the functions it "
+                            "calls are copied in (each call copies its function's body)", offset_of(t), wrap=False)
         if isinstance(t, Token):
             raise ExprError(f"unexpected {t.value!r}", offset_of(t))
         method = getattr(self, "_" + t.data.rstrip("_"), None)
@@ -155,15 +170,25 @@ class ExprCompiler:
     # -- literals -----------------------------------------------------------
     def _literal(self, t, *_):
         v = t.children[0]
+        if isinstance(v, (int, float)) and not isinstance(v, bool) and not -MAX_EXPR_NUMBER < v < MAX_EXPR_NUMBER:
+            raise ExprError(f"number {v!r} is out of range: numbers must lie strictly between "
+                            f"-{MAX_EXPR_NUMBER:.0e} and {MAX_EXPR_NUMBER:.0e}", offset_of(t))
         return const(BOOL if isinstance(v, bool) else NULL if v is None else NUM, v)
 
     def _number(self, t, *_):
-        text = t.children[0].value
-        return const(NUM, float(text) if "." in text else int(text))
+        tok = t.children[0]
+        text = tok.value
+        if len(text) > MAX_NUMBER_TEXT:
+            raise ExprError(f"number is {len(text)} characters long; the limit is {MAX_NUMBER_TEXT}", offset_of(tok))
+        v = float(text) if "." in text else int(text)
+        if not v < MAX_EXPR_NUMBER:
+            raise ExprError(f"number {text} is too large: numbers must lie strictly between "
+                            f"-{MAX_EXPR_NUMBER:.0e} and {MAX_EXPR_NUMBER:.0e}", offset_of(tok))
+        return const(NUM, v)
 
     def _string(self, t, *_):
-        raw = t.children[0].value[1:-1]
-        return const(STR, raw.encode("utf-8").decode("unicode_escape") if "\\" in raw else raw)
+        tok = t.children[0]
+        return const(STR, unescape(tok.value[1:-1], offset_of(tok) + 1))
 
     def _true(self, *_):
         return const(BOOL, True)
@@ -242,13 +267,30 @@ class ExprCompiler:
                 raise ExprError(f"cards have no attribute '{name}'{did_you_mean(name, self.sym.card_attrs)}", off)
             typ, table = self.sym.card_attrs[name]
             if obj.is_const:
+                if obj.const is None:
+                    raise ExprError(f"null has no attribute '{name}'", off)
                 return const(typ, table[obj.const])
+            fault = self.fault([obj_t], f"so '.{name}' has no value", [f])
             if obj.local:
                 var = obj.local
-                return Compiled(typ, lambda s, l: table[l[var]], card_attr=(table, var))
-            return Compiled(typ, lambda s, l: table[f(s, l)])
+
+                def card_local(s, l):
+                    try:
+                        return table[l[var]]
+                    except TypeError:
+                        fault(s, l)
+                        raise
+                return Compiled(typ, card_local, card_attr=(table, var, fault))
+
+            def card_attr(s, l):
+                try:
+                    return table[f(s, l)]
+                except TypeError:
+                    fault(s, l)
+                    raise
+            return Compiled(typ, card_attr)
         if obj.type == PLAYER:
-            return self._player_attr(obj, name, off)
+            return self._player_attr(obj, name, off, self.fault([obj_t], f"so '.{name}' has no value", [f]))
         if obj.type == ZONE:
             if name == "top":
                 return Compiled(CARD, lambda s, l: (z[-1] if (z := f(s, l)) else None))
@@ -262,35 +304,99 @@ class ExprCompiler:
             return Compiled(ANY, lambda s, l: None)
         raise ExprError(f"{_a(obj.type)} has no attributes (looking for '{name}')", off)
 
-    def _player_attr(self, obj, name, off):
+    def _player_attr(self, obj, name, off, fault):
+        """A player's attribute; `fault(s, l)` raises the RulesError for a null player."""
         sym = self.sym
         f = obj.fn
-        if name in sym.player_vars:
+        if obj.is_const and obj.const is None:
+            raise ExprError(f"null has no attribute '{name}'", off)
+        if name in sym.player_vars or name in sym.player_zones:
+            typ = sym.player_vars[name] if name in sym.player_vars else ZONE
+            kind = "pvars" if name in sym.player_vars else "zones"
             if obj.current:
-                return Compiled(sym.player_vars[name], lambda s, l: s.pvars[name][s.current])
+                if kind == "pvars":
+                    def current_attr(s, l):
+                        try:
+                            return s.pvars[name][s.current]
+                        except TypeError:
+                            fault(s, l)
+                            raise
+                else:
+                    def current_attr(s, l):
+                        try:
+                            return s.zones[name][s.current]
+                        except TypeError:
+                            fault(s, l)
+                            raise
+                return Compiled(typ, current_attr)
             if obj.local:
                 var = obj.local
-                return Compiled(sym.player_vars[name], lambda s, l: s.pvars[name][l[var]])
-            return Compiled(sym.player_vars[name], lambda s, l: s.pvars[name][f(s, l)])
-        if name in sym.player_zones:
-            if obj.current:
-                return Compiled(ZONE, lambda s, l: s.zones[name][s.current])
-            if obj.local:
-                var = obj.local
-                return Compiled(ZONE, lambda s, l: s.zones[name][l[var]])
-            return Compiled(ZONE, lambda s, l: s.zones[name][f(s, l)])
+                if kind == "pvars":
+                    def local_attr(s, l):
+                        try:
+                            return s.pvars[name][l[var]]
+                        except TypeError:
+                            fault(s, l)
+                            raise
+                else:
+                    def local_attr(s, l):
+                        try:
+                            return s.zones[name][l[var]]
+                        except TypeError:
+                            fault(s, l)
+                            raise
+                return Compiled(typ, local_attr)
+            if kind == "pvars":
+                def player_attr(s, l):
+                    try:
+                        return s.pvars[name][f(s, l)]
+                    except TypeError:
+                        fault(s, l)
+                        raise
+            else:
+                def player_attr(s, l):
+                    try:
+                        return s.zones[name][f(s, l)]
+                    except TypeError:
+                        fault(s, l)
+                        raise
+            return Compiled(typ, player_attr)
         if name == "index":
             return Compiled(NUM, f)
         if name == "seat":
-            return Compiled(NUM, lambda s, l: f(s, l) + 1)
+            def seat(s, l):
+                try:
+                    return f(s, l) + 1
+                except TypeError:
+                    fault(s, l)
+                    raise
+            return Compiled(NUM, seat)
         if name == "name":
-            return Compiled(STR, lambda s, l: s.names[f(s, l)])
-        if name == "left":
-            return Compiled(PLAYER, lambda s, l: next_seat(s, f(s, l), 1))
-        if name == "right":
-            return Compiled(PLAYER, lambda s, l: next_seat(s, f(s, l), -1))
+            def name_(s, l):
+                try:
+                    return s.names[f(s, l)]
+                except TypeError:
+                    fault(s, l)
+                    raise
+            return Compiled(STR, name_)
+        if name in ("left", "right"):
+            step = 1 if name == "left" else -1
+
+            def neighbour(s, l):
+                try:
+                    return next_seat(s, f(s, l), step)
+                except TypeError:
+                    fault(s, l)
+                    raise
+            return Compiled(PLAYER, neighbour)
         if name == "eliminated":
-            return Compiled(BOOL, lambda s, l: s.out[f(s, l)])
+            def eliminated(s, l):
+                try:
+                    return s.out[f(s, l)]
+                except TypeError:
+                    fault(s, l)
+                    raise
+            return Compiled(BOOL, eliminated)
         known = list(sym.player_vars) + list(sym.player_zones) + list(PLAYER_BUILTINS)
         raise ExprError(f"players have no attribute '{name}'{did_you_mean(name, known)}", off)
 
@@ -302,17 +408,36 @@ class ExprCompiler:
             raise ExprError(f"cannot index {_a(coll.type)}", offset_of(coll_t))
         idx = self.sub(idx_t, scope, params, depth, NUM)
         cf, xf = coll.fn, idx.fn
+        fault = self.fault([coll_t, idx_t], f"so '{unparse(t)}' has no value", [cf, xf])
+        whole = self.complaint(idx_t, "is not a whole number, so it cannot index a list")
 
         def index(s, l):
             c = cf(s, l)
             i = xf(s, l)
-            return c[i] if -len(c) <= i < len(c) else None
+            try:
+                return c[i] if -len(c) <= i < len(c) else None
+            except TypeError:
+                fault(s, l)
+                if isinstance(i, float):
+                    if not i.is_integer():
+                        whole()
+                    return c[int(i)] if -len(c) <= i < len(c) else None
+                raise
         return Compiled(et, index)
 
     # -- operators ----------------------------------------------------------
     def _neg(self, t, scope, params, depth):
         a = self.sub(t.children[0], scope, params, depth, NUM)
-        return self._fold(NUM, lambda s, l, f=a.fn: -f(s, l), [a])
+        f = a.fn
+        fault = self.fault([t.children[0]], "so it cannot be negated", [f])
+
+        def neg(s, l):
+            try:
+                return -f(s, l)
+            except TypeError:
+                fault(s, l)
+                raise
+        return self._fold(NUM, neg, [a])
 
     def _not(self, t, scope, params, depth):
         a = self.sub(t.children[0], scope, params, depth, BOOL)
@@ -354,25 +479,80 @@ class ExprCompiler:
         op = op_tok.value
         a = self.sub(a_t, scope, params, depth)
         b = self.sub(b_t, scope, params, depth)
+        fa, fb = a.fn, b.fn
+        fault = self.fault([a_t, b_t], f"so '{op}' has nothing to work on", [fa, fb])
         if op == "+" and elem_of(a.type) and elem_of(b.type) and a.type != ANY:
-            fa, fb = a.fn, b.fn
-            return self._fold(a.type if a.type != ZONE else list_of(CARD),
-                              lambda s, l: list(fa(s, l)) + list(fb(s, l)), [a, b])
+            def join(s, l):
+                try:
+                    r = [*fa(s, l), *fb(s, l)]
+                except TypeError:
+                    fault(s, l)
+                    raise
+                try:            # the built-ins' work budget (see charge_work)
+                    w = s.work = s.work + len(r)
+                except AttributeError:
+                    w = stateless_work(len(r))
+                if w > MAX_WORK:
+                    too_much_work(s)
+                return r
+            return self._fold(a.type if a.type != ZONE else list_of(CARD), join, [a, b])
         if op == "+" and STR in (a.type, b.type) and {a.type, b.type} <= {STR, ANY}:
-            fa, fb = a.fn, b.fn
-            return self._fold(STR, lambda s, l: fa(s, l) + fb(s, l), [a, b])
+            def concat(s, l):
+                try:
+                    r = fa(s, l) + fb(s, l)
+                except TypeError:
+                    fault(s, l)
+                    raise
+                try:
+                    w = s.work = s.work + len(r)
+                except AttributeError:
+                    w = stateless_work(len(r))
+                if w > MAX_WORK:
+                    too_much_work(s)
+                return r
+            return self._fold(STR, concat, [a, b])
         for c, ct in ((a, a_t), (b, b_t)):
             if not compatible(c.type, NUM):
                 raise ExprError(f"'{op}' needs numbers, but this is {_a(c.type)}", offset_of(ct))
-        fa, fb = a.fn, b.fn
-        fn = {
-            "+": lambda s, l: fa(s, l) + fb(s, l),
-            "-": lambda s, l: fa(s, l) - fb(s, l),
-            "*": lambda s, l: fa(s, l) * fb(s, l),
-            "/": lambda s, l: _divide(fa(s, l), fb(s, l)),
-            "//": lambda s, l: _floordiv(fa(s, l), fb(s, l)),
-            "%": lambda s, l: _mod(fa(s, l), fb(s, l)),
-        }[op]
+        big = self.complaint(t, "goes beyond the numbers the rules can compute with (about 1e308)")
+        if op == "+":
+            def fn(s, l):
+                try:
+                    return fa(s, l) + fb(s, l)
+                except TypeError:
+                    fault(s, l)
+                    raise
+                except OverflowError:
+                    big()
+        elif op == "-":
+            def fn(s, l):
+                try:
+                    return fa(s, l) - fb(s, l)
+                except TypeError:
+                    fault(s, l)
+                    raise
+                except OverflowError:
+                    big()
+        elif op == "*":
+            def fn(s, l):
+                try:
+                    return fa(s, l) * fb(s, l)
+                except TypeError:
+                    fault(s, l)
+                    raise
+                except OverflowError:
+                    big()
+        else:
+            helper = {"/": _divide, "//": _floordiv, "%": _mod}[op]
+
+            def fn(s, l):
+                try:
+                    return helper(fa(s, l), fb(s, l))
+                except TypeError:
+                    fault(s, l)
+                    raise
+                except OverflowError:
+                    big()
         return self._fold(NUM, fn, [a, b])
 
     def _compare(self, t, scope, params, depth):
@@ -387,49 +567,84 @@ class ExprCompiler:
                 raise ExprError(f"'{op}' needs a list or zone on its right, but this is {_a(b.type)}", offset_of(b_t))
             if not compatible(a.type, et):
                 raise ExprError(f"looking for {_a(a.type)} among {_a(et)} values", offset_of(a_t))
-            fn = (lambda s, l: fa(s, l) in fb(s, l)) if op == "in" else (lambda s, l: fa(s, l) not in fb(s, l))
-            return self._fold(BOOL, fn, [a, b])
+            fault = self.fault([b_t], f"so '{op}' has nothing to look in", [fb])
+            if b.type == ZONE or b.is_const:    # bounded by the deck or by the text: no work to count
+                if op == "in":
+                    def member(s, l):
+                        try:
+                            return fa(s, l) in fb(s, l)
+                        except TypeError:
+                            fault(s, l)
+                            raise
+                else:
+                    def member(s, l):
+                        try:
+                            return fa(s, l) not in fb(s, l)
+                        except TypeError:
+                            fault(s, l)
+                            raise
+            else:
+                negate = op == "not in"
+
+                def member(s, l):
+                    x = fa(s, l)
+                    c = fb(s, l)
+                    try:
+                        try:
+                            w = s.work = s.work + len(c)
+                        except AttributeError:
+                            w = stateless_work(len(c))
+                        if w > MAX_WORK:
+                            too_much_work(s)
+                        return (x not in c) if negate else (x in c)
+                    except TypeError:
+                        fault(s, l)
+                        raise
+            return self._fold(BOOL, member, [a, b])
         if not compatible(a.type, b.type):
             raise ExprError(f"cannot compare {_a(a.type)} with {_a(b.type)}", offset_of(op_tok))
         if op in ("<", ">", "<=", ">=") and a.type not in (NUM, STR, ANY, NULL):
             raise ExprError(f"'{op}' compares numbers or strings, not {a.type}s", offset_of(op_tok))
+        fault = self.fault([a_t, b_t], f"so '{op}' cannot compare it", [fa, fb])
         if b.is_const and a.card_attr is not None:      # e.g. card.suit == 'H': one closure, not two
-            (table, var), v = a.card_attr, b.const
-            return Compiled(BOOL, {
-                "==": lambda s, l: table[l[var]] == v,
-                "!=": lambda s, l: table[l[var]] != v,
-                "<": lambda s, l: table[l[var]] < v,
-                ">": lambda s, l: table[l[var]] > v,
-                "<=": lambda s, l: table[l[var]] <= v,
-                ">=": lambda s, l: table[l[var]] >= v,
-            }[op])
+            (table, var, afault), v = a.card_attr, b.const
+            return Compiled(BOOL, _card_compare(op, table, var, v, afault, fault))
         if b.is_const and not a.is_const:
             v = b.const
-            return Compiled(BOOL, {
-                "==": lambda s, l: fa(s, l) == v,
-                "!=": lambda s, l: fa(s, l) != v,
-                "<": lambda s, l: fa(s, l) < v,
-                ">": lambda s, l: fa(s, l) > v,
-                "<=": lambda s, l: fa(s, l) <= v,
-                ">=": lambda s, l: fa(s, l) >= v,
-            }[op])
-        fn = {
-            "==": lambda s, l: fa(s, l) == fb(s, l),
-            "!=": lambda s, l: fa(s, l) != fb(s, l),
-            "<": lambda s, l: fa(s, l) < fb(s, l),
-            ">": lambda s, l: fa(s, l) > fb(s, l),
-            "<=": lambda s, l: fa(s, l) <= fb(s, l),
-            ">=": lambda s, l: fa(s, l) >= fb(s, l),
-        }[op]
-        return self._fold(BOOL, fn, [a, b])
+            return Compiled(BOOL, _const_compare(op, fa, v, fault))
+        return self._fold(BOOL, _compare_fn(op, fa, fb, fault), [a, b])
 
     def _fold(self, typ, fn, parts) -> Compiled:
         if all(p.is_const for p in parts):
             try:
                 return const(typ, fn(None, None))
-            except (ArithmeticError, TypeError):
-                pass
+            except (ArithmeticError, TypeError, RulesError):
+                pass        # left to fail at run time, at the step that runs it
         return Compiled(typ, fn)
+
+    # -- messages at run time -------------------------------------------------
+    def fault(self, trees, then, fns):
+        """fn(s, l) for an `except TypeError:` branch: raises a RulesError naming the first of
+        `trees` (whose closures are `fns`) that is null now, or returns if none is.
+
+        It evaluates them again: only on the way to stopping the game with the error, so
+        the closures that run in the normal case pay nothing but a `try`.
+        """
+        pmap = self._pmaps[-1]
+
+        def fault(s, l):
+            for tree, f in zip(trees, fns):
+                if f(s, l) is None:
+                    raise RulesError(f"'{_text(tree, pmap)}' is null here{_why_null(tree, pmap)}, {then}") from None
+        return fault
+
+    def complaint(self, tree, what):
+        """fn() raising a RulesError that `tree` (its text) `what`."""
+        pmap = self._pmaps[-1]
+
+        def complaint():
+            raise RulesError(f"'{_text(tree, pmap)}' {what}") from None
+        return complaint
 
     # -- calls --------------------------------------------------------------
     def _lambda(self, t, *_):
@@ -473,15 +688,20 @@ class ExprCompiler:
             raise ExprError(f"function '{fdef.name}' calls itself; functions may not be recursive", offset_of(t))
         bound = {p: self.sub(a, scope, params, depth) for p, a in zip(fdef.params, args)}
         self._calls.append(fdef.name)
+        caller = self._pmaps[-1]
+        self._pmaps.append({p: (a, caller) for p, a in zip(fdef.params, args)})
         if self._hoist is not None:       # inside the body, a parameter varies if its argument does
             self._variant.append({p for p, a in zip(fdef.params, args)
                                   if not free_names(a).isdisjoint(self._variant[-1])})
         try:
             return self.node(fdef.tree, {}, bound, depth)
         except ExprError as e:
-            raise ExprError(f"in function {fdef.name}(): {e.message}", offset_of(t)) from None
+            if not e.wrap:                # a limit of the whole expression: say it at the call
+                raise ExprError(e.message, offset_of(t), wrap=False) from None
+            raise ExprError(_in_function(fdef.name, e.message), offset_of(t)) from None
         finally:
             self._calls.pop()
+            self._pmaps.pop()
             if self._hoist is not None:
                 self._variant.pop()
 
@@ -570,7 +790,7 @@ def _divide(a, b):
     if b == 0:
         raise ZeroDivisionError("division by zero")
     r = a / b
-    return int(r) if r == int(r) else r
+    return int(r) if r.is_integer() else r
 
 
 def _floordiv(a, b):
@@ -583,3 +803,259 @@ def _mod(a, b):
     if b == 0:
         raise ZeroDivisionError("modulo by zero")
     return a % b
+
+
+# -- the built-ins' work budget ----------------------------------------------------------
+# Each built-in that goes through a collection (count, sum, filter, `in` a list, list + list,
+# ...) adds the collection's length to `State.work`, which engine.run sets to 0 before it
+# runs to the next decision, and stops the game past MAX_WORK: one add and one compare per
+# call, none per element.  The code is written out in each closure (no call layer):
+#
+#     try:
+#         w = s.work = s.work + len(xs)
+#     except AttributeError:          # no game state: a card attribute or a constant, at load time
+#         w = stateless_work(len(xs))
+#     if w > MAX_WORK:
+#         too_much_work(s)
+
+_STATELESS = [0]        # work done without a game state, since the last ExprCompiler.compile
+
+
+def stateless_work(n: int) -> int:
+    w = _STATELESS[0] = _STATELESS[0] + n
+    return w
+
+
+def too_much_work(s):
+    message = (f"the rules did more than {MAX_WORK:,} units of work between two decisions "
+               "(elements visited by count, sum, filter, map, any, in, ...): do functions of "
+               "each element nest too deeply?")
+    if s is None:
+        raise ExprError(message)
+    raise RulesError(message)
+
+
+# -- comparisons, written out so that the common case is one closure ------------------------
+def _card_compare(op, table, var, v, card_fault, fault):
+    """`card.attr OP constant` with `card` a local name."""
+    if op == "==":
+        def cmp(s, l):
+            try:
+                return table[l[var]] == v
+            except TypeError:
+                card_fault(s, l)
+                raise
+    elif op == "!=":
+        def cmp(s, l):
+            try:
+                return table[l[var]] != v
+            except TypeError:
+                card_fault(s, l)
+                raise
+    elif op == "<":
+        def cmp(s, l):
+            try:
+                return table[l[var]] < v
+            except TypeError:
+                card_fault(s, l)
+                fault(s, l)
+                raise
+    elif op == ">":
+        def cmp(s, l):
+            try:
+                return table[l[var]] > v
+            except TypeError:
+                card_fault(s, l)
+                fault(s, l)
+                raise
+    elif op == "<=":
+        def cmp(s, l):
+            try:
+                return table[l[var]] <= v
+            except TypeError:
+                card_fault(s, l)
+                fault(s, l)
+                raise
+    else:
+        def cmp(s, l):
+            try:
+                return table[l[var]] >= v
+            except TypeError:
+                card_fault(s, l)
+                fault(s, l)
+                raise
+    return cmp
+
+
+def _const_compare(op, fa, v, fault):
+    """`expression OP constant`."""
+    if op == "==":
+        return lambda s, l: fa(s, l) == v
+    if op == "!=":
+        return lambda s, l: fa(s, l) != v
+    if op == "<":
+        def cmp(s, l):
+            try:
+                return fa(s, l) < v
+            except TypeError:
+                fault(s, l)
+                raise
+    elif op == ">":
+        def cmp(s, l):
+            try:
+                return fa(s, l) > v
+            except TypeError:
+                fault(s, l)
+                raise
+    elif op == "<=":
+        def cmp(s, l):
+            try:
+                return fa(s, l) <= v
+            except TypeError:
+                fault(s, l)
+                raise
+    else:
+        def cmp(s, l):
+            try:
+                return fa(s, l) >= v
+            except TypeError:
+                fault(s, l)
+                raise
+    return cmp
+
+
+def _compare_fn(op, fa, fb, fault):
+    """`expression OP expression`."""
+    if op == "==":
+        return lambda s, l: fa(s, l) == fb(s, l)
+    if op == "!=":
+        return lambda s, l: fa(s, l) != fb(s, l)
+    if op == "<":
+        def cmp(s, l):
+            try:
+                return fa(s, l) < fb(s, l)
+            except TypeError:
+                fault(s, l)
+                raise
+    elif op == ">":
+        def cmp(s, l):
+            try:
+                return fa(s, l) > fb(s, l)
+            except TypeError:
+                fault(s, l)
+                raise
+    elif op == "<=":
+        def cmp(s, l):
+            try:
+                return fa(s, l) <= fb(s, l)
+            except TypeError:
+                fault(s, l)
+                raise
+    else:
+        def cmp(s, l):
+            try:
+                return fa(s, l) >= fb(s, l)
+            except TypeError:
+                fault(s, l)
+                raise
+    return cmp
+
+
+# -- messages ------------------------------------------------------------------------------
+def _resolve(t, pmap):
+    """A function's parameter stands for its argument: (tree, map) of what `t` reads."""
+    while isinstance(t, Tree) and t.data == "name" and t.children[0].value in pmap:
+        t, pmap = pmap[t.children[0].value]
+    return t, pmap
+
+
+def _text(t, pmap) -> str:
+    """The text of tree `t`, the arguments written in for a function's parameters."""
+    t, pmap = _resolve(t, pmap)
+    text = unparse(t, {p: _text(a, outer) for p, (a, outer) in pmap.items()})
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+_NULL_HINTS = {"top": " (top of an empty zone?)", "bottom": " (bottom of an empty zone?)",
+               "first": " (no element matched?)", "max_by": " (an empty list?)", "min_by": " (an empty list?)",
+               "min": " (an empty list?)", "max": " (an empty list?)", "random": " (an empty list?)"}
+
+
+def _why_null(t, pmap) -> str:
+    t, pmap = _resolve(t, pmap)
+    if not isinstance(t, Tree):
+        return ""
+    if t.data == "call":
+        return _NULL_HINTS.get(t.children[0].value, "")
+    if t.data == "attr":
+        if t.children[1].value == "index":      # a player's index is the player
+            return _why_null(t.children[0], pmap)
+        return _NULL_HINTS.get(t.children[1].value, "") if t.children[1].value in ("top", "bottom") else ""
+    if t.data == "index":
+        return " (past the end of the list?)"
+    if t.data == "name":
+        return " (before anyone's turn?)" if t.children[0].value == "current" else " (not set yet?)"
+    return ""
+
+
+def _in_function(name: str, message: str) -> str:
+    """'in function f(): message', a chain of calls shortened: 'in function f() → g() → … → h(): ...'."""
+    chain = [name]
+    while message.startswith("in function "):
+        head, sep, rest = message.partition(": ")
+        if not sep:
+            break
+        chain.extend(x.strip() for x in head[len("in function "):].split("→"))
+        message = rest
+    names = [c if c.endswith("()") or c == "…" else c + "()" for c in chain]
+    if len(names) > 4 or "…" in names[2:-1]:
+        names = names[:2] + ["…"] + names[-1:]
+    return f"in function {' → '.join(names)}: {message}"
+
+
+_ESCAPES = {"\\": "\\", "'": "'", '"': '"', "n": "\n", "t": "\t", "r": "\r"}
+_HEX = {"x": 2, "u": 4, "U": 8}
+
+
+def unescape(raw: str, offset: int) -> str:
+    """The value of a string literal's text (without its quotes), which starts at `offset`.
+
+    Escapes: \\\\ \\' \\" \\n \\t \\r \\xHH \\uHHHH \\UHHHHHHHH; a code point must be a
+    character (not a surrogate, at most 10FFFF).  Anything else is an ExprError there.
+    """
+    for i, ch in enumerate(raw):
+        if "\ud800" <= ch <= "\udfff":
+            raise ExprError(f"a string holds an unpaired surrogate U+{ord(ch):04X}, which is not a character",
+                            offset + i)
+    if "\\" not in raw:
+        return raw
+    out = []
+    i = 0
+    n = len(raw)
+    while i < n:
+        ch = raw[i]
+        if ch != "\\":
+            out.append(ch)
+            i += 1
+            continue
+        kind = raw[i + 1] if i + 1 < n else ""
+        if kind in _ESCAPES:
+            out.append(_ESCAPES[kind])
+            i += 2
+            continue
+        if kind in _HEX:
+            digits = raw[i + 2:i + 2 + _HEX[kind]]
+            if len(digits) != _HEX[kind] or any(d not in "0123456789abcdefABCDEF" for d in digits):
+                raise ExprError(f"'\\{kind}' needs {_HEX[kind]} hexadecimal digits, e.g. "
+                                f"'\\{kind}{'0041'[-_HEX[kind]:] if _HEX[kind] <= 4 else '00000041'}'", offset + i)
+            code = int(digits, 16)
+            if 0xD800 <= code <= 0xDFFF or code > 0x10FFFF:
+                raise ExprError(f"'\\{kind}{digits}' is not a character "
+                                f"({'an unpaired surrogate' if code <= 0xDFFF else 'beyond U+10FFFF'})", offset + i)
+            out.append(chr(code))
+            i += 2 + _HEX[kind]
+            continue
+        shown = repr(kind)[1:-1] if kind else ""
+        raise ExprError(f"unknown escape '\\{shown}' in a string; the escapes are "
+                        "\\\\ \\' \\\" \\n \\t \\r \\xHH \\uHHHH \\UHHHHHHHH", offset + i)
+    return "".join(out)

@@ -4,26 +4,55 @@ Each takes the compiler and the argument trees and returns a Compiled value; the
 table at the end maps the language's names to them.  Functions of each element
 (`c => ...`) bind the element in the locals while they run: collections are
 finite, so every call ends.
+
+Every function that goes through a collection charges its length to the work budget
+(`State.work`, at most MAX_WORK between two decisions; see expr_compile.too_much_work),
+once per call and written out in each closure, so that functions of each element nested
+in one another cannot run for hours.  A null where a value is needed stops the game with
+a RulesError naming the expression that was null (ExprCompiler.fault).
 """
 from __future__ import annotations
 
 from .errors import did_you_mean
 from .expr import ExprError, offset_of
-from .expr_compile import (ANY, BOOL, NUM, PLAYER, STR, ZONE, Compiled, _arity, compatible, list_of)
+from .expr_compile import (ANY, BOOL, NUM, PLAYER, STR, ZONE, Compiled, _arity, compatible, list_of,
+                           stateless_work, too_much_work)
+from .limits import MAX_WORK
+
+
+def _nothing(c, coll_t, name, cf):
+    return c.fault([coll_t], f"so {name}() has nothing to go through", [cf])
 
 
 def _fn_count(c, name, args, t, scope, params, depth):
     _arity(name, args, t, 1, 2)
     coll, et = c.collection(args[0], scope, params, depth)
     cf = coll.fn
+    fault = _nothing(c, args[0], name, cf)
     if len(args) == 1:
-        return Compiled(NUM, lambda s, l: len(cf(s, l)))
+        def size(s, l):
+            try:
+                return len(cf(s, l))
+            except TypeError:
+                fault(s, l)
+                raise
+        return Compiled(NUM, size)
     var, pred = c.lambda_(args[1], et, scope, params, depth, BOOL)
     pf = pred.fn
 
     def count(s, l):
+        xs = cf(s, l)
+        try:
+            w = s.work = s.work + len(xs)
+        except AttributeError:      # no game state: a card attribute, at load time
+            w = stateless_work(len(xs))
+        except TypeError:
+            fault(s, l)
+            raise
+        if w > MAX_WORK:
+            too_much_work(s)
         n = 0
-        for x in cf(s, l):
+        for x in xs:
             l[var] = x
             if pf(s, l):
                 n += 1
@@ -35,23 +64,57 @@ def _fn_any_all(c, name, args, t, scope, params, depth):
     _arity(name, args, t, 1, 2)
     coll, et = c.collection(args[0], scope, params, depth)
     cf = coll.fn
-    agg = any if name == "any" else all
+    fault = _nothing(c, args[0], name, cf)
     if len(args) == 1:
         if not compatible(et, BOOL):
             raise ExprError(f"{name}() of a list needs true/false values", offset_of(args[0]))
-        return Compiled(BOOL, lambda s, l: agg(cf(s, l)))
+        agg = any if name == "any" else all
+
+        def truth(s, l):
+            xs = cf(s, l)
+            try:
+                w = s.work = s.work + len(xs)
+            except AttributeError:
+                w = stateless_work(len(xs))
+            except TypeError:
+                fault(s, l)
+                raise
+            if w > MAX_WORK:
+                too_much_work(s)
+            return agg(xs)
+        return Compiled(BOOL, truth)
     var, pred = c.lambda_(args[1], et, scope, params, depth, BOOL)
     pf = pred.fn
     if name == "any":
         def fn(s, l):
-            for x in cf(s, l):
+            xs = cf(s, l)
+            try:
+                w = s.work = s.work + len(xs)
+            except AttributeError:
+                w = stateless_work(len(xs))
+            except TypeError:
+                fault(s, l)
+                raise
+            if w > MAX_WORK:
+                too_much_work(s)
+            for x in xs:
                 l[var] = x
                 if pf(s, l):
                     return True
             return False
     else:
         def fn(s, l):
-            for x in cf(s, l):
+            xs = cf(s, l)
+            try:
+                w = s.work = s.work + len(xs)
+            except AttributeError:
+                w = stateless_work(len(xs))
+            except TypeError:
+                fault(s, l)
+                raise
+            if w > MAX_WORK:
+                too_much_work(s)
+            for x in xs:
                 l[var] = x
                 if not pf(s, l):
                     return False
@@ -59,46 +122,84 @@ def _fn_any_all(c, name, args, t, scope, params, depth):
     return Compiled(BOOL, fn)
 
 
-def _mapped(c, name, args, t, scope, params, depth, want=None):
-    """(collection fn, element type, per-element fn, result type) for agg(coll[, x => f])."""
+def _values(c, name, args, t, scope, params, depth, want=None):
+    """(fn(s, l) -> the values, result type) for agg(coll[, x => f]), charged to the budget."""
     _arity(name, args, t, 1, 2)
     coll, et = c.collection(args[0], scope, params, depth)
+    cf = coll.fn
+    fault = _nothing(c, args[0], name, cf)
     if len(args) == 1:
-        return coll.fn, None, et
+        def values(s, l):
+            xs = cf(s, l)
+            try:
+                w = s.work = s.work + len(xs)
+            except AttributeError:
+                w = stateless_work(len(xs))
+            except TypeError:
+                fault(s, l)
+                raise
+            if w > MAX_WORK:
+                too_much_work(s)
+            return xs
+        return values, et
     var, body = c.lambda_(args[1], et, scope, params, depth, want)
     bf = body.fn
-    return coll.fn, (var, bf), body.type
 
-
-def _each(cf, mapper):
-    if mapper is None:
-        return cf
-    var, bf = mapper
-
-    def values(s, l):
+    def mapped(s, l):
+        xs = cf(s, l)
+        try:
+            w = s.work = s.work + len(xs)
+        except AttributeError:
+            w = stateless_work(len(xs))
+        except TypeError:
+            fault(s, l)
+            raise
+        if w > MAX_WORK:
+            too_much_work(s)
         out = []
-        for x in cf(s, l):
+        for x in xs:
             l[var] = x
             out.append(bf(s, l))
         return out
-    return values
+    return mapped, body.type
 
 
 def _fn_sum(c, name, args, t, scope, params, depth):
-    cf, mapper, rt = _mapped(c, name, args, t, scope, params, depth, NUM)
+    vf, rt = _values(c, name, args, t, scope, params, depth, NUM)
     if not compatible(rt, NUM):
         raise ExprError("sum() adds numbers; give a function such as c => c.points", offset_of(t))
-    vf = _each(cf, mapper)
-    return Compiled(NUM, lambda s, l: sum(vf(s, l)))
+    null = c.complaint(args[-1], "is null for some element, so sum() cannot add it")
+    big = c.complaint(t, "goes beyond the numbers the rules can compute with (about 1e308)")
+
+    def total(s, l):
+        v = vf(s, l)
+        try:
+            return sum(v)
+        except TypeError:
+            if None in v:
+                null()
+            raise
+        except OverflowError:
+            big()
+    return Compiled(NUM, total)
 
 
 def _fn_min_max(c, name, args, t, scope, params, depth):
-    cf, mapper, rt = _mapped(c, name, args, t, scope, params, depth)
+    vf, rt = _values(c, name, args, t, scope, params, depth)
     if rt not in (NUM, STR, ANY):
         raise ExprError(f"{name}() needs numbers or strings; give a function such as c => c.value", offset_of(t))
-    vf = _each(cf, mapper)
     agg = min if name == "min" else max
-    return Compiled(rt, lambda s, l: agg(v) if (v := vf(s, l)) else None)
+    null = c.complaint(args[-1], f"is null for some element, so {name}() cannot compare it")
+
+    def extreme(s, l):
+        v = vf(s, l)
+        try:
+            return agg(v) if v else None
+        except TypeError:
+            if None in v:
+                null()
+            raise
+    return Compiled(rt, extreme)
 
 
 def _fn_by(c, name, args, t, scope, params, depth):
@@ -109,14 +210,31 @@ def _fn_by(c, name, args, t, scope, params, depth):
         raise ExprError(f"{name}() needs a key that is a number or string", offset_of(args[1]))
     cf, kf = coll.fn, key.fn
     better = (lambda a, b: a > b) if name == "max_by" else (lambda a, b: a < b)
+    fault = _nothing(c, args[0], name, cf)
+    null = c.complaint(args[1], f"is null for some element, so {name}() cannot compare it")
 
     def best(s, l):
+        xs = cf(s, l)
+        try:
+            w = s.work = s.work + len(xs)
+        except AttributeError:
+            w = stateless_work(len(xs))
+        except TypeError:
+            fault(s, l)
+            raise
+        if w > MAX_WORK:
+            too_much_work(s)
         found, best_key = None, None
-        for x in cf(s, l):
+        for x in xs:
             l[var] = x
             k = kf(s, l)
-            if found is None or better(k, best_key):
-                found, best_key = x, k
+            try:
+                if found is None or better(k, best_key):
+                    found, best_key = x, k
+            except TypeError:
+                if k is None or best_key is None:
+                    null()
+                raise
         return found
     return Compiled(et, best)
 
@@ -126,10 +244,21 @@ def _fn_filter(c, name, args, t, scope, params, depth):
     coll, et = c.collection(args[0], scope, params, depth)
     var, pred = c.lambda_(args[1], et, scope, params, depth, BOOL)
     cf, pf = coll.fn, pred.fn
+    fault = _nothing(c, args[0], name, cf)
 
     def keep(s, l):
+        xs = cf(s, l)
+        try:
+            w = s.work = s.work + len(xs)
+        except AttributeError:
+            w = stateless_work(len(xs))
+        except TypeError:
+            fault(s, l)
+            raise
+        if w > MAX_WORK:
+            too_much_work(s)
         out = []
-        for x in cf(s, l):
+        for x in xs:
             l[var] = x
             if pf(s, l):
                 out.append(x)
@@ -139,8 +268,8 @@ def _fn_filter(c, name, args, t, scope, params, depth):
 
 def _fn_map(c, name, args, t, scope, params, depth):
     _arity(name, args, t, 2, 2)
-    cf, mapper, rt = _mapped(c, name, args, t, scope, params, depth)
-    return Compiled(list_of(rt), _each(cf, mapper))
+    vf, rt = _values(c, name, args, t, scope, params, depth)
+    return Compiled(list_of(rt), vf)
 
 
 def _fn_first(c, name, args, t, scope, params, depth):
@@ -151,9 +280,20 @@ def _fn_first(c, name, args, t, scope, params, depth):
         return Compiled(et, lambda s, l: (v[0] if (v := cf(s, l)) else None))
     var, pred = c.lambda_(args[1], et, scope, params, depth, BOOL)
     pf = pred.fn
+    fault = _nothing(c, args[0], name, cf)
 
     def first(s, l):
-        for x in cf(s, l):
+        xs = cf(s, l)
+        try:
+            w = s.work = s.work + len(xs)
+        except AttributeError:
+            w = stateless_work(len(xs))
+        except TypeError:
+            fault(s, l)
+            raise
+        if w > MAX_WORK:
+            too_much_work(s)
+        for x in xs:
             l[var] = x
             if pf(s, l):
                 return x
@@ -173,7 +313,16 @@ def _fn_top_bottom(c, name, args, t, scope, params, depth):
 def _fn_abs(c, name, args, t, scope, params, depth):
     _arity(name, args, t, 1, 1)
     a = c.sub(args[0], scope, params, depth, NUM)
-    return c._fold(NUM, lambda s, l, f=a.fn: abs(f(s, l)), [a])
+    f = a.fn
+    fault = c.fault([args[0]], "so abs() has no number", [f])
+
+    def abs_(s, l):
+        try:
+            return abs(f(s, l))
+        except TypeError:
+            fault(s, l)
+            raise
+    return c._fold(NUM, abs_, [a])
 
 
 def _fn_zone(c, name, args, t, scope, params, depth):
@@ -192,7 +341,15 @@ def _fn_zone(c, name, args, t, scope, params, depth):
         owner = c.sub(args[1], scope, params, depth, PLAYER)
         if zname in sym.player_zones:
             of = owner.fn
-            return Compiled(ZONE, lambda s, l: s.zones[zname][of(s, l)])
+            fault = c.fault([args[1]], f"so it has no zone '{zname}'", [of])
+
+            def zone(s, l):
+                try:
+                    return s.zones[zname][of(s, l)]
+                except TypeError:
+                    fault(s, l)
+                    raise
+            return Compiled(ZONE, zone)
     known = sym.shared_zones | sym.player_zones
     raise ExprError(f"unknown zone '{zname}'{did_you_mean(zname, known)}", offset_of(args[0]))
 
@@ -201,7 +358,18 @@ def _fn_player(c, name, args, t, scope, params, depth):
     _arity(name, args, t, 1, 1)
     a = c.sub(args[0], scope, params, depth, NUM)
     f = a.fn
-    return Compiled(PLAYER, lambda s, l: s.players[int(f(s, l)) % len(s.players)])
+    fault = c.fault([args[0]], "so player() has no seat number", [f])
+    odd = c.complaint(args[0], "is not a finite number, so player() has no seat")
+
+    def player(s, l):
+        try:
+            return s.players[int(f(s, l)) % len(s.players)]
+        except TypeError:
+            fault(s, l)
+            raise
+        except (OverflowError, ValueError):
+            odd()
+    return Compiled(PLAYER, player)
 
 
 def _fn_len_alias(c, name, args, t, scope, params, depth):
@@ -223,11 +391,16 @@ def _fn_clockwise(c, name, args, t, scope, params, depth):
     _arity(name, args, t, 1, 1)
     a = c.sub(args[0], scope, params, depth, PLAYER)
     f = a.fn
+    fault = c.fault([args[0]], "so clockwise() has no player to start from", [f])
 
     def clockwise(s, l):
         p = f(s, l)
         n = len(s.players)
-        return [q for q in ((p + i) % n for i in range(n)) if not s.out[q]]
+        try:
+            return [q for q in ((p + i) % n for i in range(n)) if not s.out[q]]
+        except TypeError:
+            fault(s, l)
+            raise
     return Compiled(list_of(PLAYER), clockwise)
 
 
@@ -251,5 +424,3 @@ BUILTIN_FUNCTIONS = {
     "abs": _fn_abs, "zone": _fn_zone, "player": _fn_player, "random": _fn_random,
     "clockwise": _fn_clockwise, "text": _fn_text,
 }
-
-

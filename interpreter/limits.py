@@ -30,3 +30,14 @@ MAX_NUMBER_TEXT = 64                  # characters of a number's text (checked b
 
 # -- games described by a scenario or a record (enforced in scenario.py and records.py) -
 MAX_PLAYERS = 100                     # players at one table, whatever a ruleset allows
+
+# -- expressions (enforced in expr.py, expr_compile.py and expr_functions.py) -------------
+MAX_EXPR_LENGTH = 4_000               # characters in one expression (expr.parse)
+MAX_EXPR_DEPTH = 60                   # levels of nesting in one expression, the bodies of the
+                                      # functions it calls included (ExprCompiler.node)
+MAX_EXPR_NODES = 5_000                # parts of one compiled expression: a function's body is
+                                      # copied at each call, so calls count their bodies (ExprCompiler.node)
+MAX_EXPR_NUMBER = MAX_NUMBER          # |n| of a number written in an expression must be below
+                                      # this, and its text at most MAX_NUMBER_TEXT characters (at load time)
+MAX_WORK = 10_000_000                 # elements the built-ins (count, sum, filter, map, any, in, list +, ...)
+                                      # may visit between two decisions (engine.run resets State.work)

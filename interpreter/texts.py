@@ -8,12 +8,13 @@ from .expr import ExprError
 from .expr_compile import BOOL, CARD, PLAYER, ZONE, elem_of, list_of
 
 TEMPLATE_PART = re.compile(r"\{([^{}]+)\}")
+SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def plain(v) -> str:
     if isinstance(v, bool):
         return "yes" if v else "no"
-    if isinstance(v, float) and v == int(v):
+    if isinstance(v, float) and v.is_integer():     # not for inf and nan, which int() refuses
         return str(int(v))
     return "—" if v is None else str(v)
 
@@ -25,9 +26,9 @@ def shower(typ: str, display):
     if typ == PLAYER:
         return lambda s, v: "nobody" if v is None else s.names[v]
     if typ in (ZONE, list_of(CARD)):
-        return lambda s, v: " ".join(display[x] for x in v) if v else "—"
+        return lambda s, v: " ".join("—" if x is None else display[x] for x in v) if v else "—"
     if typ == list_of(PLAYER):
-        return lambda s, v: ", ".join(s.names[x] for x in v) if v else "nobody"
+        return lambda s, v: ", ".join("nobody" if x is None else s.names[x] for x in v) if v else "nobody"
     if typ == BOOL:
         return lambda s, v: "yes" if v else "no"
     if elem_of(typ) is not None:
@@ -42,6 +43,10 @@ def template(ec, text: str, scope: dict, display, report):
     """
     parts = []
     pos = 0
+    literal = TEMPLATE_PART.sub(lambda m: " " * len(m.group()), text)
+    for m in SURROGATE.finditer(literal):   # it could not be printed
+        report(f"the text holds an unpaired surrogate U+{ord(m.group()):04X}, which is not a character",
+               m.start())
     for m in TEMPLATE_PART.finditer(text):
         parts.append(text[pos:m.start()])
         try:

@@ -2,14 +2,17 @@
 from __future__ import annotations
 
 import pathlib
+import time
 from types import SimpleNamespace
 
 import pytest
 import yaml
 from hypothesis import given, settings, strategies as st
 
+from interpreter.errors import RulesError
 from interpreter.expr import ExprError, parse
 from interpreter.expr_compile import (BOOL, NUM, STR, ExprCompiler, FunctionDef, Symbols)
+from interpreter.limits import MAX_EXPR_NODES, MAX_WORK
 
 CASES = yaml.safe_load((pathlib.Path(__file__).parent / "expr_cases.yaml").read_text(encoding="utf-8"))
 
@@ -29,7 +32,8 @@ SYMBOLS = Symbols(
 def state():
     return SimpleNamespace(vars={"total": 5, "flag": False}, pvars={"score": [9, 4]},
                            zones={"trick": [0, 1], "hand": [[2], [0, 1]]},
-                           current=1, out=[False, False], players=(0, 1), names=["Player 1", "Player 2"])
+                           current=1, out=[False, False], players=(0, 1), names=["Player 1", "Player 2"],
+                           work=0)
 
 
 def evaluate(text):
@@ -40,7 +44,7 @@ def evaluate(text):
 @pytest.mark.parametrize("case", CASES, ids=[c["expr"] or "<empty>" for c in CASES])
 def test_expression(case):
     if "error" in case:
-        with pytest.raises((ExprError, ZeroDivisionError)) as e:
+        with pytest.raises((ExprError, ZeroDivisionError, RulesError)) as e:
             evaluate(case["expr"])
         assert case["error"] in str(e.value)
     else:
@@ -69,5 +73,162 @@ def test_arbitrary_text_raises_only_the_languages_own_error(text):
         return
     try:
         c.fn(state(), {})
-    except (ZeroDivisionError, TypeError):
+    except (ZeroDivisionError, TypeError, RulesError):
         pass       # run-time faults are reported by the engine with the step's position
+
+
+# -- string literals -----------------------------------------------------------------------
+@pytest.mark.parametrize("text, value", [
+    (r"'a\nb'", "a\nb"), (r"'\x41\u00e9\U0001F600'", "Aé😀"), (r"'it\'s'", "it's"), (r'"say \"hi\""', 'say "hi"'),
+    (r"'back\\slash'", "back\\slash"), ("'é\\t'", "é\t"), ("'plain é'", "plain é")])
+def test_string_escapes_are_decoded(text, value):
+    assert evaluate(text) == value
+
+
+@pytest.mark.parametrize("text, message, offset", [
+    (r"'\x'", "needs 2 hexadecimal digits", 1), (r"'ab\xZZ'", "needs 2 hexadecimal digits", 3),
+    (r"'\ud800'", "unpaired surrogate", 1), (r"'ok' + '\uDFFF'", "unpaired surrogate", 8),
+    (r"'\U00110000'", "beyond U+10FFFF", 1), (r"'\q'", "unknown escape", 1), (r"'\0'", "unknown escape", 1),
+    ("'\ud800'", "unpaired surrogate U+D800", 1)])
+def test_bad_string_escapes_are_load_time_errors_at_the_backslash(text, message, offset):
+    with pytest.raises(ExprError) as e:
+        ExprCompiler(SYMBOLS).compile(text)
+    assert message in e.value.message and e.value.offset == offset
+
+
+# -- numbers -----------------------------------------------------------------------------
+@pytest.mark.parametrize("text", ["1000000000000000000", "1" + "0" * 30, "1" + "0" * 70 + ".5", "-" + "9" * 19])
+def test_number_literals_are_bounded(text):
+    with pytest.raises(ExprError) as e:
+        ExprCompiler(SYMBOLS).compile(text)
+    assert "too large" in e.value.message or "characters long" in e.value.message
+
+
+def test_numbers_from_yaml_are_bounded_too():
+    with pytest.raises(ExprError):
+        ExprCompiler(SYMBOLS).compile(float("inf"))
+    assert ExprCompiler(SYMBOLS).compile(999999999999999999).const == 999999999999999999
+
+
+# -- size and depth ------------------------------------------------------------------------
+def chain_symbols(n, calls, body="x + 1"):
+    """f0 = body; f1..fn each call the previous `calls` times."""
+    functions = {"f0": FunctionDef("f0", ["x"], parse(body))}
+    for i in range(1, n + 1):
+        functions[f"f{i}"] = FunctionDef(f"f{i}", ["x"], parse(" + ".join([f"f{i - 1}(x)"] * calls)))
+    return Symbols(global_vars={"total": NUM}, functions=functions)
+
+
+def test_seven_functions_each_calling_the_previous_twice_compile_fast():
+    start = time.perf_counter()
+    c = ExprCompiler(chain_symbols(7, 2)).compile("f7(total)")
+    assert time.perf_counter() - start < 0.5
+    assert c.fn(state(), {}) == 2 ** 7 * 6
+
+
+def test_forty_nested_calls_compile():
+    assert ExprCompiler(chain_symbols(40, 1)).compile("f40(total)").fn(state(), {}) == 6
+
+
+@pytest.mark.parametrize("n, calls", [(40, 2), (60, 1), (12, 4)])
+def test_inlined_functions_stop_at_a_limit_not_at_the_memory(n, calls):
+    start = time.perf_counter()
+    with pytest.raises(ExprError) as e:
+        ExprCompiler(chain_symbols(n, calls)).compile(f"total + f{n}(total)")
+    assert time.perf_counter() - start < 1
+    assert e.value.offset == len("total + ")           # at the call, not inside a body
+    assert "nested too deeply" in e.value.message or f"more than {MAX_EXPR_NODES} parts" in e.value.message
+    assert "in function" not in e.value.message
+
+
+def test_deep_nesting_and_long_texts_are_errors_not_crashes():
+    for text in ["-" * 3000 + "1", "[" * 1900 + "]" * 1900, "not " * 900 + "true", "(" * 1900 + "1" + ")" * 1900,
+                 " + ".join(["1"] * 1999), "[" + ",".join(["1"] * 1999) + "]", "x => " * 700 + "1"]:
+        try:
+            ExprCompiler(SYMBOLS).compile(text)
+        except ExprError:
+            pass
+    with pytest.raises(ExprError) as e:
+        ExprCompiler(SYMBOLS).compile("1" + " + 1" * 1200)
+    assert "longer than" in e.value.message
+
+
+def test_a_chain_of_function_errors_is_shortened():
+    with pytest.raises(ExprError) as e:
+        ExprCompiler(chain_symbols(6, 1, body="x.nope")).compile("f6(total)")
+    assert e.value.message.startswith("in function f6() → f5() → … → f0(): ")
+
+
+# -- run time: nulls, overflow, work -----------------------------------------------------
+def run_time_error(text, **vars_):
+    s = state()
+    s.vars.update(vars_)
+    c = ExprCompiler(SYMBOLS).compile(text)
+    with pytest.raises(RulesError) as e:
+        c.fn(s, {})
+    return str(e.value)
+
+
+def test_null_card_names_the_expression_and_why():
+    s = state()
+    s.zones["trick"] = []
+    c = ExprCompiler(SYMBOLS).compile("top(trick).points + 1")
+    with pytest.raises(RulesError) as e:
+        c.fn(s, {})
+    assert str(e.value) == "'top(trick)' is null here (top of an empty zone?), so '.points' has no value"
+
+
+@pytest.mark.parametrize("text, message", [
+    ("first(trick, c => c.points > 99).suit == 'H'", "'first(trick, c => c.points > 99)' is null here (no element matched?)"),
+    ("first(players, p => p.score > 99).hand", "so '.hand' has no value"),
+    ("first(players, p => p.score > 99).score + 1", "so '.score' has no value"),
+    ("first(players, p => p.score > 99).left", "so '.left' has no value"),
+    ("players[5].name", "'players[5]' is null here (past the end of the list?)"),
+    ("double(first(trick, c => false).points)", "'first(trick, c => false)' is null here"),
+    ("total < null", "so '<' cannot compare it"),
+    ("min([1, null])", "null for some element"),
+    ("zone('hand', first(players, p => false))", "so it has no zone 'hand'"),
+])
+def test_nulls_at_run_time_are_rules_errors_naming_the_expression(text, message):
+    assert message in run_time_error(text)
+
+
+def test_a_parameter_is_shown_as_its_argument():
+    symbols = Symbols(card_attrs=SYMBOLS.card_attrs, shared_zones={"trick"},
+                      functions={"pts": FunctionDef("pts", ["c"], parse("c.points"))})
+    s = state()
+    s.zones["trick"] = []
+    with pytest.raises(RulesError) as e:
+        ExprCompiler(symbols).compile("pts(top(trick))").fn(s, {})
+    assert "'top(trick)' is null here" in str(e.value)
+
+
+def test_numbers_too_large_for_floats_are_rules_errors():
+    sq = {f"sq{i}": FunctionDef(f"sq{i}", ["x"], parse(f"sq{i - 1}(x) * sq{i - 1}(x)" if i else "x")) for i in range(9)}
+    symbols = Symbols(global_vars={"total": NUM}, functions=sq)
+    for text in ["sq8(999999999999999999 + total) * 1.5", "sq8(999999999999999999 + total) / 3",
+                 "1.5 / sq8(999999999999999999 + total)", "sum([sq8(999999999999999999 + total), 0.5])",
+                 "player(sq8(99999999999999999.5 + total))"]:
+        with pytest.raises(RulesError) as e:
+            ExprCompiler(symbols).compile(text).fn(state(), {})
+        assert "(about 1e308)" in str(e.value) or "not a finite number" in str(e.value)
+
+
+def test_builtins_charge_the_elements_they_visit():
+    s = state()
+    c = ExprCompiler(SYMBOLS).compile("count(all_cards, c => c.points > 0) + sum(trick, c => c.points)")
+    c.fn(s, {})
+    assert s.work == 3 + 2
+    s.work = MAX_WORK - 4
+    with pytest.raises(RulesError) as e:
+        c.fn(s, {})
+    assert f"more than {MAX_WORK:,} units of work" in str(e.value)
+
+
+def test_nested_functions_of_each_element_stop_at_the_work_limit():
+    big = "[" + ",".join(["1"] * 400) + "]"
+    text = f"count({big}, a => count({big}, b => count({big}, c => c > 0) > 0) > 0)"
+    start = time.perf_counter()
+    with pytest.raises(RulesError) as e:
+        ExprCompiler(SYMBOLS).compile(text).fn(state(), {})
+    assert "units of work" in str(e.value) and time.perf_counter() - start < 20
