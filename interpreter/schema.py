@@ -23,9 +23,16 @@ def load_schema(kind: str = "ruleset") -> dict:
     return json.loads(text)
 
 
+# A whole number is an int, never a float such as 2.0 (JSON Schema would accept it).
+_Validator = jsonschema.validators.extend(
+    jsonschema.Draft202012Validator,
+    type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine(
+        "integer", lambda checker, x: isinstance(x, int) and not isinstance(x, bool)))
+
+
 @lru_cache(maxsize=None)
 def _validator(kind: str):
-    return jsonschema.Draft202012Validator(load_schema(kind))
+    return _Validator(load_schema(kind))
 
 
 def check(data, source: Source, kind: str = "ruleset") -> list[Problem]:
@@ -122,7 +129,7 @@ def _dotted(path) -> str:
 
 
 def _kind(value) -> str:
-    return {bool: "true/false", int: "a number", float: "a number", str: "a string", list: "a list",
+    return {bool: "true/false", int: "a number", float: "a number with a decimal point", str: "a string", list: "a list",
             dict: "a mapping", type(None): "empty"}.get(type(value), type(value).__name__)
 
 
