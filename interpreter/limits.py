@@ -30,6 +30,7 @@ MAX_NUMBER_TEXT = 64                  # characters of a number's text (checked b
 
 # -- games described by a scenario or a record (enforced in scenario.py and records.py) -
 MAX_PLAYERS = 100                     # players at one table, whatever a ruleset allows
+MAX_PLAYOUTS = 1_000                  # play-outs per option of the mc bot a record names
 
 # -- expressions (enforced in expr.py, expr_compile.py and expr_functions.py) -------------
 MAX_EXPR_LENGTH = 4_000               # characters in one expression (expr.parse)

@@ -11,23 +11,29 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import signal
+import threading
 import secrets
 import tempfile
 import time
 
-from . import load_program
+from . import check_players, load_named_program
 from .agents import Decision
 from .engine import apply, labels, new_game
-from .errors import RulesetError
-from .loader import load_file
+from .errors import InterpreterError, RulesetError
+from .limits import MAX_PLAYOUTS
+from .loader import FileRefused, load_file, read_bytes
 from .schema import check
 
 FORMAT = "card-interpreter-record/1"
 
 
 def ruleset_hash(path: str) -> str:
-    with open(path, "rb") as f:
-        return hashlib.sha256(f.read()).hexdigest()
+    """SHA-256 of a ruleset file (read within the limits of every input file)."""
+    try:
+        return hashlib.sha256(read_bytes(path)).hexdigest()
+    except FileRefused:
+        return ""
 
 
 def new_record(program, ruleset_path: str, seed: int, players: int, agents: list, stacks=None,
@@ -57,14 +63,49 @@ def result_summary(s) -> dict:
 
 
 def save(record: dict, path: str) -> None:
-    """Write atomically, so an interrupted write never leaves half a record."""
+    """Write atomically, so an interrupted write never leaves half a record, nor a
+    temporary file: Ctrl-C during the write is held until the record is in place,
+    and any failure removes the temporary file."""
+    text = json.dumps({k: v for k, v in record.items() if not k.startswith("_")}, ensure_ascii=False, indent=1)
     folder = os.path.dirname(os.path.abspath(path))
     os.makedirs(folder, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".record-", suffix=".json")
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        json.dump({k: v for k, v in record.items() if not k.startswith("_")}, f, ensure_ascii=False, indent=1)
-        f.write("\n")
-    os.replace(tmp, path)
+    with _interrupts_held():
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".record-", suffix=".json")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write(text + "\n")
+            os.replace(tmp, path)
+        except BaseException:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+            raise
+
+
+class _interrupts_held:
+    """Hold SIGINT (Ctrl-C) for the duration of the block, then deliver it.  Only the
+    main thread can install a handler; elsewhere the block runs as it is."""
+
+    def __enter__(self):
+        self.caught = None
+        self.previous = None
+        if threading.current_thread() is threading.main_thread():
+            try:
+                self.previous = signal.signal(signal.SIGINT, self._hold)
+            except (ValueError, OSError):
+                self.previous = None
+        return self
+
+    def _hold(self, signum, frame):
+        self.caught = (signum, frame)
+
+    def __exit__(self, *exc):
+        if self.previous is not None:
+            signal.signal(signal.SIGINT, self.previous)
+            if self.caught is not None:
+                signal.raise_signal(signal.SIGINT)     # now, through the handler it was meant for
+        return False
 
 
 def default_path(name: str) -> str:
@@ -87,12 +128,33 @@ def load(path: str) -> dict:
 
 
 def program_of(record: dict, ruleset_path: str | None = None):
-    """The compiled ruleset of a record, and a note if its file changed since."""
+    """The compiled ruleset of a record, and a note if its file changed since.
+
+    The record must fit its ruleset: options and language, the number of players
+    and seats, the bot, the stacked deck; each misfit is a problem at its key."""
+    src = record["_source"]
     path = ruleset_path or record["ruleset"]["file"]
-    if not os.path.exists(path):
-        src = record["_source"]
-        raise RulesetError([src.problem(("ruleset", "file"), f"the ruleset file '{path}' does not exist")])
-    program = load_program(path, {k: str(v) for k, v in record["options"].items()}, record.get("lang"))
+    program = load_named_program(path, path, src, ("ruleset", "file"),
+                                 {k: str(v) for k, v in record["options"].items()}, record.get("lang"))
+    problems = check_players(record["players"], program, src, ("players",))
+    if not problems and len(record["agents"]) != record["players"]:
+        k = len(record["agents"])
+        problems.append(src.problem(("agents",), f"'agents' names {k} seat{'' if k == 1 else 's'} for "
+                                                 f"{record['players']} players"))
+    playouts = (record.get("bot") or {}).get("playouts", 1)
+    if playouts > MAX_PLAYOUTS:
+        problems.append(src.problem(("bot", "playouts"), f"more than {MAX_PLAYOUTS} play-outs per option"))
+    for n, d in enumerate(record["decisions"]):
+        if not problems and d["player"] >= record["players"]:
+            problems.append(src.problem(("decisions", n, "player"), f"decision {n + 1}: there is no seat "
+                                                                    f"{d['player']} among {record['players']} players"))
+    if not problems:
+        try:
+            new_game(program, seed=record["seed"], players=record["players"], stacks=record.get("stacks"), log=False)
+        except InterpreterError as e:
+            problems.append(src.problem(("stacks",) if record.get("stacks") else ("players",), str(e)))
+    if problems:
+        raise RulesetError(problems)
     changed = ruleset_hash(path) != record["ruleset"]["sha256"]
     return program, changed
 
@@ -133,10 +195,23 @@ def check_result(record: dict, s) -> None:
 
 
 def bot_catch_up(record: dict, program, agents) -> None:
-    """Let bots see the recorded prefix again so their random generators are where they were."""
+    """Let bots see the recorded prefix again so their random generators are where they were.
+
+    Each decision must still be legal where it was made, with its index matching its
+    label: a record that does not fit is a problem at that decision, not a crash."""
     s = new_game(program, seed=record["seed"], players=record["players"], stacks=record.get("stacks"), log=False)
-    for d in record["decisions"]:
+    src = record["_source"]
+    for n, d in enumerate(record["decisions"]):
+        def wrong(message, n=n):
+            return RulesetError([src.problem(("decisions", n), f"decision {n + 1} ('{d['label']}'): {message}")])
+        if s.over:
+            raise wrong("the game was already over")
         seat = s.pending[0]
+        if seat != d["player"]:
+            raise wrong(f"it is Player {seat + 1}'s decision, not Player {d['player'] + 1}'s")
+        legal = labels(program, s)
+        if not d["index"] < len(legal) or legal[d["index"]] != d["label"]:
+            raise wrong("it is not the legal move at its index; the record does not fit the ruleset")
         agent = agents[seat]
         if record["agents"][seat] == "bot":
             agent.choose(Decision(program, s))

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 
-from . import load_program
+from . import check_players, load_named_program
 from .agents import Decision, FirstAgent, RandomAgent
 from .engine import apply, labels, new_game, refresh
 from .errors import InterpreterError, Problem, RulesError, RulesetError, did_you_mean, format_problem
@@ -99,15 +99,11 @@ class _Run:
         """Everything up to the first decision: ruleset, position, starting values, expectations."""
         d = self.data
         ruleset = os.path.join(os.path.dirname(os.path.abspath(self.path)), d["ruleset"])
-        if not os.path.exists(ruleset):
-            self.fail(("ruleset",), f"the ruleset file '{d['ruleset']}' does not exist")
-        try:
-            self.program = load_program(ruleset, {k: str(v) for k, v in (d.get("options") or {}).items()},
-                                        d.get("lang"))
-        except InterpreterError as e:
-            if isinstance(e, RulesetError):
-                raise
-            self.fail(("options",), str(e))
+        self.program = load_named_program(ruleset, d["ruleset"], self.src, ("ruleset",), d.get("options"),
+                                          d.get("lang"))
+        problems = check_players(d.get("players"), self.program, self.src, ("players",))
+        if problems:
+            raise RulesetError(problems)
         self.compiler = ExprCompiler(self.program.symbols)
         checks = self._expectations()
         stacks = d.get("stacks") or ([d["stack"]] if "stack" in d else None)
