@@ -6,7 +6,11 @@ all at once, in one place (`format_problem`).
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import dataclass
+
+# Characters that would break a message's one line or drive the terminal (newlines, escapes).
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
 
 @dataclass(frozen=True, order=True)
@@ -21,9 +25,15 @@ class Problem:
 
 
 def format_problem(p: Problem) -> str:
+    """`file:line:col: message` on one line; control characters quoted from a file are shown escaped."""
+    file, message = _printable(str(p.file)), _printable(p.message)
     if p.line:
-        return f"{p.file}:{p.line}:{p.col}: {p.message}"
-    return f"{p.file}: {p.message}"
+        return f"{file}:{p.line}:{p.col}: {message}"
+    return f"{file}: {message}"
+
+
+def _printable(text: str) -> str:
+    return _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
 
 
 class InterpreterError(Exception):

@@ -7,6 +7,7 @@ and checks expectations written in the expression language after any decision.
 """
 from __future__ import annotations
 
+import json
 import os
 
 from . import check_players, load_named_program
@@ -203,12 +204,18 @@ class _Run:
                 self.fail(where, f"unknown variable '{name}'{did_you_mean(name, known)}")
 
     def _value(self, value, typ, where):
-        if not isinstance(value, str) or typ == "string" and not _looks_like_expression(value):
+        """A starting value: an expression, or a plain value checked against the variable's type
+        (a plain text stays a text for a text variable)."""
+        if isinstance(value, str) and typ == "string" and not _looks_like_expression(value):
             return value
+        text = value if isinstance(value, str) else _as_expression(value)
+        if text is None:
+            self.fail(where, f"a starting value is an expression or a plain value, not {_kind_of(value)}")
         try:
-            c = self.compiler.compile(value, want=typ)
+            c = self.compiler.compile(text, want=typ)
         except ExprError as e:
-            raise RulesetError([self.src.problem(where, e.message, offset=e.offset)]) from None
+            raise RulesetError([self.src.problem(where, e.message,
+                                                 offset=e.offset if isinstance(value, str) else None)]) from None
         return c.fn(self.s, {})
 
     # -- expectations -------------------------------------------------------------------
@@ -273,6 +280,20 @@ def _zone_holding(s, card):
         elif card in z:
             return z
     raise RulesError("a card is in no zone")
+
+
+def _as_expression(value):
+    """A plain YAML value (number, true/false, null, a list of those or of texts) as an expression."""
+    if value is None or isinstance(value, (bool, int, float)):
+        return json.dumps(value)
+    if isinstance(value, list):
+        items = [_as_expression(v) if not isinstance(v, str) else json.dumps(v, ensure_ascii=False) for v in value]
+        return None if None in items else "[" + ", ".join(items) + "]"
+    return None
+
+
+def _kind_of(value) -> str:
+    return {dict: "a mapping", list: "a list of lists or mappings"}.get(type(value), type(value).__name__)
 
 
 def _looks_like_expression(text: str) -> bool:
