@@ -32,6 +32,15 @@ MAX_NUMBER_TEXT = 64                  # characters of a number's text (checked b
 MAX_PLAYERS = 100                     # players at one table, whatever a ruleset allows
 MAX_PLAYOUTS = 1_000                  # play-outs per option of the mc bot a record names
 
+# -- rulesets (enforced by the schema and the compiler) ------------------------------------
+MAX_CARDS = 5_000                     # cards in a deck, copies included (deck.py)
+MAX_RULESET_PLAYERS = 100             # players a ruleset may allow (schema: players.maximum)
+MAX_STEPS = 10_000_000                # the highest flow.max_steps a ruleset may set (schema); default 1,000,000
+
+# -- values while a game runs (enforced in effects.py when a variable is set or added to) -
+# A number outside +-MAX_NUMBER (or not finite), a text longer than MAX_STRING or a list
+# longer than MAX_LIST stops the game with a positioned rules error.
+
 # -- expressions (enforced in expr.py, expr_compile.py and expr_functions.py) -------------
 MAX_EXPR_LENGTH = 4_000               # characters in one expression (expr.parse)
 MAX_EXPR_DEPTH = 60                   # levels of nesting in one expression, the bodies of the
