@@ -36,3 +36,16 @@ def test_every_property_has_a_title_and_a_description():
 def test_the_packaged_schema_is_the_one_in_schema_folder():
     from interpreter.schema import load_schema
     assert load_schema() == json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))
+
+
+def test_the_schemas_bounds_are_the_documented_limits():
+    from interpreter import limits
+    schema = json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))
+    players = schema["properties"]["players"]["anyOf"]
+    assert players[0]["maximum"] == limits.MAX_RULESET_PLAYERS
+    assert all(p["maximum"] == limits.MAX_RULESET_PLAYERS for p in players[1]["properties"].values())
+    assert schema["properties"]["flow"]["properties"]["max_steps"]["maximum"] == limits.MAX_STEPS
+    docs = (SCHEMA_FILE.parent.parent / "docs" / "limits.md").read_text(encoding="utf-8")
+    for name in dir(limits):
+        if name.startswith("MAX_"):
+            assert f"`{name}`" in docs, f"{name} is not in docs/limits.md"
