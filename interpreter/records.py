@@ -20,7 +20,7 @@ import time
 from . import check_players, load_named_program
 from .agents import Decision
 from .engine import apply, labels, new_game
-from .errors import InterpreterError, RulesetError
+from .errors import InterpreterError, Problem, RulesetError
 from .limits import MAX_PLAYOUTS
 from .loader import FileRefused, load_file, read_bytes
 from .schema import check
@@ -68,19 +68,23 @@ def save(record: dict, path: str) -> None:
     and any failure removes the temporary file."""
     text = json.dumps({k: v for k, v in record.items() if not k.startswith("_")}, ensure_ascii=False, indent=1)
     folder = os.path.dirname(os.path.abspath(path))
-    os.makedirs(folder, exist_ok=True)
-    with _interrupts_held():
-        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".record-", suffix=".json")
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                f.write(text + "\n")
-            os.replace(tmp, path)
-        except BaseException:
+    try:
+        os.makedirs(folder, exist_ok=True)
+        with _interrupts_held():
+            fd, tmp = tempfile.mkstemp(dir=folder, prefix=".record-", suffix=".json")
             try:
-                os.unlink(tmp)
-            except OSError:
-                pass
-            raise
+                with os.fdopen(fd, "w", encoding="utf-8") as f:
+                    f.write(text + "\n")
+                os.replace(tmp, path)
+            except BaseException:
+                try:
+                    os.unlink(tmp)
+                except OSError:
+                    pass
+                raise
+    except (OSError, ValueError) as e:           # ValueError: a NUL in the path
+        raise RulesetError([Problem(path, 0, 0, f"cannot write the record: {getattr(e, 'strerror', None) or e}")]) \
+            from None
 
 
 class _interrupts_held:

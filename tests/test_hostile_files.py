@@ -27,6 +27,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from interpreter import limits, records
+from interpreter.errors import RulesetError
 from interpreter.cli import run
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -173,8 +174,9 @@ def _leftovers(folder):
     return [p.name for p in folder.iterdir() if p.name.startswith(".record-")]
 
 
-@pytest.mark.parametrize("fault", [KeyboardInterrupt, OSError, TypeError])
-def test_a_failed_record_write_leaves_no_temporary_file(tmp_path, monkeypatch, fault):
+@pytest.mark.parametrize("fault, raised", [(KeyboardInterrupt, KeyboardInterrupt), (OSError, RulesetError),
+                                           (TypeError, TypeError)])
+def test_a_failed_record_write_leaves_no_temporary_file(tmp_path, monkeypatch, fault, raised):
     path = tmp_path / "g.json"
     records.save(_a_record(), str(path))
     before = path.read_text(encoding="utf-8")
@@ -182,7 +184,7 @@ def test_a_failed_record_write_leaves_no_temporary_file(tmp_path, monkeypatch, f
     def broken_replace(src, dst):
         raise fault("disk on fire")
     monkeypatch.setattr(records.os, "replace", broken_replace)
-    with pytest.raises(fault):
+    with pytest.raises(raised):
         records.save(dict(_a_record(), decisions=[]), str(path))
     assert _leftovers(tmp_path) == [] and path.read_text(encoding="utf-8") == before
 
@@ -200,6 +202,15 @@ def test_ctrl_c_during_a_record_write_waits_for_the_record(tmp_path, monkeypatch
     assert _leftovers(tmp_path) == []
     assert len(json.loads(path.read_text(encoding="utf-8"))["decisions"]) == 50
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_a_record_that_cannot_be_written_is_a_clear_error(tmp_path):
+    (tmp_path / "taken").mkdir()
+    for target in (tmp_path / "taken", tmp_path / "taken" / "x" / "\0.json"):
+        code, out, elapsed = call(ROOT / "rulesets" / "ninety_nine.yaml", "--seed", 3, "--record", target)
+        assert_clean(code, out, elapsed)
+        assert f"{target}: cannot write the record: " in out.replace("\\x00", "\0")
+    assert _leftovers(tmp_path) == [] and _leftovers(tmp_path / "taken") == []
 
 
 def test_an_interrupted_game_leaves_only_its_record(tmp_path):
