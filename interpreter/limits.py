@@ -12,10 +12,11 @@ record of a 20-player gnav game is 23 KB with 333 decisions).
 """
 from __future__ import annotations
 
-# -- files (enforced in loader.read_file, before anything is parsed) -------------------
-MAX_FILE_BYTES = 1024 * 1024          # 1 MiB: larger files are refused before they are read
+# -- files (enforced in loader.read_bytes, before anything is parsed) ------------------
+MAX_FILE_BYTES = 1024 * 1024          # 1 MiB: larger files are refused before they are read;
+                                      # only regular files are read (no devices, FIFOs, sockets)
 
-# -- YAML structure (enforced in loader, while the file is composed and built) ----------
+# -- YAML structure (enforced in loader._Loader while composing, and loader._Builder) ---
 MAX_NESTING = 64                      # lists and mappings inside one another, aliases included
 MAX_ALIASES = 1_000                   # alias uses (`*name`) in one file
 MAX_ALIAS_EXPANSION = 10_000          # values copied by aliases in one file (the "billion laughs" stop here)
@@ -28,7 +29,7 @@ MAX_VALUES = 100_000                  # values (scalars, lists, mappings) in one
 MAX_NUMBER = 10 ** 18                 # |n| must be below this; floats must also be finite
 MAX_NUMBER_TEXT = 64                  # characters of a number's text (checked before it is converted)
 
-# -- games described by a scenario or a record (enforced in scenario.py and records.py) -
+# -- games a scenario or a record describes (interpreter.check_players, records.program_of)
 MAX_PLAYERS = 100                     # players at one table, whatever a ruleset allows
 MAX_PLAYOUTS = 1_000                  # play-outs per option of the mc bot a record names
 
