@@ -8,8 +8,9 @@ import sys
 
 from . import load_program
 from .agents import HumanAgent, MonteCarloAgent, RandomAgent
-from .errors import InterpreterError, RulesError, RulesetError, UsageError, format_problem
+from .errors import InterpreterError, Problem, RulesError, RulesetError, UsageError, format_problem
 from . import records
+from .limits import MAX_PLAYOUTS
 from .messages import msg
 from .engine import entry_for, view
 from .table import play
@@ -41,6 +42,10 @@ def run(argv, stdin=None, stdout=None, stderr=None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as e:            # argparse has printed its message
         return int(e.code or 0)
+    playouts = getattr(args, "playouts", 1)
+    if not 1 <= playouts <= MAX_PLAYOUTS:
+        print(f"interpret: error: --playouts must be 1 to {MAX_PLAYOUTS}, not {playouts}", file=stderr)
+        return 2
     try:
         if command == "validate":
             return _validate(args, stdout, stderr)
@@ -233,7 +238,7 @@ def _replay(args, stdout, stderr) -> int:
         s = records.replay(record, program)
         records.check_result(record, s)
     except records.Divergence as e:
-        print(f"{args.file}: replay diverges: {e}", file=stdout)
+        print(format_problem(Problem(args.file, 0, 0, f"replay diverges: {e}")), file=stdout)
         return 1
     state = "the same result" if record.get("result") is not None else "an unfinished game, replayed"
     print(f"{args.file}: replay ok: {len(record['decisions'])} decisions, {state}", file=stdout)

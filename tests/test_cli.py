@@ -145,3 +145,8 @@ def test_a_person_may_ask_for_help_the_table_again_or_a_hint():
     assert "'hint' asks the planning bot" in out
     assert "hint: play " in out
     assert out.count("-- your turn, Player 1 --") >= 2
+
+
+def test_playouts_out_of_range_is_a_usage_error():
+    code, _, err = call(ruleset("gnav2"), "--bot", "mc", "--playouts", "1000000000")
+    assert code == 2 and "--playouts must be 1 to 1000" in err
