@@ -7,6 +7,7 @@ returns the index of its choice.  Nothing else of the state reaches it.
 from __future__ import annotations
 
 from .engine import apply, determinize, labels as option_labels, standing, view as seat_view, prompt as choice_prompt
+from .errors import RulesError
 from .messages import msg
 from .state import Rng
 
@@ -129,8 +130,11 @@ class MonteCarloAgent:
             value = 0.0
             for _ in range(self.playouts):
                 game = decision.imagine(self.rng)
-                apply(program, game, option)
-                value += self._playout(program, game, seat)
+                try:
+                    apply(program, game, option)
+                    value += self._playout(program, game, seat)
+                except RulesError:       # an imagined world the rules cannot continue: no gain
+                    pass
             if value > best_value:
                 best, best_value = option, value
         return best

@@ -10,7 +10,7 @@ from . import load_program
 from .agents import HumanAgent, MonteCarloAgent, RandomAgent
 from .errors import InterpreterError, Problem, RulesError, RulesetError, UsageError, format_problem
 from . import records
-from .limits import MAX_PLAYOUTS
+from .limits import MAX_NUMBER, MAX_PLAYOUTS
 from .messages import msg
 from .engine import entry_for, view
 from .table import play
@@ -199,8 +199,8 @@ def _play(args, stdin, stdout, stderr) -> int:
     for seat in args.human:
         if not 1 <= seat <= n:
             raise UsageError(f"--human {seat}: seats are numbered 1 to {n}")
-    seed = args.seed if args.seed is not None else secrets.randbelow(1_000_000)
     humans = {seat - 1 for seat in args.human}
+    seed = args.seed if args.seed is not None else _new_seed(bool(humans))
     kinds = ["human" if i in humans else "bot" for i in range(n)]
     record = path = None
     if args.record or humans:
@@ -209,6 +209,12 @@ def _play(args, stdin, stdout, stderr) -> int:
         path = args.record or records.default_path(program.name)
     table = _Table(program, n, seed, kinds, args, stdin, stdout, record, path)
     return table.run(prefix=())
+
+
+def _new_seed(person: bool) -> int:
+    """A short seed for bots' games (easy to quote); one no one can search for when a person
+    plays, since the first hand shown would otherwise pin it down among a million."""
+    return secrets.randbelow(MAX_NUMBER if person else 1_000_000)
 
 
 def _resume(args, stdin, stdout, stderr) -> int:

@@ -300,8 +300,9 @@ def determinize(program: Program, s: State, seat: int, rng) -> State:
 
     Zone sizes, the cards the seat sees and everything public stay as they are.  Each
     hidden card is renamed consistently wherever the state names it (variables, the
-    locals of open steps, the journal, open requests, the pending options), so a bot
-    that plans on such copies uses no more than its seat may know about the cards.
+    locals of open steps, the journal, open requests, the pending options), and the
+    variables the seat's view hides start again from their initial values, so a bot
+    that plans on such copies uses no more than its seat's view holds.
     """
     c = s.copy()
     known = known_cards(program, c, seat)
@@ -320,10 +321,28 @@ def determinize(program: Program, s: State, seat: int, rng) -> State:
     rename = {old: new for old, new in zip(hidden, dealt) if old != new}
     if rename:
         _rename_cards(program, c, rename)
+    _forget_hidden_values(program, c, seat)
     c.rng = Rng(state=rng.next())
     c.stacks = []          # a stacked deck is the real future: the imagined one is random
     c.log = None
     return c
+
+
+def _forget_hidden_values(program: Program, c: State, seat: int) -> None:
+    """Variables (other than cards, which are renamed) that the seat's view hides start
+    again from their initial values: the imagined game holds no more than the view."""
+    sym = program.symbols
+    for name, vis in program.var_visibility.items():
+        if vis == "hidden" and sym.global_vars.get(name) not in CARD_TYPES:
+            init = program.var_init[name]
+            c.vars[name] = init(c, {}) if callable(init) else init
+    for name, vis in program.pvar_visibility.items():
+        if vis in ("hidden", "owner") and sym.player_vars.get(name) not in CARD_TYPES:
+            init = program.pvar_init[name]
+            values = c.pvars[name]
+            for p in c.players:
+                if vis == "hidden" or p != seat:
+                    values[p] = init(c, {"p": p}) if callable(init) else init
 
 
 def _rename_cards(program: Program, c: State, rename: dict) -> None:

@@ -7,6 +7,8 @@ import json
 import math
 import pathlib
 
+import pytest
+
 from conftest import Table
 from test_gnav2_rules import gnav2
 
@@ -159,8 +161,17 @@ result:
 """
 
 
-def test_the_planning_bot_does_no_better_than_chance_at_a_card_kept_in_a_variable():
-    program = load_program_text(GUESS)
+GUESS_NUMBER = GUESS.replace("  secret: {type: card, initial: null}", "  secret: {initial: 0, visibility: hidden}") \
+    .replace('set: {secret: "top(stock)"}', 'set: {secret: "top(stock).value"}').replace("secret.value", "secret")
+GUESS_OWNER = GUESS.replace("  secret: {type: card, initial: null}\n", "") \
+    .replace("flow:", "player_variables:\n  holds: {initial: 0, visibility: owner}\nflow:", 1) \
+    .replace('set: {secret: "top(stock)"}', 'set: {"players[1].holds": "top(stock).value"}') \
+    .replace("secret.value", "players[1].holds")
+
+
+@pytest.mark.parametrize("text", [GUESS, GUESS_NUMBER, GUESS_OWNER], ids=["card", "hidden number", "owner's number"])
+def test_the_planning_bot_does_no_better_than_chance_at_a_value_kept_from_it(text):
+    program = load_program_text(text)
     games = 200
     wins = 0
     for seed in range(games):
@@ -183,6 +194,9 @@ def test_a_game_with_a_person_does_not_show_its_seed_while_it_runs(tmp_path, mon
     assert "seed" not in header
     [record] = list(tmp_path.iterdir())
     assert "seed" not in record.name
+    seed = json.loads(record.read_text(encoding="utf-8"))["seed"]
+    assert seed >= 2 ** 40          # far too many seeds to try each against the hand shown
+    assert run(["resume", str(record)], stdin=io.StringIO(""), stdout=io.StringIO()) == 2
 
 
 def test_the_seed_is_shown_when_only_bots_play():
