@@ -6,7 +6,7 @@ name already resolved, so the game loop does no look-ups by name.
 from __future__ import annotations
 
 from .errors import RulesError
-from .limits import MAX_LIST, MAX_NUMBER, MAX_STRING
+from .limits import MAX_LIST, MAX_LOG_ENTRIES, MAX_LOG_TEXT, MAX_NUMBER, MAX_STRING, MAX_WORK
 
 
 def move_card(card, src, dst, bottom: bool):
@@ -29,6 +29,7 @@ def move_cards(cards, src, dst, bottom: bool):
         chosen = list(cards(s, l))
         z = src(s, l)
         d = dst(s, l)
+        charge(s, len(chosen) * (len(z) + 1))
         for c in chosen:
             try:
                 z.remove(c)
@@ -46,6 +47,7 @@ def move_top(src, dst, count, bottom: bool):
         z = src(s, l)
         d = dst(s, l)
         n = len(z) if count is None else min(int(count(s, l)), len(z))
+        charge(s, n)
         for _ in range(n):
             if bottom:
                 d.insert(0, z.pop())
@@ -65,7 +67,9 @@ def deal(src, zone_name, count, first, players):
             i = seats.index(start)
             seats = seats[i:] + seats[:i]
         hands = s.zones[zone_name]
-        for _ in range(int(count(s, l))):
+        n = min(int(count(s, l)), len(z))
+        charge(s, n * len(seats))
+        for _ in range(n):
             for p in seats:
                 if not z:
                     return
@@ -76,6 +80,7 @@ def deal(src, zone_name, count, first, players):
 def shuffle(zone):
     def shuffle_(s, l):
         z = zone(s, l)
+        charge(s, len(z))
         s.revealed.difference_update(z)
         if s.stacks:
             _stacked(s, z, s.stacks.pop(0))
@@ -87,6 +92,7 @@ def shuffle(zone):
 def sort(zone, key):
     def sort_(s, l):
         z = zone(s, l)
+        charge(s, len(z) * 4)
 
         def k(c):
             l["card"] = c
@@ -111,6 +117,7 @@ def gather(zone_lists, dst):
         d = dst(s, l)
         for get in zone_lists:
             for z in get(s):
+                charge(s, len(z))
                 if z is not d:
                     d.extend(z)
                     del z[:]
@@ -198,7 +205,8 @@ def reveal(cards, is_list: bool):
         shown = [c for c in (v if is_list else [v]) if c is not None]
         s.revealed.update(shown)
         if s.log is not None and shown:
-            s.log.append({"type": "reveal", "cards": shown})
+            charge(s, len(shown))
+            _note(s, {"type": "reveal", "cards": shown})
     return reveal_
 
 
@@ -216,8 +224,29 @@ def eliminate(player, text: str):
 def log(render, to):
     def log_(s, l):
         if s.log is not None:
-            s.log.append({"type": "log", "text": render(s, l), "to": to(s, l) if to else None})
+            text = render(s, l)
+            if len(text) > MAX_LOG_TEXT:
+                raise RulesError(f"a log text is {len(text):,} characters long; the limit is {MAX_LOG_TEXT:,}")
+            charge(s, len(text))
+            _note(s, {"type": "log", "text": text, "to": to(s, l) if to else None})
     return log_
+
+
+def charge(s, n: int) -> None:
+    """Count n units of an effect's work against the budget between two decisions
+    (limits.MAX_WORK), like the built-ins do: a shuffle of a large zone in an endless
+    loop stops there instead of running for an hour."""
+    w = s.work = s.work + n
+    if w > MAX_WORK:
+        raise RulesError(f"the rules did more than {MAX_WORK:,} units of work between two decisions "
+                         "(cards moved, shuffled, sorted or logged): do they loop without end?")
+
+
+def _note(s, entry: dict) -> None:
+    """Add an entry to the game's account, within MAX_LOG_ENTRIES."""
+    if len(s.log) >= MAX_LOG_ENTRIES:
+        raise RulesError(f"the game's account has {MAX_LOG_ENTRIES:,} entries: do the rules loop without end?")
+    s.log.append(entry)
 
 
 def zone_at(s, ref):
@@ -261,6 +290,7 @@ def undo_journal(tag):
     """Reverse the journal's entries, latest first (only those with `tag`, if given)."""
     def undo(s, l):
         want = tag(s, l) if tag is not None else _EVERY
+        charge(s, len(s.journal))
         kept = []
         for entry in reversed(s.journal):
             if want is not _EVERY and entry[-1] != want:

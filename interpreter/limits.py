@@ -52,3 +52,7 @@ MAX_EXPR_NUMBER = MAX_NUMBER          # |n| of a number written in an expression
                                       # this, and its text at most MAX_NUMBER_TEXT characters (at load time)
 MAX_WORK = 10_000_000                 # elements the built-ins (count, sum, filter, map, any, in, list +, ...)
                                       # may visit between two decisions (engine.run resets State.work)
+
+# -- the account of a game (enforced in effects.py, by log and reveal) ---------------------
+MAX_LOG_TEXT = 1_000                  # characters in one log text
+MAX_LOG_ENTRIES = 100_000             # entries in one game's account (log, reveal, eliminated, decisions)

@@ -130,3 +130,36 @@ def test_a_choice_outside_turns_without_by_says_who_is_missing(tmp_path):
 def test_a_number_out_of_range_is_a_rules_error(tmp_path, expr):
     code, _, err = play(tmp_path, f"flow:\n  round:\n    - set: {{x: \"{expr}\"}}\n    - end_game\n")
     assert code == 1 and "rules error" in err
+
+
+BIG_DECK = HEAD.replace("  cards: [{id: a}, {id: b}, {id: c}, {id: d}]",
+                        "  product:\n    rank: [" + ", ".join(f"{{id: r{i}}}" for i in range(50)) + "]\n"
+                        "    suit: [" + ", ".join(f"{{id: s{i}}}" for i in range(100)) + "]\n"
+                        "  id: \"{rank}{suit}\"")
+
+
+@pytest.mark.parametrize("body", ["[shuffle: stock]", "[sort: {zone: stock, by: card.id}]",
+                                  "[{move: {from: stock, to: hand_of}}, {move: {from: hand_of, to: stock}}]"])
+def test_an_effect_repeated_without_end_on_a_large_deck_stops_at_the_work_limit(tmp_path, body):
+    body = body.replace("hand_of", "\"players[0].hand\"")
+    flow = f"flow:\n  round:\n    - while: \"true\"\n      do: {body}\n"
+    path = tmp_path / "big.yaml"
+    path.write_text(BIG_DECK + flow + RESULT, encoding="utf-8")
+    err = io.StringIO()
+    start = time.perf_counter()
+    code = run([str(path), "--seed", "1"], stdout=io.StringIO(), stderr=err)
+    assert time.perf_counter() - start < 20
+    assert code == 1 and "units of work between two decisions" in err.getvalue()
+
+
+def test_a_log_repeated_without_end_stops_at_the_accounts_limit(tmp_path):
+    flow = "flow:\n  round:\n    - while: \"true\"\n      do: [log: \"{current} waits\"]\n"
+    code, _, err = play(tmp_path, flow, "--quiet")
+    assert code == 1 and "entries" in err
+
+
+def test_a_log_text_longer_than_its_limit_is_a_rules_error(tmp_path):
+    flow = "flow:\n  round:\n    - set: {words: \"words + words + words + words + words + words\"}\n" \
+           "    - while: \"true\"\n      do:\n        - set: {words: \"words + words\"}\n        - log: \"{words}\"\n"
+    code, _, err = play(tmp_path, flow)
+    assert code == 1 and "a log text is" in err
