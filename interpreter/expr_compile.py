@@ -617,9 +617,12 @@ class ExprCompiler:
     def _fold(self, typ, fn, parts) -> Compiled:
         if all(p.is_const for p in parts):
             try:
-                return const(typ, fn(None, None))
-            except (ArithmeticError, TypeError, RulesError):
-                pass        # left to fail at run time, at the step that runs it
+                value = fn(None, None)
+            except (ArithmeticError, TypeError, ValueError, RulesError):
+                return Compiled(typ, fn)    # left to fail at run time, at the step that runs it
+            if typ == NUM and isinstance(value, int) and not -MAX_EXPR_NUMBER < value < MAX_EXPR_NUMBER:
+                raise ExprError(f"this computes a number beyond the limit of {MAX_EXPR_NUMBER:.0e}")
+            return const(typ, value)
         return Compiled(typ, fn)
 
     # -- messages at run time -------------------------------------------------

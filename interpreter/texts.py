@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import re
 
+from .errors import RulesError
 from .expr import ExprError
+from .limits import MAX_NUMBER
 from .expr_compile import BOOL, CARD, PLAYER, ZONE, elem_of, list_of
 
 TEMPLATE_PART = re.compile(r"\{([^{}]+)\}")
@@ -15,7 +17,9 @@ def plain(v) -> str:
     if isinstance(v, bool):
         return "yes" if v else "no"
     if isinstance(v, float) and v.is_integer():     # not for inf and nan, which int() refuses
-        return str(int(v))
+        v = int(v)
+    if isinstance(v, int) and not -MAX_NUMBER < v < MAX_NUMBER:
+        raise RulesError(f"a number beyond the limit of {MAX_NUMBER:.0e} cannot be shown")
     return "—" if v is None else str(v)
 
 

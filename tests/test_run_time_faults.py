@@ -163,3 +163,19 @@ def test_a_log_text_longer_than_its_limit_is_a_rules_error(tmp_path):
            "    - while: \"true\"\n      do:\n        - set: {words: \"words + words\"}\n        - log: \"{words}\"\n"
     code, _, err = play(tmp_path, flow)
     assert code == 1 and "a log text is" in err
+
+
+POWERS = ("functions:\n  p10: {params: [x], expr: \"x*x*x*x*x*x*x*x*x*x\"}\n"
+          "  p1000: {params: [x], expr: \"p10(p10(p10(x)))\"}\n")
+
+
+def test_a_constant_beyond_the_number_limit_is_refused_where_it_is_written(tmp_path):
+    code, out = validate(tmp_path, POWERS + "flow:\n  round:\n    - log: \"{text(p1000(999999999))}\"\n"
+                                            "    - end_game\n")
+    assert code == 1 and "this computes a number beyond the limit" in out and "Traceback" not in out
+
+
+def test_a_number_too_large_to_show_is_a_rules_error(tmp_path):
+    flow = POWERS + "flow:\n  round:\n    - set: {x: 999999999}\n    - log: \"{text(p1000(x))}\"\n    - end_game\n"
+    code, _, err = play(tmp_path, flow)
+    assert code == 1 and "cannot be shown" in err and "sys.set_int_max_str_digits" not in err
