@@ -8,7 +8,7 @@ here with a line saying what it bounds and where it is enforced.
 
 The shipped rulesets are far inside every limit (the largest is 25 KB, 14 levels
 deep, with strings of at most 300 characters and lists of at most 21 items; a
-record of a 20-player gnav game is 23 KB with 333 decisions).
+record of a 20-player game of the largest is 23 KB with 333 decisions).
 """
 from __future__ import annotations
 
