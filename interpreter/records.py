@@ -64,8 +64,8 @@ def result_summary(s) -> dict:
 
 def save(record: dict, path: str) -> None:
     """Write atomically, so an interrupted write never leaves half a record, nor a
-    temporary file: Ctrl-C during the write is held until the record is in place,
-    and any failure removes the temporary file."""
+    temporary file: Ctrl-C, SIGTERM and SIGHUP during the write are held until the
+    record is in place, and any failure removes the temporary file."""
     text = json.dumps({k: v for k, v in record.items() if not k.startswith("_")}, ensure_ascii=False, indent=1)
     folder = os.path.dirname(os.path.abspath(path))
     try:
@@ -87,28 +87,68 @@ def save(record: dict, path: str) -> None:
             from None
 
 
+# Ctrl-C, `kill` and a closed terminal: each ends a game the same way (see `interrupt_on_termination`).
+HELD_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
+
+
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt
+
+
+def interrupt_on_termination() -> None:
+    """Make SIGTERM and SIGHUP (where the platform has them) raise KeyboardInterrupt like
+    Ctrl-C, so a game being played saves its record and says how to resume it.  A signal
+    that is ignored (e.g. SIGHUP under nohup) or handled by someone else is left alone."""
+    for signum in HELD_SIGNALS:
+        if signum == signal.SIGINT:
+            continue
+        try:
+            if signal.getsignal(signum) == signal.SIG_DFL:
+                signal.signal(signum, _interrupt)
+        except (ValueError, OSError):          # not the main thread, or not allowed here
+            pass
+
+
 class _interrupts_held:
-    """Hold SIGINT (Ctrl-C) for the duration of the block, then deliver it.  Only the
-    main thread can install a handler; elsewhere the block runs as it is."""
+    """Hold SIGINT (Ctrl-C), SIGTERM and SIGHUP for the duration of the block, then deliver
+    them.  Only the main thread can install a handler; elsewhere the block runs as it is.
+    A signal whose handler was not installed from Python is not touched."""
 
     def __enter__(self):
-        self.caught = None
-        self.previous = None
-        if threading.current_thread() is threading.main_thread():
-            try:
-                self.previous = signal.signal(signal.SIGINT, self._hold)
-            except (ValueError, OSError):
-                self.previous = None
+        self.caught = []
+        self.previous = {}
+        if threading.current_thread() is not threading.main_thread():
+            return self
+        try:
+            for signum in HELD_SIGNALS:
+                try:
+                    if signal.getsignal(signum) is None:
+                        continue
+                    self.previous[signum] = signal.signal(signum, self._hold)
+                except (ValueError, OSError):
+                    pass
+        except BaseException:                  # a signal came in while the handlers were changed
+            self._restore(list(self.previous.items()))
+            raise
         return self
 
     def _hold(self, signum, frame):
-        self.caught = (signum, frame)
+        if signum not in self.caught:
+            self.caught.append(signum)
+
+    def _restore(self, handlers):
+        """Put every handler back, even when a signal let through by the first ones raises."""
+        if handlers:
+            try:
+                signal.signal(*handlers[0])
+            finally:
+                self._restore(handlers[1:])
 
     def __exit__(self, *exc):
-        if self.previous is not None:
-            signal.signal(signal.SIGINT, self.previous)
-            if self.caught is not None:
-                signal.raise_signal(signal.SIGINT)     # now, through the handler it was meant for
+        handlers, self.previous = list(self.previous.items()), {}
+        self._restore(handlers)
+        for signum in self.caught:             # now, through the handlers they were meant for
+            signal.raise_signal(signum)
         return False
 
 
@@ -175,11 +215,15 @@ def replay(record: dict, program, on_state=None):
             raise Divergence(f"decision {n} ('{d['label']}'): the game was already over")
         if s.pending[0] != d["player"]:
             raise Divergence(f"decision {n} ('{d['label']}'): it is Player {s.pending[0] + 1}'s decision, "
-                             f"not Player {d['player'] + 1}'s")
+                             f"the record says Player {d['player'] + 1}")
         legal = labels(program, s)
         if d["label"] not in legal:
             raise Divergence(f"decision {n} ('{d['label']}') is no longer legal; legal: {', '.join(legal)}")
-        apply(program, s, legal.index(d["label"]))
+        i = d["index"]
+        if not (i < len(legal) and legal[i] == d["label"]):      # resume plays the index: it must be this move
+            named = f"'{legal[i]}'" if i < len(legal) else f"no move (there are {len(legal)})"
+            raise Divergence(f"decision {n} ('{d['label']}'): the record's index {i} names {named} here")
+        apply(program, s, i)
         if on_state:
             on_state(s, n)
     return s
@@ -212,7 +256,7 @@ def bot_catch_up(record: dict, program, agents) -> None:
             raise wrong("the game was already over")
         seat = s.pending[0]
         if seat != d["player"]:
-            raise wrong(f"it is Player {seat + 1}'s decision, not Player {d['player'] + 1}'s")
+            raise wrong(f"it is Player {seat + 1}'s decision, the record says Player {d['player'] + 1}")
         legal = labels(program, s)
         if not d["index"] < len(legal) or legal[d["index"]] != d["label"]:
             raise wrong("it is not the legal move at its index; the record does not fit the ruleset")

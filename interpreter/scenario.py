@@ -126,20 +126,39 @@ class _Run:
 
     def play(self, checks) -> Report:
         d = self.data
-        self._check(checks, 0)
-        for n, label in enumerate(d.get("decisions") or [], 1):
-            if self.s.over:
-                self.fail(("decisions", n - 1), f"decision {n} '{label}': the game is already over")
-            legal = labels(self.program, self.s)
-            if label not in legal:
-                self.fail(("decisions", n - 1), f"decision {n} '{label}' is not legal here{did_you_mean(label, legal)}; "
-                                                f"legal: {', '.join(legal)}")
-            apply(self.program, self.s, legal.index(label))
-            self._check(checks, n)
-        self._finish()
-        self._check(checks, "end")
+        self.checked = set()
+        where = ("decisions",) if d.get("decisions") else ()
+        try:
+            self._check(checks, 0)
+            for n, label in enumerate(d.get("decisions") or [], 1):
+                where = ("decisions", n - 1)
+                if self.s.over:
+                    self.fail(where, f"decision {n} '{label}': the game is already over")
+                legal = labels(self.program, self.s)
+                if label not in legal:
+                    self.fail(where, f"decision {n} '{label}' is not legal here{did_you_mean(label, legal)}; "
+                                     f"legal: {', '.join(legal)}")
+                apply(self.program, self.s, legal.index(label))
+                self._check(checks, n)
+            if "finish" in d:
+                where = ("finish",)
+            self._finish()
+            self._check(checks, "end")
+        except RulesError as e:                    # the rules broke down: what was not checked fails
+            line, col = self.src.at(where)
+            self.report.results.append((False, f"{self.path}:{line}:{col}: the rules cannot go on: {e}"))
+        self._never_checked(checks)
         self.report.account = "\n".join(e["text"] for e in self.s.log if e.get("text"))
         return self.report
+
+    def _never_checked(self, checks):
+        """An expectation the scenario never came to check fails: it was not shown to hold."""
+        for i, at, exp, compiled in checks:
+            if i not in self.checked:
+                line, col = self.src.at(("expect", i, "after") if "after" in exp else ("expect", i))
+                point = "at the end" if at == "end" else f"after {at} decision(s)"
+                self.report.results.append((False, f"{self.path}:{line}:{col}: {point}: never checked: "
+                                                   f"the scenario stopped before it got there"))
 
     def _finish(self):
         how = self.data.get("finish", "none")
@@ -220,26 +239,37 @@ class _Run:
 
     # -- expectations -------------------------------------------------------------------
     def _expectations(self):
-        checks = []
+        """The compiled expectations; every problem of theirs at once (an 'after' no decision
+        reaches, an expression that does not compile)."""
+        checks, problems = [], []
+        n = len(self.data.get("decisions") or [])
         for i, exp in enumerate(self.data["expect"]):
             when = exp.get("after", "end")
-            if when != "end" and not isinstance(when, int):
-                self.fail(("expect", i, "after"), "'after' is a number of decisions, or 'end'")
+            if when != "end" and (not isinstance(when, int) or isinstance(when, bool)):
+                problems.append(self.src.problem(("expect", i, "after"), "'after' is a number of decisions, or 'end'"))
+            elif when != "end" and not 0 <= when <= n:
+                problems.append(self.src.problem(
+                    ("expect", i, "after"), f"'after: {when}' is never reached: the scenario makes {n} "
+                                            f"decision{'' if n == 1 else 's'}, so 'after' is 0 to {n}, or 'end'"))
             compiled = []
             for j, text in enumerate(exp.get("that") or []):
                 try:
                     c = self.compiler.compile(text, want="bool")
                 except ExprError as e:
-                    raise RulesetError([self.src.problem(("expect", i, "that", j), e.message,
-                                                         offset=e.offset if isinstance(text, str) else None)]) from None
+                    problems.append(self.src.problem(("expect", i, "that", j), e.message,
+                                                     offset=e.offset if isinstance(text, str) else None))
+                    continue
                 compiled.append((j, text, c.fn))
             checks.append((i, when, exp, compiled))
+        if problems:
+            raise RulesetError(problems)
         return checks
 
     def _check(self, checks, when):
         for i, at, exp, compiled in checks:
             if at != when:
                 continue
+            self.checked.add(i)
             def pos(*key, i=i):
                 line, col = self.src.at(("expect", i) + key)
                 return f"{self.path}:{line}:{col}"

@@ -19,8 +19,12 @@ import io
 import json
 import os
 import pathlib
+import random
 import signal
+import subprocess
+import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 import yaml
@@ -219,6 +223,94 @@ def test_an_interrupted_game_leaves_only_its_record(tmp_path):
                         stdin="1\n")
     assert code == 2 and "decisions saved" in out
     assert _leftovers(tmp_path) == [] and json.loads(rec.read_text(encoding="utf-8"))["decisions"]
+
+
+def test_a_signal_during_a_record_write_waits_for_the_record(tmp_path, monkeypatch):
+    """SIGTERM and SIGHUP are held during the write like Ctrl-C, then delivered."""
+    signums = [getattr(signal, n) for n in ("SIGTERM", "SIGHUP") if hasattr(signal, n)]
+    path = tmp_path / "g.json"
+    real_replace = os.replace
+    for signum in signums:
+        caught = []
+        monkeypatch.setattr(records.os, "replace", real_replace)
+        def handler(n, frame):
+            caught.append(n)
+        previous = signal.signal(signum, handler)
+        try:
+            def signalled_replace(src, dst):
+                signal.raise_signal(signum)           # the signal arrives in the middle of the write
+                assert caught == []                   # ... and waits
+                real_replace(src, dst)
+            monkeypatch.setattr(records.os, "replace", signalled_replace)
+            records.save(_a_record(), str(path))
+            assert caught == [signum]                 # delivered once the record is in place
+            assert _leftovers(tmp_path) == [] and len(json.loads(path.read_text(encoding="utf-8"))["decisions"]) == 50
+            assert signal.getsignal(signum) is handler
+        finally:
+            signal.signal(signum, previous)
+
+
+KILLED_RUNS = 20          # per signal
+
+
+def _kill_a_game_at_a_random_moment(folder, signum, seed):
+    """A real `interpret` at a pipe, with a person in seat 1, sent `signum` a random moment
+    into the game; return its exit code, output and errors."""
+    env = dict(os.environ, CARD_INTERPRETER_RECORDS=str(folder), PYTHONUNBUFFERED="1")
+    p = subprocess.Popen([sys.executable, "-c", "from interpreter.cli import main; main()",
+                          str(ROOT / "rulesets" / "gnav.yaml"), "--human", "1", "--players", "20", "--seed", str(seed)],
+                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=folder)
+    try:
+        p.stdin.write(b"1\n" * 5000)                  # answers enough for the game; the pipe stays open
+        p.stdin.flush()
+        p.stdout.readline()                           # the game has started: the handlers are in place
+        time.sleep(random.Random(seed).uniform(0.0, 0.25))
+        p.send_signal(signum)
+        out, err = p.communicate(timeout=20)
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.communicate()
+    return p.returncode, out.decode("utf-8", "replace"), err.decode("utf-8", "replace")
+
+
+@pytest.mark.slow                  # about 10 s a signal: 20 real processes, each started, killed and resumed
+@pytest.mark.skipif(not hasattr(signal, "SIGHUP"), reason="no SIGTERM/SIGHUP to send here")
+@pytest.mark.parametrize("signame", ["SIGTERM", "SIGHUP"])
+def test_a_game_killed_at_any_moment_keeps_its_record_and_no_temporary_file(tmp_path, signame):
+    """A closed terminal (SIGHUP) or `kill` (SIGTERM) ends a game with a person as Ctrl-C
+    does: the record is saved whole, the resume command is printed, no temporary file is
+    left, and the record resumes."""
+    signum = getattr(signal, signame)
+    folders = [tmp_path / f"run{k}" for k in range(KILLED_RUNS)]
+    for f in folders:
+        f.mkdir()
+    with ThreadPoolExecutor(max_workers=3) as pool:
+        results = list(pool.map(lambda k: _kill_a_game_at_a_random_moment(folders[k], signum, 1000 + k),
+                                range(KILLED_RUNS)))
+    interrupted = 0
+    for folder, (code, out, err) in zip(folders, results):
+        assert _leftovers(folder) == [], (signame, out[-500:], err)
+        assert "Traceback" not in err and code in (0, 130), (signame, code, err)
+        [rec] = list(folder.iterdir())
+        record = json.loads(rec.read_text(encoding="utf-8"))
+        if code == 0:                                 # the game was over before the signal came
+            assert record["result"] is not None
+            continue
+        interrupted += 1
+        assert f"Continue with: interpret resume {rec}" in out
+        n = len(record["decisions"])
+        assert record["result"] is None and n > 0
+        code, text, _ = call("resume", rec)           # goes on to the person's turn (input has ended) or the end
+        assert f"resuming after {n} decisions" in text, text
+        resumed = json.loads(rec.read_text(encoding="utf-8"))
+        assert resumed["decisions"][:n] == record["decisions"]
+        if code == 0:                                 # the person was out: the bots played it to the end
+            assert resumed["result"] is not None
+        else:
+            assert code == 2 and "decisions saved" in text, text
+        assert _leftovers(folder) == []
+    assert interrupted >= KILLED_RUNS // 2, f"only {interrupted} of {KILLED_RUNS} games were signalled in play"
 
 
 # -- mutated scenarios and records: problems, never a Python error ------------------------

@@ -130,3 +130,36 @@ def test_validate_checks_records_too(tmp_path):
     rec.write_text(rec.read_text(encoding="utf-8").replace('"seed": 4', '"seed": "four"'), encoding="utf-8")
     code, out, _ = call("validate", rec)
     assert code == 1 and "'seed' should be" in out
+
+
+def _tampered(tmp_path, change):
+    rec = tmp_path / "g.json"
+    call(ruleset("gnav"), "--seed", 3, "--players", 4, "--record", rec)
+    r = json.loads(rec.read_text(encoding="utf-8"))
+    change(r)
+    rec.write_text(json.dumps(r, ensure_ascii=False), encoding="utf-8")
+    return rec, r
+
+
+def test_replay_says_when_a_decision_is_recorded_for_the_wrong_seat(tmp_path):
+    def wrong_seat(r):
+        r["decisions"][5]["player"] = (r["decisions"][5]["player"] + 1) % 4
+    rec, r = _tampered(tmp_path, wrong_seat)
+    d = r["decisions"][5]
+    code, out, _ = call("replay", rec)
+    assert code == 1 and "replay ok" not in out, out
+    assert (f"replay diverges: decision 6 ('{d['label']}'): it is Player {(d['player'] - 1) % 4 + 1}'s decision, "
+            f"the record says Player {d['player'] + 1}") in out
+
+
+def test_replay_says_when_a_decision_s_index_is_not_its_move(tmp_path):
+    """resume plays the index: a record whose index names another move must not replay ok."""
+    def wrong_index(r):
+        r["decisions"][5]["index"] = 1 - r["decisions"][5]["index"]
+    rec, r = _tampered(tmp_path, wrong_index)
+    code, out, _ = call("replay", rec)
+    assert code == 1 and "replay ok" not in out, out
+    assert f"decision 6 ('{r['decisions'][5]['label']}'): the record's index {r['decisions'][5]['index']} names" in out
+    rec, r = _tampered(tmp_path, lambda r: r["decisions"][0].update(index=7))
+    code, out, _ = call("replay", rec)
+    assert code == 1 and "the record's index 7 names no move (there are 2)" in out, out

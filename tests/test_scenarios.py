@@ -101,3 +101,92 @@ def test_a_bad_expectation_expression(tmp_path):
 def test_schema_errors_in_a_scenario(tmp_path):
     code, out = call("validate", write(tmp_path, BASE.replace("decisions:", "decisons:")))
     assert code == 1 and "unknown key 'decisons'" in out and "did you mean 'decisions'" in out
+
+
+@pytest.mark.parametrize("after", [2, 3, -1, 999999999999])
+@pytest.mark.parametrize("command", ["scenario", "validate"])
+def test_an_expectation_after_a_decision_the_scenario_never_makes_is_a_problem(tmp_path, command, after):
+    """Such an expectation was skipped: the scenario passed without checking it."""
+    code, out = call(command, write(tmp_path, BASE.replace("after: 1", f"after: {after}")))
+    assert code == 1 and "PASS" not in out and "Traceback" not in out, out
+    assert out.strip() == (f"{tmp_path / 's.yaml'}:10:12: 'after: {after}' is never reached: the scenario makes "
+                           f"1 decision, so 'after' is 0 to 1, or 'end'")
+
+
+def test_after_may_be_every_decision_from_0_to_the_last_and_end(tmp_path):
+    text = BASE.replace("""  - after: 1
+    that: ["total == 97"]""", """  - after: 0
+    that: ["total == 94"]
+  - after: 1
+    that: ["total == 97"]
+  - after: end
+    that: ["total == 97"]""")
+    code, out = call("scenario", write(tmp_path, text))
+    assert code == 0 and "(3/3 expectations)" in out, out
+    assert call("validate", write(tmp_path, text))[0] == 0
+
+
+def test_every_unreachable_after_is_named_at_once_with_a_bad_expression(tmp_path):
+    text = BASE.replace("""  - after: 1
+    that: ["total == 97"]""", """  - after: 5
+  - after: 1
+    that: ["totl == 97"]
+  - after: -2""")
+    code, out = call("validate", write(tmp_path, text))
+    lines = out.strip().splitlines()
+    assert code == 1 and len(lines) == 3, out
+    assert "s.yaml:10:12: 'after: 5' is never reached" in lines[0] and "unknown name 'totl'" in lines[1]
+    assert "s.yaml:13:12: 'after: -2' is never reached" in lines[2]
+
+
+BOOM = """name: boom
+players: 2
+deck:
+  cards: [{id: a}, {id: b}, {id: c}, {id: d}]
+  zone: stock
+zones:
+  stock: {visibility: hidden}
+  hand: {per_player: true, visibility: owner}
+variables:
+  x: 2
+flow:
+  round:
+    - deal: {from: stock, to: hand, count: 2}
+    - turns:
+        until: "x > 3"
+        do:
+          - choose: current.hand
+            as: card
+            label: "play {card}"
+          - while: "true"
+            do:
+              - set: {x: "x * x"}
+result:
+  winners: "[]"
+"""
+
+
+def test_expectations_the_rules_never_let_the_scenario_reach_fail_it(tmp_path):
+    """The rules break down at decision 1: what was to be checked after it fails, line by line,
+    and the next scenario still runs."""
+    write(tmp_path, BOOM, "boom.yaml")
+    s = write(tmp_path, """name: the rules break
+ruleset: boom.yaml
+zones: {hand: [[a, b], [c, d]]}
+decisions: [play a]
+expect:
+  - after: 0
+    that: ["x == 2"]
+  - after: 1
+    that: ["x == 4"]
+  - over: true
+""")
+    assert call("validate", s)[0] == 0
+    code, out = call("scenario", s, EXAMPLES[0])
+    assert code == 1 and "Traceback" not in out, out
+    assert f"FAIL {s}: the rules break (1/4 expectations)" in out
+    assert f"  ok   {s}:7:12: after 0 decision(s): x == 2" in out
+    assert f"  FAIL {s}:4:13: the rules cannot go on: " in out and "a number reached the limit" in out
+    assert f"  FAIL {s}:8:12: after 1 decision(s): never checked: the scenario stopped before it got there" in out
+    assert f"  FAIL {s}:10:5: at the end: never checked: the scenario stopped before it got there" in out
+    assert f"PASS {EXAMPLES[0]}" in out
