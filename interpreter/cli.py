@@ -19,6 +19,7 @@ COMMANDS = ("validate", "options", "play", "replay", "resume", "scenario", "simu
 
 
 def main() -> None:
+    records.interrupt_on_termination()   # SIGTERM, SIGHUP (a closed terminal): like Ctrl-C, the record is kept
     try:
         code = run(sys.argv[1:])
         sys.stdout.flush()
@@ -28,6 +29,8 @@ def main() -> None:
             sys.stdout = None
         except Exception:
             pass
+    except KeyboardInterrupt:        # a signal after run() had returned
+        code = 130
     sys.exit(code)
 
 
@@ -62,8 +65,7 @@ def run(argv, stdin=None, stdout=None, stderr=None) -> int:
             return _simulate(args, stdout)
         return _play(args, stdin, stdout, stderr)
     except RulesetError as e:
-        for p in e.problems:
-            print(format_problem(p), file=stderr)
+        _print_problems(e.problems, stderr)
         return 1
     except UsageError as e:
         print(f"interpret: error: {e}", file=stderr)
@@ -158,11 +160,18 @@ def _validate(args, stdout, stderr) -> int:
         problems = check_file(path)
         if problems:
             bad += 1
-            for p in problems:
-                print(format_problem(p), file=stdout)
+            _print_problems(problems, stdout)
         else:
             print(f"{path}: ok", file=stdout)
     return 1 if bad else 0
+
+
+def _print_problems(problems, out, most: int = 100) -> None:
+    """Every problem, up to `most` (a file of ten thousand copies of one mistake says so once)."""
+    for p in problems[:most]:
+        print(format_problem(p), file=out)
+    if len(problems) > most:
+        print(f"{problems[0].file}: ... and {len(problems) - most} more problems", file=out)
 
 
 def _options(args, stdout) -> int:
@@ -192,7 +201,7 @@ def _parse_options(pairs) -> dict:
 def _play(args, stdin, stdout, stderr) -> int:
     program = load_program(args.ruleset, _parse_options(args.option), args.lang)
     lo, hi, default = program.players
-    n = args.players or default
+    n = default if args.players is None else args.players
     if not lo <= n <= hi:
         allowed = str(lo) if lo == hi else f"{lo} to {hi}"
         raise UsageError(f"{program.name} is for {allowed} players, not {n}")
@@ -267,8 +276,8 @@ class _Table:
         self.agents = [HumanAgent(_view_printer(program, self.say), self.ask, self.say, hint=adviser.choose,
                                   lang=program.lang)
                        if k == "human" else _bot(args, seed, seat) for seat, k in enumerate(kinds)]
-        self.log_view = _log_view(args, humans)
-        self.log_file = open(args.log, "w", encoding="utf-8") if getattr(args, "log", None) else None
+        self.log_view = _log_view(args, humans, n)
+        self.log_file = _open_log(args.log) if getattr(args, "log", None) else None
 
     def say(self, text):
         print(text, file=self.stdout, flush=True)
@@ -349,11 +358,20 @@ class _Table:
                 self.say(text)
 
 
-def _log_view(args, humans: list):
+def _open_log(path: str):
+    try:
+        return open(path, "w", encoding="utf-8")
+    except (OSError, ValueError) as e:
+        raise UsageError(f"--log {path}: cannot write it: {getattr(e, 'strerror', None) or e}") from None
+
+
+def _log_view(args, humans: list, n: int):
     """The seat whose view a --log file shows.  With people at the table the log may
     show only a person's view (by default the only person's): a full log would show
     them the other hands while they play."""
     view = getattr(args, "view", None)
+    if view is not None and not 1 <= view <= n:
+        raise UsageError(f"--view {view}: seats are numbered 1 to {n}")
     seat = None if view is None else view - 1
     if not getattr(args, "log", None) or not humans:
         return seat
@@ -379,9 +397,12 @@ def _simulate(args, stdout) -> int:
     import time
     program = load_program(args.ruleset, _parse_options(args.option))
     lo, hi, default = program.players
-    n = args.players or default
+    n = default if args.players is None else args.players
     if not lo <= n <= hi or args.games < 1:
         raise UsageError(f"{program.name} is for {lo} to {hi} players, and --games must be at least 1")
+    for seat in args.mc_seats:
+        if not 1 <= seat <= n:
+            raise UsageError(f"--mc-seats {seat}: seats are numbered 1 to {n}")
     wins, draws, totals, decisions = [0.0] * n, 0, [0.0] * n, 0
     start = time.perf_counter()
     for k in range(args.games):
@@ -450,10 +471,12 @@ def _view_printer(program, say):
         say(msg(lang, "your_turn", name=name(seat)))
         for section, var, label in program.shown:
             if section == "variables":
-                say(f"  {label}: {_shown_value(program, v['vars'][var])}")
+                typ = program.symbols.global_vars.get(var)
+                say(f"  {label}: {_shown_value(program, v['vars'][var], typ)}")
             else:
+                typ = program.symbols.player_vars.get(var)
                 values = v["players"][var]
-                say(f"  {label}: " + ", ".join(f"{name(i)} {_shown_value(program, x)}"
+                say(f"  {label}: " + ", ".join(f"{name(i)} {_shown_value(program, x, typ)}"
                                                for i, x in enumerate(values)))
         for zname, content in v["zones"].items():
             z = program.zones[zname]
@@ -471,16 +494,15 @@ def _view_printer(program, say):
     return show
 
 
-def _shown_value(program, value) -> str:
+def _shown_value(program, value, typ) -> str:
     """A variable's value from a seat's view: '?' where the seat may not see it, cards
-    by their display."""
+    (of a variable typed card or list[card]) by their display."""
     if value is None:
         return "?"
-    display = dict(zip(program.deck.ids, program.deck.display))
     if isinstance(value, list):
-        return " ".join(_shown_value(program, x) for x in value) or "—"
-    if isinstance(value, str) and value in display:
-        return display[value]
+        return " ".join(_shown_value(program, x, typ) for x in value) or "—"
+    if typ in ("card", "list[card]"):
+        return dict(zip(program.deck.ids, program.deck.display)).get(value, str(value))
     return str(_num(value))
 
 

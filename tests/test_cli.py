@@ -150,3 +150,26 @@ def test_a_person_may_ask_for_help_the_table_again_or_a_hint():
 def test_playouts_out_of_range_is_a_usage_error():
     code, _, err = call(ruleset("gnav2"), "--bot", "mc", "--playouts", "1000000000")
     assert code == 2 and "--playouts must be 1 to 1000" in err
+
+
+def test_a_log_that_cannot_be_written_is_a_usage_error(tmp_path):
+    code, _, err = call(ruleset("gnav2"), "--log", str(tmp_path), "--quiet")
+    assert code == 2 and "cannot write it" in err
+    code, _, err = call(ruleset("gnav2"), "--log", str(tmp_path / "no" / "x.jsonl"), "--quiet")
+    assert code == 2 and "cannot write it" in err
+
+
+def test_seats_out_of_range_are_usage_errors(tmp_path):
+    assert call(ruleset("gnav2"), "--players", "0")[0] == 2
+    code, _, err = call(ruleset("gnav2"), "--log", str(tmp_path / "x.jsonl"), "--view", "9")
+    assert code == 2 and "--view 9" in err
+    code, _, err = call("simulate", ruleset("gnav2"), "--games", "1", "--mc-seats", "0")
+    assert code == 2 and "--mc-seats 0" in err
+
+
+def test_a_file_with_thousands_of_problems_shows_the_first_hundred(tmp_path):
+    f = tmp_path / "many.yaml"
+    f.write_text("".join(f"key{i}: 1\n" for i in range(500)), encoding="utf-8")
+    code, out, _ = call("validate", str(f))
+    lines = out.splitlines()
+    assert code == 1 and len(lines) == 101 and lines[-1].endswith("more problems")
