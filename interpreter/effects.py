@@ -46,7 +46,7 @@ def move_top(src, dst, count, bottom: bool):
     def move(s, l):
         z = src(s, l)
         d = dst(s, l)
-        n = len(z) if count is None else min(int(count(s, l)), len(z))
+        n = len(z) if count is None else max(0, min(int(count(s, l)), len(z)))
         charge(s, n)
         for _ in range(n):
             if bottom:
@@ -67,8 +67,8 @@ def deal(src, zone_name, count, first, players):
             i = seats.index(start)
             seats = seats[i:] + seats[:i]
         hands = s.zones[zone_name]
-        n = min(int(count(s, l)), len(z))
-        charge(s, n * len(seats))
+        n = max(0, min(int(count(s, l)), len(z)))
+        charge(s, min(n * len(seats), len(z)))
         for _ in range(n):
             for p in seats:
                 if not z:
@@ -132,7 +132,7 @@ def set_global(name, value, kind=None):
     elif kind == "number":
         def set_(s, l):
             v = value(s, l)
-            if not -MAX_NUMBER < v < MAX_NUMBER:
+            if v is not None and not -MAX_NUMBER < v < MAX_NUMBER:
                 _too_big(v)
             s.vars[name] = v
     else:
@@ -205,7 +205,6 @@ def reveal(cards, is_list: bool):
         shown = [c for c in (v if is_list else [v]) if c is not None]
         s.revealed.update(shown)
         if s.log is not None and shown:
-            charge(s, len(shown))
             _note(s, {"type": "reveal", "cards": shown})
     return reveal_
 
@@ -226,27 +225,30 @@ def log(render, to):
         if s.log is not None:
             text = render(s, l)
             if len(text) > MAX_LOG_TEXT:
-                raise RulesError(f"a log text is {len(text):,} characters long; the limit is {MAX_LOG_TEXT:,}")
-            charge(s, len(text))
+                text = text[:MAX_LOG_TEXT - 1] + "…"
             _note(s, {"type": "log", "text": text, "to": to(s, l) if to else None})
     return log_
 
 
 def charge(s, n: int) -> None:
-    """Count n units of an effect's work against the budget between two decisions
+    """Count n (>= 0) units of an effect's work against the budget between two decisions
     (limits.MAX_WORK), like the built-ins do: a shuffle of a large zone in an endless
     loop stops there instead of running for an hour."""
     w = s.work = s.work + n
     if w > MAX_WORK:
         raise RulesError(f"the rules did more than {MAX_WORK:,} units of work between two decisions "
-                         "(cards moved, shuffled, sorted or logged): do they loop without end?")
+                         "(cards moved, dealt, shuffled, sorted or gathered): do they loop without end?")
 
 
 def _note(s, entry: dict) -> None:
-    """Add an entry to the game's account, within MAX_LOG_ENTRIES."""
-    if len(s.log) >= MAX_LOG_ENTRIES:
-        raise RulesError(f"the game's account has {MAX_LOG_ENTRIES:,} entries: do the rules loop without end?")
-    s.log.append(entry)
+    """Add an entry to the game's account, up to MAX_LOG_ENTRIES; past that the account
+    says it stops.  (Never an error: a game plays the same with its account kept or not.)"""
+    n = len(s.log)
+    if n < MAX_LOG_ENTRIES:
+        s.log.append(entry)
+    elif n == MAX_LOG_ENTRIES:
+        s.log.append({"type": "log", "text": f"(the account stops here: it has {MAX_LOG_ENTRIES:,} entries)",
+                      "to": None})
 
 
 def zone_at(s, ref):

@@ -50,7 +50,11 @@ def new_game(program: Program, seed: int = 0, players: int | None = None, stacks
     s.vars = {}
     s.pvars = {}
     _init_variables(program, s)
-    run(program, s)
+    try:
+        run(program, s)
+    except RulesError as e:
+        e.state = s             # the account up to the error is still worth showing
+        raise
     return s
 
 

@@ -568,7 +568,7 @@ class ExprCompiler:
             if not compatible(a.type, et):
                 raise ExprError(f"looking for {_a(a.type)} among {_a(et)} values", offset_of(a_t))
             fault = self.fault([b_t], f"so '{op}' has nothing to look in", [fb])
-            if b.type == ZONE or b.is_const:    # bounded by the deck or by the text: no work to count
+            if b.is_const:    # bounded by the expression's text: no work to count
                 if op == "in":
                     def member(s, l):
                         try:
@@ -612,6 +612,8 @@ class ExprCompiler:
         if b.is_const and not a.is_const:
             v = b.const
             return Compiled(BOOL, _const_compare(op, fa, v, fault))
+        if elem_of(a.type) is not None and a.type != ANY:     # lists compare element by element
+            return self._fold(BOOL, _charged(_compare_fn(op, fa, fb, fault), fa), [a, b])
         return self._fold(BOOL, _compare_fn(op, fa, fb, fault), [a, b])
 
     def _fold(self, typ, fn, parts) -> Compiled:
@@ -827,6 +829,19 @@ _STATELESS = [0]        # work done without a game state, since the last ExprCom
 def stateless_work(n: int) -> int:
     w = _STATELESS[0] = _STATELESS[0] + n
     return w
+
+
+def _charged(fn, coll):
+    """fn, charging the length of the list `coll` gives (lists compared element by element)."""
+    def charged(s, l):
+        try:
+            w = s.work = s.work + len(coll(s, l) or ())
+        except AttributeError:
+            w = stateless_work(0)
+        if w > MAX_WORK:
+            too_much_work(s)
+        return fn(s, l)
+    return charged
 
 
 def too_much_work(s):

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from .errors import did_you_mean
 from .expr import ExprError, offset_of
-from .expr_compile import (ANY, BOOL, NUM, PLAYER, STR, ZONE, Compiled, _arity, compatible, list_of,
+from .expr_compile import (ANY, BOOL, NUM, PLAYER, STR, ZONE, Compiled, _arity, compatible, elem_of, list_of,
                            stateless_work, too_much_work)
 from .limits import MAX_WORK
 
@@ -411,6 +411,17 @@ def _fn_text(c, name, args, t, scope, params, depth):
     f = a.fn
     from .texts import shower
     show = shower(a.type, c.sym.card_attrs.get("display", (STR, ()))[1])
+    if elem_of(a.type) is not None and a.type != ANY:      # a list is joined: count its length
+        def text(s, l):
+            v = f(s, l)
+            try:
+                w = s.work = s.work + len(v or ())
+            except AttributeError:
+                w = stateless_work(0)
+            if w > MAX_WORK:
+                too_much_work(s)
+            return show(s, v)
+        return c._fold(STR, text, [a])
     return c._fold(STR, lambda s, l: show(s, f(s, l)), [a])
 
 

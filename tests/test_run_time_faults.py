@@ -152,17 +152,24 @@ def test_an_effect_repeated_without_end_on_a_large_deck_stops_at_the_work_limit(
     assert code == 1 and "units of work between two decisions" in err.getvalue()
 
 
-def test_a_log_repeated_without_end_stops_at_the_accounts_limit(tmp_path):
-    flow = "flow:\n  round:\n    - while: \"true\"\n      do: [log: \"{current} waits\"]\n"
-    code, _, err = play(tmp_path, flow, "--quiet")
-    assert code == 1 and "entries" in err
+def test_an_endless_log_stops_being_kept_but_the_game_plays_as_without_an_account(tmp_path):
+    flow = "flow:\n  max_steps: 400000\n  round:\n    - while: \"true\"\n      do: [log: \"{current} waits\"]\n"
+    code, out, err = play(tmp_path, flow, "--quiet")
+    assert code == 1 and "more than 400000 steps" in err
+    code, out, err = play(tmp_path, flow)
+    assert code == 1 and "more than 400000 steps" in err
+    assert "(the account stops here: it has 100,000 entries)" in out
+    assert out.count("waits") == 100_000
 
 
-def test_a_log_text_longer_than_its_limit_is_a_rules_error(tmp_path):
+def test_a_log_text_longer_than_its_limit_is_cut(tmp_path):
     flow = "flow:\n  round:\n    - set: {words: \"words + words + words + words + words + words\"}\n" \
-           "    - while: \"true\"\n      do:\n        - set: {words: \"words + words\"}\n        - log: \"{words}\"\n"
-    code, _, err = play(tmp_path, flow)
-    assert code == 1 and "a log text is" in err
+           "    - repeat:\n        - set: {words: \"words + words\"}\n        - add: {x: 1}\n      until: \"x > 9\"\n" \
+           "    - log: \"{words}\"\n    - end_game\n"
+    code, out, err = play(tmp_path, flow)
+    assert code == 0, err
+    line = [x for x in out.splitlines() if x.startswith("'ab''ab'")][0]
+    assert len(line) == 1000 and line.endswith("…")
 
 
 POWERS = ("functions:\n  p10: {params: [x], expr: \"x*x*x*x*x*x*x*x*x*x\"}\n"
@@ -179,3 +186,29 @@ def test_a_number_too_large_to_show_is_a_rules_error(tmp_path):
     flow = POWERS + "flow:\n  round:\n    - set: {x: 999999999}\n    - log: \"{text(p1000(x))}\"\n    - end_game\n"
     code, _, err = play(tmp_path, flow)
     assert code == 1 and "cannot be shown" in err and "sys.set_int_max_str_digits" not in err
+
+
+@pytest.mark.parametrize("condition", ["count(stock, c => c in stock) >= 0",
+                                       "count(stock, c => text(stock) == '') >= 0",
+                                       "count(stock, c => filter(stock, d => true) == stock) >= 0"])
+def test_membership_text_and_comparison_of_large_lists_count_as_work(tmp_path, condition):
+    flow = f"flow:\n  round:\n    - while: \"{condition}\"\n      do: [add: {{x: 0}}]\n"
+    path = tmp_path / "big.yaml"
+    path.write_text(BIG_DECK + flow + RESULT, encoding="utf-8")
+    err = io.StringIO()
+    start = time.perf_counter()
+    code = run([str(path), "--seed", "1"], stdout=io.StringIO(), stderr=err)
+    assert time.perf_counter() - start < 30
+    assert code == 1 and "units of work between two decisions" in err.getvalue()
+
+
+def test_a_negative_count_does_not_give_back_work(tmp_path):
+    flow = ("flow:\n  round:\n    - deal: {from: stock, to: hand, count: -100000000000000000}\n"
+            "    - while: \"count(stock, c => count(stock, d => true) > 0) >= 0\"\n      do: [add: {x: 0}]\n")
+    path = tmp_path / "big.yaml"
+    path.write_text(BIG_DECK + flow + RESULT, encoding="utf-8")
+    err = io.StringIO()
+    start = time.perf_counter()
+    code = run([str(path), "--seed", "1"], stdout=io.StringIO(), stderr=err)
+    assert time.perf_counter() - start < 30
+    assert code == 1 and "units of work" in err.getvalue()
