@@ -100,7 +100,7 @@ class _Compiler:
         self.deck = deck
         self.zones = zones
         self.visibility = {"variables": {}, "player_variables": {}}
-        self.card_locals, self.card_cursors = set(), set()
+        self.card_locals, self.card_cursors, self.card_scopes = set(), set(), {}
         var_init = self._variables("variables", self.sym.global_vars)
         pvar_init = self._variables("player_variables", self.sym.player_vars)
         self._functions()
@@ -123,7 +123,7 @@ class _Compiler:
             max_steps=d["flow"].get("max_steps", DEFAULT_MAX_STEPS), shown=self.shown,
             symbols=self.sym, standing=standing, var_visibility=self.visibility["variables"],
             pvar_visibility=self.visibility["player_variables"], card_locals=frozenset(self.card_locals),
-            card_cursors=frozenset(self.card_cursors),
+            card_cursors=frozenset(self.card_cursors), card_scopes=self.card_scopes,
             player_name=str(localize(d.get("player_name"), lang, languages) or msg(lang, "player", seat="{seat}")))
 
     def _check_options(self):
@@ -268,9 +268,17 @@ class _Compiler:
             code.emit(vm.ret(), ("triggers",))
         return code
 
-    def _emit_event(self, name, payload: dict, path):
+    def _emit_event(self, name, payload: dict, path, scope=None):
         if name in self.dispatch:
-            self.code.emit(vm.call(self.dispatch[name], payload), path)
+            pc = self.code.emit(vm.call(self.dispatch[name], payload), path)
+            self._note_card_scope(pc + 1, scope or {})
+
+    def _note_card_scope(self, pc, scope):
+        """The local names that hold cards when the game waits at `pc` (a decision, or the
+        return from a call): a planning bot's imagined deal renames the hidden cards they hold."""
+        names = frozenset(n for n, typ in scope.items() if typ in (CARD, list_of(CARD)))
+        if names:
+            self.card_scopes[pc] = names
 
     def steps(self, steps, path, scope):
         """Compile a list of steps; `scope` (local name -> type) grows as choices bind names."""
@@ -634,11 +642,11 @@ class _Compiler:
 
     def _turn_body(self, t, p, scope, turn_end, nxt, top, end):
         code = self.code
-        self._emit_event("turn_start", {}, p)
+        self._emit_event("turn_start", {}, p, scope)
         self.steps(t["do"], p + ("do",), dict(scope))
         code.place(turn_end)
         code.emit(vm.pop_scope(), p)
-        self._emit_event("turn_end", {}, p)
+        self._emit_event("turn_end", {}, p, scope)
         if "order" in t:
             code.emit(vm.jump(top), p)
         else:
@@ -685,7 +693,9 @@ class _Compiler:
         self.choices.append(ChoiceSpec(var, label_fn, prompt, path, cards=et == CARD))
         otherwise = code.label()
         end = code.label()
-        code.emit(vm.choose(cid, options.fn, var, where, by, otherwise if "otherwise" in step else None, memo), path)
+        pc = code.emit(vm.choose(cid, options.fn, var, where, by, otherwise if "otherwise" in step else None, memo),
+                       path)
+        self._note_card_scope(pc + 1, inner)
         if "otherwise" in step:
             code.emit(vm.jump(end), path)
             code.place(otherwise)
@@ -719,7 +729,7 @@ class _Compiler:
         for k in given:
             if k not in declared:
                 self.report(path + ("with", k), f"event '{name}' carries no '{k}'{did_you_mean(k, declared)}", key=True)
-        self._emit_event(name, payload, path)
+        self._emit_event(name, payload, path, scope)
 
     def _cf_request(self, step, path, scope):
         """A request from one seat to another (or to nobody: a zone such as a bag).
@@ -752,7 +762,8 @@ class _Compiler:
         top, answer, end = code.label(), code.label(), code.label()
         code.emit(vm.request_start(frm, to), path)
         code.place(top)
-        code.emit(vm.request_ask(self.dispatch.get(name), piece), path)
+        pc = code.emit(vm.request_ask(self.dispatch.get(name), piece), path)
+        self._note_card_scope(pc + 1, inner)
         code.emit(vm.request_check(var, answer, top, end), path)
         code.place(answer)
         self.steps(step.get("answer") or [], path + ("answer",), inner)
@@ -765,7 +776,8 @@ class _Compiler:
         if name not in self.procs:
             self.report(path + ("call",), f"unknown procedure '{name}'{did_you_mean(name, self.procs)}")
             return
-        self.code.emit(vm.call(self.procs[name], {}), path)
+        pc = self.code.emit(vm.call(self.procs[name], {}), path)
+        self._note_card_scope(pc + 1, scope)
 
     # -- result -----------------------------------------------------------------
     def _result(self):

@@ -333,20 +333,29 @@ def determinize(program: Program, s: State, seat: int, rng) -> State:
 
 
 def _forget_hidden_values(program: Program, c: State, seat: int) -> None:
-    """Variables (other than cards, which are renamed) that the seat's view hides start
-    again from their initial values: the imagined game holds no more than the view."""
-    sym = program.symbols
+    """Variables that the seat's view hides (declared hidden, or another seat's `owner`
+    variable) start again from their initial values: the imagined game holds no more
+    than the view.  (Cards in hidden places that other variables name are renamed.)"""
     for name, vis in program.var_visibility.items():
-        if vis == "hidden" and sym.global_vars.get(name) not in CARD_TYPES:
-            init = program.var_init[name]
-            c.vars[name] = init(c, {}) if callable(init) else init
+        if vis == "hidden":
+            c.vars[name] = _initial(program.var_init[name], c, {})
     for name, vis in program.pvar_visibility.items():
-        if vis in ("hidden", "owner") and sym.player_vars.get(name) not in CARD_TYPES:
-            init = program.pvar_init[name]
-            values = c.pvars[name]
+        if vis in ("hidden", "owner"):
+            init, values = program.pvar_init[name], c.pvars[name]
             for p in c.players:
                 if vis == "hidden" or p != seat:
-                    values[p] = init(c, {"p": p}) if callable(init) else init
+                    values[p] = _initial(init, c, {"p": p})
+
+
+def _initial(init, c: State, local: dict):
+    """A variable's initial value, computed again on the imagined state (null if the rules
+    cannot compute it there)."""
+    if not callable(init):
+        return init
+    try:
+        return init(c, local)
+    except (RulesError,) + RUN_TIME_FAULTS:
+        return None
 
 
 def _rename_cards(program: Program, c: State, rename: dict) -> None:
@@ -364,9 +373,13 @@ def _rename_cards(program: Program, c: State, rename: dict) -> None:
     for name, typ in sym.player_vars.items():
         if typ in CARD_TYPES and name in c.pvars:
             c.pvars[name] = [many(v) for v in c.pvars[name]]
-    frames = [c.locals] + [loc for _, loc in c.frames]
-    for loc in {id(x): x for x in frames}.values():
-        for name in program.card_locals:
+    waiting = [(c.pc, c.locals)] + [(ret, loc) for ret, loc in c.frames]
+    done = set()
+    for pc, loc in waiting:             # each frame's locals, with the names its scope types as cards
+        if id(loc) in done:
+            continue
+        done.add(id(loc))
+        for name in program.card_scopes.get(pc, ()):
             if name in loc:
                 loc[name] = many(loc[name])
         for key in program.card_cursors:

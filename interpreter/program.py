@@ -57,7 +57,8 @@ class Program:
     player_name: str = "Player {seat}"             # how seats are named, in the chosen language
     var_visibility: dict = field(default_factory=dict)    # name -> public, hidden or cards
     pvar_visibility: dict = field(default_factory=dict)   # name -> public, owner, hidden or cards
-    card_locals: frozenset = frozenset()           # local names that may hold cards
+    card_locals: frozenset = frozenset()           # local names that may hold cards somewhere
+    card_scopes: dict = field(default_factory=dict)  # pc -> local names holding cards when waiting there
     card_cursors: frozenset = frozenset()          # for_each cursors over cards
 
     def card(self, notation: str, skip=()) -> int:

@@ -227,3 +227,66 @@ def test_a_person_sees_a_shown_variable_only_as_far_as_its_visibility_allows(tmp
     out = io.StringIO()
     run([str(path), "--human", "1", "--seed", "1"], stdin=io.StringIO(""), stdout=out)
     assert "  bid: Player 1 5, Player 2 ?" in out.getvalue()
+
+
+SCOPES = """
+name: scopes
+players: 2
+deck:
+  product:
+    rank: [{id: "1", value: 1}, {id: "2", value: 2}, {id: "3", value: 3}, {id: "4", value: 4},
+           {id: "5", value: 5}, {id: "6", value: 6}, {id: "7", value: 7}, {id: "8", value: 8}]
+  zone: stock
+zones:
+  stock: {visibility: hidden}
+  table: {visibility: public}
+  gone: {visibility: hidden}
+variables:
+  target: {type: card, initial: null, visibility: hidden}
+  secret: {type: number, initial: "top(stock).value", visibility: hidden}
+flow:
+  round:
+    - shuffle: stock
+    - for_each: n
+      in: stock
+      do: []
+    - move: {from: stock, to: table, count: 2}
+    - set: {target: "top(table)"}
+    - move: {from: stock, to: table, count: 2}
+    - move: {from: stock, to: gone}
+    - turns:
+        count: 1
+        do:
+          - choose: [1, 2, 3]
+            as: n
+          - choose: ["yes", "no"]
+            as: again
+    - end_game
+result:
+  winners: "[]"
+"""
+
+
+def test_an_imagined_deal_renames_only_the_locals_that_hold_cards_where_the_game_waits():
+    program = load_program_text(SCOPES)
+    from interpreter import apply, new_game
+    s = new_game(program, seed=2)
+    apply(program, s, 2)                       # n = 3, a number here (a card in the for_each above)
+    assert 3 in s.zones["gone"] or 3 in s.zones["table"]
+    for k in range(10):
+        assert determinize(program, s, 0, Rng(k)).locals["n"] == 3
+
+
+def test_an_imagined_deal_forgets_a_hidden_card_variable_even_where_the_card_is_seen():
+    program = load_program_text(SCOPES)
+    from interpreter import new_game
+    s = new_game(program, seed=2)
+    assert s.vars["target"] in s.zones["table"] and view(program, s, 0)["vars"]["target"] is None
+    assert all(determinize(program, s, 0, Rng(k)).vars["target"] is None for k in range(5))
+
+
+def test_an_initial_value_the_imagined_state_cannot_compute_is_null():
+    program = load_program_text(SCOPES)
+    from interpreter import new_game
+    s = new_game(program, seed=2)             # the stock is empty now: top(stock).value is null
+    assert determinize(program, s, 1, Rng(1)).vars["secret"] is None
