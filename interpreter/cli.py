@@ -49,6 +49,10 @@ def run(argv, stdin=None, stdout=None, stderr=None) -> int:
     if not 1 <= playouts <= MAX_PLAYOUTS:
         print(f"interpret: error: --playouts must be 1 to {MAX_PLAYOUTS}, not {playouts}", file=stderr)
         return 2
+    seed = getattr(args, "seed", None)
+    if seed is not None and not 0 <= seed < MAX_NUMBER:     # a record must be able to hold it
+        print(f"interpret: error: --seed must be 0 to {MAX_NUMBER - 1}, not {seed}", file=stderr)
+        return 2
     try:
         if command == "validate":
             return _validate(args, stdout, stderr)

@@ -113,10 +113,10 @@ def _at(program, pc, e) -> str:
     index = getattr(e, "effect_index", None)
     if index is not None and pc in program.effect_where:
         line, col = program.effect_where[pc][index]
-    return format_problem(Problem(program.file, line, col, f"rules error while running this step: {_words(e)}"))
+    return format_problem(Problem(program.file, line, col, f"rules error while running this step: {words(e)}"))
 
 
-def _words(e) -> str:
+def words(e) -> str:
     """What went wrong, in the rules' words where Python's would mislead."""
     if isinstance(e, RulesError):
         return str(e)

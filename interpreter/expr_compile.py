@@ -622,7 +622,7 @@ class ExprCompiler:
                 value = fn(None, None)
             except (ArithmeticError, TypeError, ValueError, RulesError):
                 return Compiled(typ, fn)    # left to fail at run time, at the step that runs it
-            if typ == NUM and isinstance(value, int) and not -MAX_EXPR_NUMBER < value < MAX_EXPR_NUMBER:
+            if typ == NUM and isinstance(value, (int, float)) and not -MAX_EXPR_NUMBER < value < MAX_EXPR_NUMBER:
                 raise ExprError(f"this computes a number beyond the limit of {MAX_EXPR_NUMBER:.0e}")
             return const(typ, value)
         return Compiled(typ, fn)

@@ -12,7 +12,7 @@ import os
 
 from . import check_players, load_named_program
 from .agents import Decision, FirstAgent, RandomAgent
-from .engine import apply, labels, new_game, refresh
+from .engine import RUN_TIME_FAULTS, apply, labels, new_game, refresh, words
 from .errors import InterpreterError, Problem, RulesError, RulesetError, did_you_mean, format_problem
 from .expr import ExprError
 from .expr_compile import PLAYER, ExprCompiler
@@ -235,7 +235,11 @@ class _Run:
         except ExprError as e:
             raise RulesetError([self.src.problem(where, e.message,
                                                  offset=e.offset if isinstance(value, str) else None)]) from None
-        return c.fn(self.s, {})
+        try:
+            return c.fn(self.s, {})
+        except (RulesError,) + RUN_TIME_FAULTS as e:
+            raise RulesetError([self.src.problem(where, f"this starting value cannot be computed: {words(e)}")]) \
+                from None
 
     # -- expectations -------------------------------------------------------------------
     def _expectations(self):
@@ -278,8 +282,8 @@ class _Run:
                 try:
                     ok = bool(fn(self.s, {}))
                     detail = ""
-                except (RulesError, TypeError, KeyError, IndexError, AttributeError, ZeroDivisionError) as e:
-                    ok, detail = False, f" (error: {e})"
+                except (RulesError,) + RUN_TIME_FAULTS as e:
+                    ok, detail = False, f" (error: {words(e)})"
                 self.report.results.append((ok, f"{pos('that', j)}: {point}: {text}{detail}"))
             if "legal" in exp:
                 got = labels(self.program, self.s)

@@ -173,3 +173,9 @@ def test_a_file_with_thousands_of_problems_shows_the_first_hundred(tmp_path):
     code, out, _ = call("validate", str(f))
     lines = out.splitlines()
     assert code == 1 and len(lines) == 101 and lines[-1].endswith("more problems")
+
+
+def test_a_seed_a_record_could_not_hold_is_a_usage_error():
+    code, _, err = call(ruleset("gnav2"), "--seed", str(10 ** 18))
+    assert code == 2 and "--seed must be 0 to" in err
+    assert call(ruleset("gnav2"), "--seed", "-1")[0] == 2
