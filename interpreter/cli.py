@@ -204,11 +204,7 @@ def _parse_options(pairs) -> dict:
 
 def _play(args, stdin, stdout, stderr) -> int:
     program = load_program(args.ruleset, _parse_options(args.option), args.lang)
-    lo, hi, default = program.players
-    n = default if args.players is None else args.players
-    if not lo <= n <= hi:
-        allowed = str(lo) if lo == hi else f"{lo} to {hi}"
-        raise UsageError(f"{program.name} is for {allowed} players, not {n}")
+    n = program.player_count(args.players)
     for seat in args.human:
         if not 1 <= seat <= n:
             raise UsageError(f"--human {seat}: seats are numbered 1 to {n}")
@@ -400,10 +396,9 @@ def _json_result(program, s) -> dict:
 def _simulate(args, stdout) -> int:
     import time
     program = load_program(args.ruleset, _parse_options(args.option))
-    lo, hi, default = program.players
-    n = default if args.players is None else args.players
-    if not lo <= n <= hi or args.games < 1:
-        raise UsageError(f"{program.name} is for {lo} to {hi} players, and --games must be at least 1")
+    n = program.player_count(args.players)
+    if args.games < 1:
+        raise UsageError("--games must be at least 1")
     for seat in args.mc_seats:
         if not 1 <= seat <= n:
             raise UsageError(f"--mc-seats {seat}: seats are numbered 1 to {n}")

@@ -9,18 +9,14 @@ the list of decisions replay a game exactly.
 from __future__ import annotations
 
 from .compiler import Program
-from .errors import Problem, RulesError, UsageError, format_problem
+from .errors import Problem, RulesError, format_problem
 from .state import Rng, State
 
 
 def new_game(program: Program, seed: int = 0, players: int | None = None, stacks=None,
              log: bool = True, names=None) -> State:
     """A fresh game state, already advanced to the first decision."""
-    lo, hi, default = program.players
-    n = default if players is None else players
-    if not lo <= n <= hi:
-        allowed = str(lo) if lo == hi else f"{lo} to {hi}"
-        raise UsageError(f"{program.name} is for {allowed} players, not {n}")
+    n = program.player_count(players)
     s = State()
     s.seed = seed
     s.players = tuple(range(n))

@@ -14,7 +14,6 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
 from .limits import MAX_EXPR_LENGTH
 
-MAX_LENGTH = MAX_EXPR_LENGTH
 
 _TOKEN_NAMES = {
     "NAME": "a name", "NUMBER": "a number", "STRING": "a string", "LPAR": "'('", "RPAR": "')'",
@@ -49,8 +48,8 @@ def parse(text) -> Tree:
         return Tree("literal", [text])
     if not isinstance(text, str):
         raise ExprError(f"expected an expression, got {type(text).__name__}")
-    if len(text) > MAX_LENGTH:
-        raise ExprError(f"expression is longer than {MAX_LENGTH} characters (the limit)", MAX_LENGTH)
+    if len(text) > MAX_EXPR_LENGTH:
+        raise ExprError(f"expression is longer than {MAX_EXPR_LENGTH} characters (the limit)", MAX_EXPR_LENGTH)
     if not text.strip():
         raise ExprError("empty expression")
     try:

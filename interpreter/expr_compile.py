@@ -20,8 +20,6 @@ from .limits import MAX_EXPR_DEPTH, MAX_EXPR_NODES, MAX_EXPR_NUMBER, MAX_NUMBER_
 NUM, BOOL, STR, CARD, PLAYER, ZONE, NULL, ANY = (
     "number", "bool", "string", "card", "player", "zone", "null", "any")
 NOCONST = object()
-MAX_DEPTH = MAX_EXPR_DEPTH
-MAX_NODES = MAX_EXPR_NODES
 
 
 def list_of(t: str) -> str:
@@ -116,7 +114,7 @@ class ExprCompiler:
         self._hoist = None              # the option name of a `where` being compiled
         self._variant: list[set] = []   # per function body: names whose value changes per option
         self.hoisted = 0                # calls memoised in the last compile
-        self._nodes = 0                 # nodes compiled for the current expression (MAX_NODES)
+        self._nodes = 0                 # nodes compiled for the current expression (MAX_EXPR_NODES)
         # per function body being inlined: parameter -> (argument tree, the caller's map), so
         # that a message at run time can show the argument's text for a parameter
         self._pmaps: list[dict] = [{}]
@@ -149,12 +147,12 @@ class ExprCompiler:
         if depth == 0:                  # a new expression
             self._nodes = 0
             self._pmaps = [{}]
-        elif depth > MAX_DEPTH:
-            raise ExprError(f"expression is nested too deeply (more than {MAX_DEPTH} levels, "
+        elif depth > MAX_EXPR_DEPTH:
+            raise ExprError(f"expression is nested too deeply (more than {MAX_EXPR_DEPTH} levels, "
                             "counting the bodies of the functions it calls)", offset_of(t), wrap=False)
         self._nodes += 1
-        if self._nodes > MAX_NODES:
-            raise ExprError(f"expression is too large: more than {MAX_NODES} parts once the functions it "
+        if self._nodes > MAX_EXPR_NODES:
+            raise ExprError(f"expression is too large: more than {MAX_EXPR_NODES} parts once the functions it "
                             "calls are copied in (each call copies its function's body)", offset_of(t), wrap=False)
         if isinstance(t, Token):
             raise ExprError(f"unexpected {t.value!r}", offset_of(t))
@@ -488,7 +486,7 @@ class ExprCompiler:
                 except TypeError:
                     fault(s, l)
                     raise
-                try:            # the built-ins' work budget (see charge_work)
+                try:            # the built-ins' work budget (see too_much_work)
                     w = s.work = s.work + len(r)
                 except AttributeError:
                     w = stateless_work(len(r))

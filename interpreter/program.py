@@ -61,6 +61,15 @@ class Program:
     card_scopes: dict = field(default_factory=dict)  # pc -> local names holding cards when waiting there
     card_cursors: frozenset = frozenset()          # for_each cursors over cards
 
+    def player_count(self, n: int | None) -> int:
+        """`n`, or the default when None; a UsageError when the ruleset is not for n players."""
+        lo, hi, default = self.players
+        n = default if n is None else n
+        if not lo <= n <= hi:
+            allowed = str(lo) if lo == hi else f"{lo} to {hi}"
+            raise UsageError(f"{self.name} is for {allowed} players, not {n}")
+        return n
+
     def card(self, notation: str, skip=()) -> int:
         """The first card (not in `skip`) whose id or display is `notation`."""
         for i, (a, b) in enumerate(zip(self.deck.ids, self.deck.display)):
