@@ -310,7 +310,7 @@ class _Table:
         except (KeyboardInterrupt, EOFError) as e:
             if self.record is not None:
                 records.save(self.record, self.record_path)
-                print(f"\ngame interrupted ({'input ended' if isinstance(e, EOFError) else 'Ctrl-C'}); "
+                print(f"\ngame interrupted ({'input ended' if isinstance(e, EOFError) else 'Ctrl-C or a signal'}); "
                       f"{len(self.record['decisions'])} decisions saved. "
                       f"Continue with: interpret resume {self.record_path}", file=self.stdout)
             else:
