@@ -322,7 +322,10 @@ class _Table:
             raise
         finally:
             if self.log_file:
-                self.log_file.close()
+                try:
+                    self.log_file.close()
+                except OSError as e:
+                    raise UsageError(f"--log {self.args.log}: cannot write it: {e.strerror or e}") from None
         if self.record is not None:
             records.note_result(self.record, s)
             records.save(self.record, self.record_path)
@@ -342,7 +345,10 @@ class _Table:
             for e in entries:
                 shown = entry_for(e, self.log_view)
                 if shown is not None:
-                    self.log_file.write(json.dumps(shown, ensure_ascii=False) + "\n")
+                    try:
+                        self.log_file.write(json.dumps(shown, ensure_ascii=False) + "\n")
+                    except OSError as e:
+                        raise UsageError(f"--log {self.args.log}: cannot write it: {e.strerror or e}") from None
         if self.quiet:
             return
         for e in entries:
@@ -399,6 +405,8 @@ def _simulate(args, stdout) -> int:
     n = program.player_count(args.players)
     if args.games < 1:
         raise UsageError("--games must be at least 1")
+    if args.seed + args.games > MAX_NUMBER:
+        raise UsageError(f"--seed plus --games must stay below {MAX_NUMBER} (a record must hold each seed)")
     for seat in args.mc_seats:
         if not 1 <= seat <= n:
             raise UsageError(f"--mc-seats {seat}: seats are numbered 1 to {n}")

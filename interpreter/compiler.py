@@ -276,7 +276,7 @@ class _Compiler:
     def _note_card_scope(self, pc, scope):
         """The local names that hold cards when the game waits at `pc` (a decision, or the
         return from a call): a planning bot's imagined deal renames the hidden cards they hold."""
-        names = frozenset(n for n, typ in scope.items() if typ in (CARD, list_of(CARD)))
+        names = frozenset(n for n, typ in scope.items() if typ in (CARD, list_of(CARD), ZONE))
         if names:
             self.card_scopes[pc] = names
 
@@ -498,7 +498,11 @@ class _Compiler:
     def _fx_log(self, a, path, scope):
         if isinstance(a, dict) and "text" in a:
             render = self.template(a["text"], path + ("text",), scope)
-            to = self.expr(a["to"], path + ("to",), scope, PLAYER).fn if "to" in a else None
+            self.ec.in_text = True          # whom a log is for is part of the account: no random()
+            try:
+                to = self.expr(a["to"], path + ("to",), scope, PLAYER).fn if "to" in a else None
+            finally:
+                self.ec.in_text = False
         else:
             render, to = self.template(a, path, scope), None
         return effects.log(render, to)

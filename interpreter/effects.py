@@ -5,8 +5,8 @@ name already resolved, so the game loop does no look-ups by name.
 """
 from __future__ import annotations
 
-from .errors import RulesError
-from .limits import MAX_LIST, MAX_LOG_ENTRIES, MAX_LOG_TEXT, MAX_NUMBER, MAX_STRING, MAX_WORK
+from .errors import RUN_TIME_FAULTS, RulesError, words
+from .limits import MAX_ACCOUNT, MAX_LIST, MAX_LOG_ENTRIES, MAX_LOG_TEXT, MAX_NUMBER, MAX_STRING, MAX_WORK
 
 
 def move_card(card, src, dst, bottom: bool):
@@ -203,9 +203,10 @@ def reveal(cards, is_list: bool):
     def reveal_(s, l):
         v = cards(s, l)
         shown = [c for c in (v if is_list else [v]) if c is not None]
+        charge(s, len(shown))
         s.revealed.update(shown)
         if s.log is not None and shown:
-            _note(s, {"type": "reveal", "cards": shown})
+            note(s, {"type": "reveal", "cards": shown})
     return reveal_
 
 
@@ -216,17 +217,24 @@ def eliminate(player, text: str):
         if not s.out[p]:
             s.out[p] = True
             if s.log is not None:
-                s.log.append({"type": "eliminated", "player": p, "text": text.format(name=s.names[p])})
+                note(s, {"type": "eliminated", "player": p, "text": text.format(name=s.names[p])})
     return eliminate_
 
 
 def log(render, to):
     def log_(s, l):
         if s.log is not None:
-            text = render(s, l)
-            if len(text) > MAX_LOG_TEXT:
-                text = text[:MAX_LOG_TEXT - 1] + "…"
-            _note(s, {"type": "log", "text": text, "to": to(s, l) if to else None})
+            text = account_text(s, render, l)
+            if text is None:
+                return
+            if to is None:
+                note(s, {"type": "log", "text": text, "to": None})
+                return
+            try:
+                seat = to(s, l)
+            except (RulesError,) + RUN_TIME_FAULTS:
+                return          # whom it is for cannot be said: nobody is told
+            note(s, {"type": "log", "text": text, "to": seat})
     return log_
 
 
@@ -240,15 +248,49 @@ def charge(s, n: int) -> None:
                          "(cards moved, dealt, shuffled, sorted or gathered): do they loop without end?")
 
 
-def _note(s, entry: dict) -> None:
-    """Add an entry to the game's account, up to MAX_LOG_ENTRIES; past that the account
-    says it stops.  (Never an error: a game plays the same with its account kept or not.)"""
-    n = len(s.log)
-    if n < MAX_LOG_ENTRIES:
-        s.log.append(entry)
-    elif n == MAX_LOG_ENTRIES:
-        s.log.append({"type": "log", "text": f"(the account stops here: it has {MAX_LOG_ENTRIES:,} entries)",
-                      "to": None})
+# -- the account ---------------------------------------------------------------------
+# A game plays the same whether its account is kept (play) or not (simulate, play-outs):
+# its texts draw no random numbers (the compiler forbids random() in texts), spend none
+# of the game's work budget, and a text the rules cannot compute is shown as such.  The
+# account's own budget (characters written plus work spent on texts) is MAX_ACCOUNT; past
+# it, or past MAX_LOG_ENTRIES entries, the account says it stops and stays stopped.
+
+def account_text(s, render, l):
+    """The text `render` gives for the account, or None when the account has stopped."""
+    if s.logged > MAX_ACCOUNT:
+        return None
+    saved = s.work
+    s.work = 0
+    try:
+        text = render(s, l)
+    except (RulesError,) + RUN_TIME_FAULTS as e:
+        text = f"(a text of the rules cannot be shown: {words(e)})"
+    finally:
+        s.logged += s.work
+        s.work = saved
+    if len(text) > MAX_LOG_TEXT:
+        text = text[:MAX_LOG_TEXT - 1] + "…"
+    s.logged += len(text)
+    if s.logged > MAX_ACCOUNT:
+        _stop(s)
+        return None
+    return text
+
+
+def note(s, entry: dict) -> None:
+    """Add an entry to the game's account (kept: s.log is a list), within its limits."""
+    if s.logged > MAX_ACCOUNT:
+        return
+    if len(s.log) >= MAX_LOG_ENTRIES:
+        _stop(s)
+        return
+    s.log.append(entry)
+
+
+def _stop(s):
+    s.log.append({"type": "log", "text": f"(the account stops here: it holds {MAX_LOG_ENTRIES:,} entries or "
+                                         f"{MAX_ACCOUNT:,} characters and units of work)", "to": None})
+    s.logged = MAX_ACCOUNT + 1
 
 
 def zone_at(s, ref):
@@ -262,6 +304,7 @@ def swap(a_ref, b_ref, tag):
     def swap_(s, l):
         ra, rb = a_ref(s, l), b_ref(s, l)
         za, zb = zone_at(s, ra), zone_at(s, rb)
+        charge(s, len(za) + len(zb))
         za[:], zb[:] = list(zb), list(za)
         if tag is not None:
             s.journal.append(["swap", list(ra), list(rb), tag(s, l)])
@@ -275,6 +318,7 @@ def journal_move(cards, src_ref, dst_ref, tag, is_list: bool):
         chosen = list(v) if is_list else [v]
         rs, rd = src_ref(s, l), dst_ref(s, l)
         zs, zd = zone_at(s, rs), zone_at(s, rd)
+        charge(s, len(chosen) * (len(zs) + 1))
         for c in chosen:
             try:
                 zs.remove(c)
@@ -300,9 +344,11 @@ def undo_journal(tag):
                 continue
             if entry[0] == "swap":
                 za, zb = zone_at(s, entry[1]), zone_at(s, entry[2])
+                charge(s, len(za) + len(zb))
                 za[:], zb[:] = list(zb), list(za)
             else:
                 src, dst = zone_at(s, entry[2]), zone_at(s, entry[3])
+                charge(s, len(entry[1]) * (len(dst) + 1))
                 for c in reversed(entry[1]):
                     if c in dst:
                         dst.remove(c)

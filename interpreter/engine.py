@@ -9,7 +9,8 @@ the list of decisions replay a game exactly.
 from __future__ import annotations
 
 from .compiler import Program
-from .errors import Problem, RulesError, format_problem
+from .effects import account_text, note
+from .errors import RUN_TIME_FAULTS, Problem, RulesError, format_problem, words
 from .state import Rng, State
 
 
@@ -98,33 +99,12 @@ def run(program: Program, s: State) -> None:
         s.result = result(program, s)
 
 
-# Python errors the rules can cause (a null where a value is needed, a number too large
-# to convert, ...): each is reported as a rules error at the step that caused it.
-RUN_TIME_FAULTS = (TypeError, ValueError, KeyError, IndexError, AttributeError, ZeroDivisionError,
-                   OverflowError, RecursionError, MemoryError, StopIteration)
-
-
 def _at(program, pc, e) -> str:
     line, col = program.where[pc] if 0 <= pc < len(program.where) else (0, 0)
     index = getattr(e, "effect_index", None)
     if index is not None and pc in program.effect_where:
         line, col = program.effect_where[pc][index]
     return format_problem(Problem(program.file, line, col, f"rules error while running this step: {words(e)}"))
-
-
-def words(e) -> str:
-    """What went wrong, in the rules' words where Python's would mislead."""
-    if isinstance(e, RulesError):
-        return str(e)
-    if isinstance(e, ZeroDivisionError):
-        return "division by zero"
-    if isinstance(e, (OverflowError, MemoryError)):
-        return "a number or list grew too large"
-    if isinstance(e, RecursionError):
-        return "the rules nest too deeply"
-    if "NoneType" in str(e) or "None" in str(e):
-        return f"a value was null (nobody, or no card) where one was needed ({e})"
-    return str(e)
 
 
 def apply(program: Program, s: State, index: int) -> None:
@@ -137,8 +117,9 @@ def apply(program: Program, s: State, index: int) -> None:
     spec = program.choices[cid]
     value = options[index]
     if s.log is not None:
-        s.log.append({"type": "decision", "player": player,
-                      "label": spec.label(s, s.locals, value), "index": index})
+        label = account_text(s, lambda s_, l_: spec.label(s_, l_, value), s.locals)
+        if label is not None:
+            note(s, {"type": "decision", "player": player, "label": label, "index": index})
     s.locals[spec.var] = value
     s.pending = None
     s.decisions += 1
@@ -151,7 +132,18 @@ def labels(program: Program, s: State) -> list[str]:
         return []
     _, options, cid = s.pending
     label = program.choices[cid].label
-    return [label(s, s.locals, o) for o in options]
+    return [_label(label, s, o, i) for i, o in enumerate(options)]
+
+
+def _label(label, s: State, option, i: int) -> str:
+    """An option's label; one the rules cannot compute still names the option."""
+    saved = s.work
+    try:
+        return label(s, s.locals, option)
+    except (RulesError,) + RUN_TIME_FAULTS as e:
+        return f"option {i + 1} (its label cannot be shown: {words(e)})"
+    finally:
+        s.work = saved
 
 
 def prompt(program: Program, s: State) -> str:

@@ -52,6 +52,27 @@ class RulesError(InterpreterError):
     """A game reached a state its ruleset does not cover (e.g. a choice with no option)."""
 
 
+# Python errors the rules can cause (a null where a value is needed, a number too large
+# to convert, ...): each is reported as a rules error at the step that caused it.
+RUN_TIME_FAULTS = (TypeError, ValueError, KeyError, IndexError, AttributeError, ZeroDivisionError,
+                   OverflowError, RecursionError, MemoryError, StopIteration)
+
+
+def words(e) -> str:
+    """What went wrong, in the rules' words where Python's would mislead."""
+    if isinstance(e, RulesError):
+        return str(e)
+    if isinstance(e, ZeroDivisionError):
+        return "division by zero"
+    if isinstance(e, (OverflowError, MemoryError)):
+        return "a number or list grew too large"
+    if isinstance(e, RecursionError):
+        return "the rules nest too deeply"
+    if "NoneType" in str(e) or "None" in str(e):
+        return f"a value was null (nobody, or no card) where one was needed ({e})"
+    return str(e)
+
+
 class UsageError(InterpreterError):
     """Bad command-line input: an unknown option, player count or seat."""
 

@@ -378,6 +378,9 @@ def _fn_len_alias(c, name, args, t, scope, params, depth):
 
 def _fn_random(c, name, args, t, scope, params, depth):
     _arity(name, args, t, 1, 1)
+    if getattr(c, "in_text", False):
+        raise ExprError("random() cannot be used in a text or in whom a log is for: the game would then "
+                        "depend on whether its account is kept", offset_of(t))
     coll, et = c.collection(args[0], scope, params, depth)
     cf = coll.fn
 

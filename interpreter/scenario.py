@@ -12,8 +12,9 @@ import os
 
 from . import check_players, load_named_program
 from .agents import Decision, FirstAgent, RandomAgent
-from .engine import RUN_TIME_FAULTS, apply, labels, new_game, refresh, words
-from .errors import InterpreterError, Problem, RulesError, RulesetError, did_you_mean, format_problem
+from .engine import apply, labels, new_game, refresh
+from .errors import (RUN_TIME_FAULTS, InterpreterError, Problem, RulesError, RulesetError, did_you_mean,
+                     format_problem, words)
 from .expr import ExprError
 from .expr_compile import PLAYER, ExprCompiler
 from .loader import load_file

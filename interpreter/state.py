@@ -43,7 +43,7 @@ class Rng:
 
 FIELDS = ("zones", "vars", "pvars", "out", "players", "names", "current", "rng", "pc", "locals",
           "frames", "scopes", "pending", "log", "over", "revealed", "stacks", "steps", "decisions",
-          "result", "seed", "journal", "requests", "rounds", "work")
+          "result", "seed", "journal", "requests", "rounds", "work", "logged")
 
 
 class State:
@@ -53,6 +53,7 @@ class State:
         for f in FIELDS:
             setattr(self, f, values.get(f))
         self.work = values.get("work") or 0     # elements the built-ins visited since the last decision
+        self.logged = values.get("logged") or 0     # what the account has cost (effects.account_text)
 
     def copy(self) -> "State":
         """An independent copy, cheaper than deepcopy because the shape is known."""
@@ -86,6 +87,7 @@ class State:
         c.requests = [list(r) for r in self.requests]
         c.rounds = self.rounds
         c.work = self.work
+        c.logged = self.logged
         return c
 
     @classmethod

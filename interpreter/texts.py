@@ -54,12 +54,15 @@ def template(ec, text: str, scope: dict, display, report):
     for m in TEMPLATE_PART.finditer(text):
         parts.append(text[pos:m.start()])
         try:
+            ec.in_text = True
             c = ec.compile(m.group(1), scope)
             show, f = shower(c.type, display), c.fn
             parts.append(lambda s, l, show=show, f=f: show(s, f(s, l)))
         except ExprError as e:
             report(e.message, m.start(1) + e.offset)
             parts.append("?")
+        finally:
+            ec.in_text = False
         pos = m.end()
     parts.append(text[pos:])
     if all(isinstance(p, str) for p in parts):

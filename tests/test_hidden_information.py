@@ -169,7 +169,17 @@ GUESS_OWNER = GUESS.replace("  secret: {type: card, initial: null}\n", "") \
     .replace("secret.value", "players[1].holds")
 
 
-@pytest.mark.parametrize("text", [GUESS, GUESS_NUMBER, GUESS_OWNER], ids=["card", "hidden number", "owner's number"])
+GUESS_ZONE = GUESS.replace("  stock: {visibility: hidden}",
+                           "  stock: {visibility: hidden}\n  hand: {per_player: true, visibility: owner}") \
+    .replace('    - set: {secret: "top(stock)"}\n    - turns:\n        count: 1\n        do:',
+             '    - deal: {from: stock, to: hand, count: 1}\n    - for_each: z\n'
+             '      in: "[players[1].hand]"\n      do:') \
+    .replace("secret.value", "top(z).value").replace("[current]", "[players[0]]") \
+    .replace("            as: guess\n", '            as: guess\n            by: "players[0]"\n')
+
+
+@pytest.mark.parametrize("text", [GUESS, GUESS_NUMBER, GUESS_OWNER, GUESS_ZONE],
+                         ids=["card", "hidden number", "owner's number", "a local naming the other's hand"])
 def test_the_planning_bot_does_no_better_than_chance_at_a_value_kept_from_it(text):
     program = load_program_text(text)
     games = 200

@@ -158,7 +158,7 @@ def test_an_endless_log_stops_being_kept_but_the_game_plays_as_without_an_accoun
     assert code == 1 and "more than 400000 steps" in err
     code, out, err = play(tmp_path, flow)
     assert code == 1 and "more than 400000 steps" in err
-    assert "(the account stops here: it has 100,000 entries)" in out
+    assert "(the account stops here: it holds 100,000 entries" in out
     assert out.count("waits") == 100_000
 
 
@@ -183,7 +183,7 @@ def test_a_constant_beyond_the_number_limit_is_refused_where_it_is_written(tmp_p
 
 
 def test_a_number_too_large_to_show_is_a_rules_error(tmp_path):
-    flow = POWERS + "flow:\n  round:\n    - set: {x: 999999999}\n    - log: \"{text(p1000(x))}\"\n    - end_game\n"
+    flow = POWERS + "flow:\n  round:\n    - set: {x: 999999999}\n    - if: \"text(p1000(x)) == ''\"\n    - end_game\n"
     code, _, err = play(tmp_path, flow)
     assert code == 1 and "cannot be shown" in err and "sys.set_int_max_str_digits" not in err
 
@@ -212,3 +212,43 @@ def test_a_negative_count_does_not_give_back_work(tmp_path):
     code = run([str(path), "--seed", "1"], stdout=io.StringIO(), stderr=err)
     assert time.perf_counter() - start < 30
     assert code == 1 and "units of work" in err.getvalue()
+
+
+def test_a_text_the_rules_cannot_compute_is_shown_as_such_and_the_game_goes_on(tmp_path):
+    flow = "flow:\n  round:\n    - set: {x: 0}\n    - log: \"{current} scores {10 // x}\"\n    - end_game\n"
+    code, out, err = play(tmp_path, flow)
+    assert code == 0 and "(a text of the rules cannot be shown: division by zero)" in out
+
+
+def test_a_label_the_rules_cannot_compute_still_names_the_option(tmp_path):
+    flow = ("flow:\n  round:\n    - set: {x: 0}\n    - turns:\n        count: 1\n        do:\n"
+            "          - choose: [1, 2]\n            as: n\n            label: \"take {n // x}\"\n    - end_game\n")
+    code, out, err = play(tmp_path, flow, "--human", "1")
+    assert "1. option 1 (its label cannot be shown: division by zero)" in out
+    code, out, err = play(tmp_path, flow)
+    assert code == 0, err
+
+
+def test_random_in_a_text_is_refused_since_the_game_would_depend_on_its_account(tmp_path):
+    code, out = validate(tmp_path, "flow:\n  round:\n    - log: \"{random(players)} begins\"\n    - end_game\n")
+    assert code == 1 and "random() cannot be used in a text" in out
+    code, out = validate(tmp_path, "flow:\n  round:\n    - log: {text: hello, to: \"random(players)\"}\n"
+                                   "    - end_game\n")
+    assert code == 1 and "random() cannot be used in a text" in out
+
+
+@pytest.mark.parametrize("game", ["hearts2", "ninety_nine", "gnav", "gnav2"])
+def test_a_game_plays_the_same_with_or_without_its_account(game):
+    import json
+    import pathlib
+    path = str(pathlib.Path(__file__).parent.parent / "rulesets" / f"{game}.yaml")
+    for seed in range(3):
+        out = io.StringIO()
+        assert run([path, "--seed", str(seed), "--json"], stdout=out) == 0
+        played = json.loads(out.getvalue())
+        out = io.StringIO()
+        assert run(["simulate", path, "--games", "1", "--seed", str(seed), "--json"], stdout=out) == 0
+        simulated = json.loads(out.getvalue())
+        assert played["decisions"] == simulated["decisions_per_game"]
+        assert [1.0 if p in played["winners"] else 0.0 for p in range(len(simulated["win_share"]))] == \
+            [1.0 if w > 0 else 0.0 for w in simulated["win_share"]]
