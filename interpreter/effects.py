@@ -245,7 +245,7 @@ def charge(s, n: int) -> None:
     w = s.work = s.work + n
     if w > MAX_WORK:
         raise RulesError(f"the rules did more than {MAX_WORK:,} units of work between two decisions "
-                         "(cards moved, dealt, shuffled, sorted or gathered): do they loop without end?")
+                         "(cards moved, dealt, shuffled, sorted, gathered or revealed): do they loop without end?")
 
 
 # -- the account ---------------------------------------------------------------------
