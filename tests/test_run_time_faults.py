@@ -27,14 +27,14 @@ RESULT = """result:
 """
 
 
-def play(tmp_path, flow: str, *extra) -> tuple[int, str, str]:
-    """Play the ruleset HEAD + flow between bots; (exit code, stdout, stderr)."""
+def play(tmp_path, flow: str, *extra, head: str = HEAD, limit: float = 20) -> tuple[int, str, str]:
+    """Play the ruleset head + flow between bots; (exit code, stdout, stderr)."""
     path = tmp_path / "faults.yaml"
-    path.write_text(HEAD + flow + RESULT, encoding="utf-8")
+    path.write_text(head + flow + RESULT, encoding="utf-8")
     out, err = io.StringIO(), io.StringIO()
     start = time.perf_counter()
     code = run([str(path), "--seed", "1", *extra], stdin=io.StringIO(""), stdout=out, stderr=err)
-    assert time.perf_counter() - start < 20, "the fault took too long to be noticed"
+    assert time.perf_counter() - start < limit, "the fault took too long to be noticed"
     assert "Traceback" not in out.getvalue() + err.getvalue()
     return code, out.getvalue(), err.getvalue()
 
@@ -143,13 +143,8 @@ BIG_DECK = HEAD.replace("  cards: [{id: a}, {id: b}, {id: c}, {id: d}]",
 def test_an_effect_repeated_without_end_on_a_large_deck_stops_at_the_work_limit(tmp_path, body):
     body = body.replace("hand_of", "\"players[0].hand\"")
     flow = f"flow:\n  round:\n    - while: \"true\"\n      do: {body}\n"
-    path = tmp_path / "big.yaml"
-    path.write_text(BIG_DECK + flow + RESULT, encoding="utf-8")
-    err = io.StringIO()
-    start = time.perf_counter()
-    code = run([str(path), "--seed", "1"], stdout=io.StringIO(), stderr=err)
-    assert time.perf_counter() - start < 20
-    assert code == 1 and "units of work between two decisions" in err.getvalue()
+    code, _, err = play(tmp_path, flow, head=BIG_DECK)
+    assert code == 1 and "units of work between two decisions" in err
 
 
 def test_an_endless_log_stops_being_kept_but_the_game_plays_as_without_an_account(tmp_path):
@@ -193,25 +188,15 @@ def test_a_number_too_large_to_show_is_a_rules_error(tmp_path):
                                        "count(stock, c => filter(stock, d => true) == stock) >= 0"])
 def test_membership_text_and_comparison_of_large_lists_count_as_work(tmp_path, condition):
     flow = f"flow:\n  round:\n    - while: \"{condition}\"\n      do: [add: {{x: 0}}]\n"
-    path = tmp_path / "big.yaml"
-    path.write_text(BIG_DECK + flow + RESULT, encoding="utf-8")
-    err = io.StringIO()
-    start = time.perf_counter()
-    code = run([str(path), "--seed", "1"], stdout=io.StringIO(), stderr=err)
-    assert time.perf_counter() - start < 30
-    assert code == 1 and "units of work between two decisions" in err.getvalue()
+    code, _, err = play(tmp_path, flow, head=BIG_DECK, limit=30)
+    assert code == 1 and "units of work between two decisions" in err
 
 
 def test_a_negative_count_does_not_give_back_work(tmp_path):
     flow = ("flow:\n  round:\n    - deal: {from: stock, to: hand, count: -100000000000000000}\n"
             "    - while: \"count(stock, c => count(stock, d => true) > 0) >= 0\"\n      do: [add: {x: 0}]\n")
-    path = tmp_path / "big.yaml"
-    path.write_text(BIG_DECK + flow + RESULT, encoding="utf-8")
-    err = io.StringIO()
-    start = time.perf_counter()
-    code = run([str(path), "--seed", "1"], stdout=io.StringIO(), stderr=err)
-    assert time.perf_counter() - start < 30
-    assert code == 1 and "units of work" in err.getvalue()
+    code, _, err = play(tmp_path, flow, head=BIG_DECK, limit=30)
+    assert code == 1 and "units of work" in err
 
 
 def test_a_text_the_rules_cannot_compute_is_shown_as_such_and_the_game_goes_on(tmp_path):
