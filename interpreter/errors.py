@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 # Characters that would break a message's one line or drive the terminal (newlines, escapes).
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
@@ -19,17 +19,31 @@ class Problem:
     line: int          # 1-based; 0 when the position is unknown
     col: int           # 1-based
     message: str
+    source: str = field(default="", compare=False)   # the text of that line, shown with a caret
 
     def __str__(self) -> str:
         return format_problem(self)
 
 
 def format_problem(p: Problem) -> str:
-    """`file:line:col: message` on one line; control characters quoted from a file are shown escaped."""
+    """`file:line:col: message`, then the line of the file with a caret under the column
+    when it is known; control characters quoted from a file are shown escaped."""
     file, message = _printable(str(p.file)), _printable(p.message)
-    if p.line:
-        return f"{file}:{p.line}:{p.col}: {message}"
-    return f"{file}: {message}"
+    if not p.line:
+        return f"{file}: {message}"
+    head = f"{file}:{p.line}:{p.col}: {message}"
+    if not p.source:
+        return head
+    return head + "\n" + _with_caret(p.source, p.col)
+
+
+def _with_caret(line: str, col: int, width: int = 100) -> str:
+    """The source line (at most `width` characters around the column) and a caret under it."""
+    line = line.expandtabs(1).rstrip()
+    start = max(0, min(col - 1 - width // 2, len(line) - width))
+    shown = line[start:start + width]
+    before = _printable(shown[:max(0, col - 1 - start)])
+    return f"    {_printable(shown)}\n    {' ' * len(before)}^"
 
 
 def _printable(text: str) -> str:

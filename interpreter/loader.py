@@ -134,6 +134,7 @@ class Source:
     file: str
     values: dict = field(default_factory=dict)   # path -> (line, col, style)
     keys: dict = field(default_factory=dict)     # path -> (line, col) of the mapping key
+    lines: list = field(default_factory=list)    # the file's lines, to show where a problem is
 
     def at(self, path: Path, key: bool = False) -> tuple[int, int]:
         """The position of `path`, or of its nearest ancestor that has one."""
@@ -165,7 +166,13 @@ class Source:
             line, col = self.in_text(path, offset)
         else:
             line, col = self.at(path, key)
-        return Problem(self.file, line, col, message)
+        return Problem(self.file, line, col, message, self.line_text(line))
+
+    def problem_at(self, line: int, col: int, message: str) -> Problem:
+        return Problem(self.file, line, col, message, self.line_text(line))
+
+    def line_text(self, line: int) -> str:
+        return self.lines[line - 1] if 0 < line <= len(self.lines) else ""
 
 
 class _Builder:
@@ -248,7 +255,7 @@ class _Builder:
 
     def _error(self, node, message):
         m = node.start_mark
-        self.problems.append(Problem(self.source.file, m.line + 1, m.column + 1, message))
+        self.problems.append(self.source.problem_at(m.line + 1, m.column + 1, message))
 
 
 def _shown_tag(tag: str) -> str:
@@ -275,16 +282,16 @@ def load_text(text: str, file: str = "<string>"):
         line, col = _line_col(text, bad.start())
         raise RulesetError([Problem(file, line, col, f"control character U+{ord(bad.group()):04X} is not "
                                                      f"allowed in YAML (write it as an escape in a quoted string)")])
-    source = Source(file)
+    source = Source(file, lines=_BREAK.split(text))
     try:
         node = yaml.compose(text, Loader=_Loader)
     except _LimitError as e:
-        raise RulesetError([Problem(file, e.mark.line + 1, e.mark.column + 1, e.message)]) from None
+        raise RulesetError([source.problem_at(e.mark.line + 1, e.mark.column + 1, e.message)]) from None
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (0, 0)
         what = e.problem or e.context or "invalid YAML"
-        raise RulesetError([Problem(file, line, col, f"YAML syntax error: {what}")]) from None
+        raise RulesetError([source.problem_at(line, col, f"YAML syntax error: {what}")]) from None
     except (yaml.YAMLError, RecursionError):
         raise RulesetError([Problem(file, 0, 0, "not valid YAML")]) from None
     if node is None:

@@ -92,3 +92,8 @@ def table():
 def records_in_tmp(tmp_path, monkeypatch):
     """Games with a person are recorded automatically: keep those records out of $HOME."""
     monkeypatch.setenv("CARD_INTERPRETER_RECORDS", str(tmp_path / "records"))
+
+
+def messages(text: str) -> str:
+    """Problem messages without the quoted source lines and carets that follow each."""
+    return "".join(line for line in text.splitlines(keepends=True) if not line.startswith("    "))

@@ -171,7 +171,7 @@ def test_a_file_with_thousands_of_problems_shows_the_first_hundred(tmp_path):
     f = tmp_path / "many.yaml"
     f.write_text("".join(f"key{i}: 1\n" for i in range(500)), encoding="utf-8")
     code, out, _ = call("validate", str(f))
-    lines = out.splitlines()
+    lines = [line for line in out.splitlines() if line.startswith(str(f))]     # not the quoted lines
     assert code == 1 and len(lines) == 101 and lines[-1].endswith("more problems")
 
 

@@ -18,6 +18,7 @@ import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings, strategies as st
 
+from conftest import messages
 from interpreter import load_program, new_game
 from interpreter.cli import run
 from interpreter.errors import RulesError
@@ -203,7 +204,7 @@ def test_forty_nested_functions_give_a_clear_error_quickly(tmp_path, calls):
         f"  f{i}: {{params: [x], expr: \"{' + '.join([f'f{i - 1}(x)'] * calls)} + 1\"}}\n" for i in range(1, 41))
     code, out, err, _ = interpret("validate", ruleset(tmp_path, 'log: "{f40(total)}"', functions), limit=5.0)
     assert code == 1
-    for line in out.splitlines():
+    for line in messages(out).splitlines():
         assert re.match(r".*hostile\.yaml:\d+:\d+: expression is (nested too deeply|too large)", line), line
 
 

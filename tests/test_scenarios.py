@@ -6,6 +6,7 @@ import pathlib
 
 import pytest
 
+from conftest import messages
 from interpreter.cli import run
 
 EXAMPLES = sorted((pathlib.Path(__file__).parent.parent / "examples" / "scenarios").glob("*.yaml"))
@@ -109,7 +110,7 @@ def test_an_expectation_after_a_decision_the_scenario_never_makes_is_a_problem(t
     """Such an expectation was skipped: the scenario passed without checking it."""
     code, out = call(command, write(tmp_path, BASE.replace("after: 1", f"after: {after}")))
     assert code == 1 and "PASS" not in out and "Traceback" not in out, out
-    assert out.strip() == (f"{tmp_path / 's.yaml'}:10:12: 'after: {after}' is never reached: the scenario makes "
+    assert messages(out).strip() == (f"{tmp_path / 's.yaml'}:10:12: 'after: {after}' is never reached: the scenario makes "
                            f"1 decision, so 'after' is 0 to 1, or 'end'")
 
 
@@ -133,7 +134,7 @@ def test_every_unreachable_after_is_named_at_once_with_a_bad_expression(tmp_path
     that: ["totl == 97"]
   - after: -2""")
     code, out = call("validate", write(tmp_path, text))
-    lines = out.strip().splitlines()
+    lines = messages(out).strip().splitlines()
     assert code == 1 and len(lines) == 3, out
     assert "s.yaml:10:12: 'after: 5' is never reached" in lines[0] and "unknown name 'totl'" in lines[1]
     assert "s.yaml:13:12: 'after: -2' is never reached" in lines[2]

@@ -34,7 +34,11 @@ def test_broken_ruleset_reports_its_problems(name, monkeypatch):
     assert err.getvalue() == ""
     assert "Traceback" not in out.getvalue()
     assert out.getvalue() == golden.read_text(encoding="utf-8")
-    for line in out.getvalue().splitlines():          # every line is file:line:col: message
+    lines = out.getvalue().splitlines()
+    for i, line in enumerate(lines):      # file:line:col: message, then the line quoted with a caret
+        if line.startswith("    "):
+            assert lines[i - 1].startswith("    ") or lines[i - 1].startswith(name)
+            continue
         file, line_no, col, message = line.split(":", 3)
         assert file == name and int(line_no) >= 1 and int(col) >= 1 and message.strip()
 
