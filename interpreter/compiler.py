@@ -119,7 +119,7 @@ class _Compiler:
             file=self.src.file, lang=lang, languages=languages, options=options,
             option_specs=d.get("options", {}) or {}, players=(min_p, max_p, default_p), deck=deck,
             start_zone=d["deck"]["zone"], zones=zones, var_init=var_init, pvar_init=pvar_init,
-            code=instructions, where=where, effect_where=effect_where, choices=self.choices, winners=winners, score=score,
+            code=instructions, where=where, effect_where=effect_where, lines=self.src.lines, choices=self.choices, winners=winners, score=score,
             max_steps=d["flow"].get("max_steps", DEFAULT_MAX_STEPS), shown=self.shown,
             symbols=self.sym, standing=standing, var_visibility=self.visibility["variables"],
             pvar_visibility=self.visibility["player_variables"], card_locals=frozenset(self.card_locals),

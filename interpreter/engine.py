@@ -104,7 +104,9 @@ def _at(program, pc, e) -> str:
     index = getattr(e, "effect_index", None)
     if index is not None and pc in program.effect_where:
         line, col = program.effect_where[pc][index]
-    return format_problem(Problem(program.file, line, col, f"rules error while running this step: {words(e)}"))
+    source = program.lines[line - 1] if 0 < line <= len(program.lines) else ""
+    return format_problem(Problem(program.file, line, col, f"rules error while running this step: {words(e)}",
+                                  source))
 
 
 def apply(program: Program, s: State, index: int) -> None:

@@ -47,6 +47,7 @@ class Program:
     code: list = field(default_factory=list)
     where: list = field(default_factory=list)     # pc -> (line, col)
     effect_where: dict = field(default_factory=dict)  # pc -> [(line, col)] of each effect it runs
+    lines: list = field(default_factory=list)     # the ruleset's lines, to show where a rules error is
     choices: list = field(default_factory=list)   # ChoiceSpec by id
     winners: object = None
     score: object = None

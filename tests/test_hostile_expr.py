@@ -102,7 +102,7 @@ def rules_error(path) -> str:
     pathlib.Path(path).write_text(text, encoding="utf-8")
     code, out, err, _ = interpret(path, "--seed", "1")
     assert code == 1, out + err
-    line = err.strip().splitlines()[-1]
+    line = messages(err).strip().splitlines()[-1]
     assert re.match(r"interpret: .*hostile\.yaml:\d+:\d+: rules error while running this step: ", line), line
     return line
 
