@@ -13,7 +13,9 @@ from . import records
 from .limits import MAX_NUMBER, MAX_PLAYOUTS
 from .messages import msg
 from .engine import entry_for, view
+from .simulation import report_lines, simulate
 from .table import play
+from .terminal import result_line, view_printer
 
 COMMANDS = ("validate", "options", "play", "replay", "resume", "scenario", "simulate")
 
@@ -258,7 +260,7 @@ def _replay(args, stdout, stderr) -> int:
     state = "the same result" if record.get("result") is not None else "an unfinished game, replayed"
     print(f"{args.file}: replay ok: {len(record['decisions'])} decisions, {state}", file=stdout)
     if s.over:
-        print(_result_line(s, program.lang), file=stdout)
+        print(result_line(s, program.lang), file=stdout)
     return 0
 
 
@@ -273,7 +275,7 @@ class _Table:
         humans = [i for i, k in enumerate(kinds) if k == "human"]
         self.viewer = humans[0] if len(humans) == 1 else (-1 if humans else None)
         adviser = MonteCarloAgent(seed + 7, playouts=10)
-        self.agents = [HumanAgent(_view_printer(program, self.say), self.ask, self.say, hint=adviser.choose,
+        self.agents = [HumanAgent(view_printer(program, self.say), self.ask, self.say, hint=adviser.choose,
                                   lang=program.lang)
                        if k == "human" else _bot(args, seed, seat) for seat, k in enumerate(kinds)]
         self.log_view = _log_view(args, humans, n)
@@ -332,7 +334,7 @@ class _Table:
         if getattr(self.args, "json", False):
             print(json.dumps(_json_result(p, s), ensure_ascii=False), file=self.stdout)
         else:
-            self.say(_result_line(s, p.lang))
+            self.say(result_line(s, p.lang))
         return 0
 
     def on_decision(self, s):
@@ -400,121 +402,11 @@ def _json_result(program, s) -> dict:
 
 
 def _simulate(args, stdout) -> int:
-    import time
     program = load_program(args.ruleset, _parse_options(args.option))
-    n = program.player_count(args.players)
-    if args.games < 1:
-        raise UsageError("--games must be at least 1")
-    if args.seed + args.games > MAX_NUMBER:
-        raise UsageError(f"--seed plus --games must stay below {MAX_NUMBER} (a record must hold each seed)")
-    for seat in args.mc_seats:
-        if not 1 <= seat <= n:
-            raise UsageError(f"--mc-seats {seat}: seats are numbered 1 to {n}")
-    wins, draws, totals, decisions = [0.0] * n, 0, [0.0] * n, 0
-    start = time.perf_counter()
-    for k in range(args.games):
-        seed = args.seed + k
-        agents = [MonteCarloAgent(seed * 1000 + seat + 1, playouts=max(1, args.playouts))
-                  if seat + 1 in args.mc_seats else RandomAgent(seed * 1000 + seat + 1) for seat in range(n)]
-        s = play(program, agents, seed=seed, players=n, log=False)
-        winners = s.result["winners"]
-        if not winners:
-            draws += 1
-        for w in winners:
-            wins[w] += 1 / len(winners)
-        for p, v in enumerate(s.result["scores"] or []):
-            totals[p] += v
-        decisions += s.decisions
-    elapsed = time.perf_counter() - start
-    g = args.games
-    report = {"ruleset": program.name, "players": n, "games": g, "seeds": [args.seed, args.seed + g - 1],
-              "options": {k: v for k, v in program.options.items() if v != program.option_specs[k]["default"]},
-              "mc_seats": sorted(args.mc_seats),
-              "win_share": [round(w / g, 4) for w in wins], "draws": round(draws / g, 4),
-              "mean_score": [round(t / g, 2) for t in totals] if program.score else None,
-              "decisions_per_game": round(decisions / g, 1), "games_per_s": round(g / elapsed, 1)}
+    report = simulate(program, args.games, args.players, args.seed, args.mc_seats, args.playouts)
     if args.json:
         print(json.dumps(report, ensure_ascii=False), file=stdout)
-        return 0
-    bots = "random bots" + (f", mc bot in seat(s) {', '.join(map(str, sorted(args.mc_seats)))}" if args.mc_seats else "")
-    print(f"{program.name}: {g} games between {bots}, {n} players, seeds {args.seed}-{args.seed + g - 1}"
-          + (f", house rules {report['options']}" if report["options"] else ""), file=stdout)
-    for p in range(n):
-        score = f", mean score {report['mean_score'][p]}" if report["mean_score"] else ""
-        print(f"  Player {p + 1}: wins {100 * report['win_share'][p]:.1f}%{score}", file=stdout)
-    print(f"  draws {100 * report['draws']:.1f}%, {report['decisions_per_game']} decisions a game, "
-          f"{report['games_per_s']} games/s", file=stdout)
-    return 0
-
-
-def _result_line(s, lang: str = "en") -> str:
-    winners = s.result["winners"]
-    scores = s.result["scores"]
-    if not winners:
-        text = msg(lang, "draw")
-    elif len(winners) == 1:
-        text = msg(lang, "wins", name=s.names[winners[0]])
     else:
-        text = msg(lang, "share", names=", ".join(s.names[w] for w in winners))
-    if scores is not None:
-        text += f" {msg(lang, 'scores')}: " + ", ".join(f"{s.names[p]} {_num(v)}" for p, v in enumerate(scores))
-    return text + " " + msg(lang, "seed_decisions", seed=s.seed, n=s.decisions)
-
-
-def _num(v):
-    return int(v) if isinstance(v, float) and v == int(v) else v
-
-
-def _view_printer(program, say):
-    lang = program.lang
-
-    def name(seat):
-        return program.player_name.format(seat=seat + 1)
-
-    def show(decision):
-        v = decision.view
-        seat = decision.seat
-        say("")
-        say(msg(lang, "your_turn", name=name(seat)))
-        for section, var, label in program.shown:
-            if section == "variables":
-                typ = program.symbols.global_vars.get(var)
-                say(f"  {label}: {_shown_value(program, v['vars'][var], typ)}")
-            else:
-                typ = program.symbols.player_vars.get(var)
-                values = v["players"][var]
-                say(f"  {label}: " + ", ".join(f"{name(i)} {_shown_value(program, x, typ)}"
-                                               for i, x in enumerate(values)))
-        for zname, content in v["zones"].items():
-            z = program.zones[zname]
-            label = z.label or zname
-            if not z.per_player:
-                if content and any(c is not None for c in content):
-                    say(f"  {label}: {_cards(program, content)}")
-                continue
-            for owner, cards in enumerate(content):
-                if owner == seat and cards:
-                    say(f"  {msg(lang, 'your_zone', zone=label)}: {_cards(program, cards)}")
-                elif owner != seat and cards and z.visibility == "public":
-                    shown = _cards(program, cards) if len(cards) <= 8 else msg(lang, "cards", n=len(cards))
-                    say(f"  {msg(lang, 'their_zone', name=name(owner), zone=label)}: {shown}")
-    return show
-
-
-def _shown_value(program, value, typ) -> str:
-    """A variable's value from a seat's view: '?' where the seat may not see it, cards
-    (of a variable typed card or list[card]) by their display."""
-    if value is None:
-        return "?"
-    if isinstance(value, list):
-        return " ".join(_shown_value(program, x, typ) for x in value) or "—"
-    if typ in ("card", "list[card]"):
-        return dict(zip(program.deck.ids, program.deck.display)).get(value, str(value))
-    return str(_num(value))
-
-
-def _cards(program, ids) -> str:
-    display = dict(zip(program.deck.ids, program.deck.display))
-    shown = [display[c] for c in ids if c is not None]
-    hidden = sum(1 for c in ids if c is None)
-    return " ".join(shown) + (" " + msg(program.lang, "face_down", n=hidden) if hidden else "")
+        for line in report_lines(report):
+            print(line, file=stdout)
+    return 0

@@ -179,3 +179,12 @@ def test_a_seed_a_record_could_not_hold_is_a_usage_error():
     code, _, err = call(ruleset("gnav2"), "--seed", str(10 ** 18))
     assert code == 2 and "--seed must be 0 to" in err
     assert call(ruleset("gnav2"), "--seed", "-1")[0] == 2
+
+
+def test_simulation_is_a_library_function_too():
+    from interpreter import load_program
+    from interpreter.simulation import simulate
+    report = simulate(load_program(ruleset("gnav2")), games=5, seed=3)
+    assert report["games"] == 5 and report["seeds"] == [3, 7] and abs(sum(report["win_share"]) + report["draws"] - 1) < 1e-9
+    code, out, _ = call("simulate", ruleset("gnav2"), "--games", "5", "--seed", "3", "--json")
+    assert json.loads(out)["win_share"] == report["win_share"]

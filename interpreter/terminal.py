@@ -1,0 +1,78 @@
+"""What a person at the terminal reads: the view of the table at each decision, the
+result line, cards by their display and values as a seat may see them."""
+from __future__ import annotations
+
+from .messages import msg
+
+
+def result_line(s, lang: str = "en") -> str:
+    winners = s.result["winners"]
+    scores = s.result["scores"]
+    if not winners:
+        text = msg(lang, "draw")
+    elif len(winners) == 1:
+        text = msg(lang, "wins", name=s.names[winners[0]])
+    else:
+        text = msg(lang, "share", names=", ".join(s.names[w] for w in winners))
+    if scores is not None:
+        text += f" {msg(lang, 'scores')}: " + ", ".join(f"{s.names[p]} {plain_number(v)}" for p, v in enumerate(scores))
+    return text + " " + msg(lang, "seed_decisions", seed=s.seed, n=s.decisions)
+
+
+def plain_number(v):
+    return int(v) if isinstance(v, float) and v == int(v) else v
+
+
+def view_printer(program, say):
+    lang = program.lang
+
+    def name(seat):
+        return program.player_name.format(seat=seat + 1)
+
+    def show(decision):
+        v = decision.view
+        seat = decision.seat
+        say("")
+        say(msg(lang, "your_turn", name=name(seat)))
+        for section, var, label in program.shown:
+            if section == "variables":
+                typ = program.symbols.global_vars.get(var)
+                say(f"  {label}: {shown_value(program, v['vars'][var], typ)}")
+            else:
+                typ = program.symbols.player_vars.get(var)
+                values = v["players"][var]
+                say(f"  {label}: " + ", ".join(f"{name(i)} {shown_value(program, x, typ)}"
+                                               for i, x in enumerate(values)))
+        for zname, content in v["zones"].items():
+            z = program.zones[zname]
+            label = z.label or zname
+            if not z.per_player:
+                if content and any(c is not None for c in content):
+                    say(f"  {label}: {cards_text(program, content)}")
+                continue
+            for owner, cards in enumerate(content):
+                if owner == seat and cards:
+                    say(f"  {msg(lang, 'your_zone', zone=label)}: {cards_text(program, cards)}")
+                elif owner != seat and cards and z.visibility == "public":
+                    shown = cards_text(program, cards) if len(cards) <= 8 else msg(lang, "cards", n=len(cards))
+                    say(f"  {msg(lang, 'their_zone', name=name(owner), zone=label)}: {shown}")
+    return show
+
+
+def shown_value(program, value, typ) -> str:
+    """A variable's value from a seat's view: '?' where the seat may not see it, cards
+    (of a variable typed card or list[card]) by their display."""
+    if value is None:
+        return "?"
+    if isinstance(value, list):
+        return " ".join(shown_value(program, x, typ) for x in value) or "—"
+    if typ in ("card", "list[card]"):
+        return dict(zip(program.deck.ids, program.deck.display)).get(value, str(value))
+    return str(plain_number(value))
+
+
+def cards_text(program, ids) -> str:
+    display = dict(zip(program.deck.ids, program.deck.display))
+    shown = [display[c] for c in ids if c is not None]
+    hidden = sum(1 for c in ids if c is None)
+    return " ".join(shown) + (" " + msg(program.lang, "face_down", n=hidden) if hidden else "")
