@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import io
+import json
 
 from conftest import ruleset
 from interpreter.cli import run
