@@ -29,10 +29,15 @@ def load_program_text(text: str, file: str = "<string>", options=None, lang=None
 
 
 def _checked(data, source, options, lang) -> Program:
+    _check_schema(data, source)
+    return compile_ruleset(data, source, options, lang)
+
+
+def _check_schema(data, source) -> None:
+    """Raise RulesetError with the schema's problems, and the names' where they can be seen."""
     problems = check(data, source)
     if problems:
         raise RulesetError(problems + _more_problems(data, source, problems))
-    return compile_ruleset(data, source, options, lang)
 
 
 def _more_problems(data, source, found) -> list:
@@ -69,9 +74,7 @@ def load_named_program(path: str, shown: str, src, where: tuple, options: dict |
     if not _looks_like_ruleset(data):
         raise RulesetError([src.problem(where, f"'{shown}' is not a ruleset (interpret validate on that file "
                                                f"says why)")])
-    problems = check(data, source)
-    if problems:
-        raise RulesetError(problems + _more_problems(data, source, problems))
+    _check_schema(data, source)
     options = {str(k): str(v) for k, v in (options or {}).items()}
     wrong = []
     for name, value in options.items():

@@ -97,3 +97,14 @@ def records_in_tmp(tmp_path, monkeypatch):
 def messages(text: str) -> str:
     """Problem messages without the quoted source lines and carets that follow each."""
     return "".join(line for line in text.splitlines(keepends=True) if not line.startswith("    "))
+
+
+def value_paths(node, path=()):
+    """Every path into loaded YAML data (mapping keys and list indexes), the root first."""
+    yield path
+    if isinstance(node, dict):
+        for k, v in node.items():
+            yield from value_paths(v, path + (k,))
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            yield from value_paths(v, path + (i,))

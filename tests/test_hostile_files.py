@@ -30,7 +30,7 @@ import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from conftest import messages
+from conftest import messages, value_paths
 from interpreter import limits, records
 from interpreter.errors import RulesetError
 from interpreter.cli import run
@@ -333,21 +333,13 @@ def a_record(tmp_path_factory):
     return rec.read_text(encoding="utf-8")
 
 
-def _paths(node, path=()):
-    yield path
-    if isinstance(node, dict):
-        for k, v in node.items():
-            yield from _paths(v, path + (k,))
-    elif isinstance(node, list):
-        for i, v in enumerate(node):
-            yield from _paths(v, path + (i,))
 
 
 def _mutate_structure(data, pick, value):
     """Replace one value: first a depth, then a path of that depth, so that top-level keys
     (players, seed, options...) are picked as often as the many deep ones."""
     by_depth = {}
-    for path in list(_paths(data))[1:]:
+    for path in list(value_paths(data))[1:]:
         by_depth.setdefault(len(path), []).append(path)
     if not by_depth:
         return data

@@ -8,6 +8,7 @@ import pathlib
 import yaml
 from hypothesis import HealthCheck, given, settings, strategies as st
 
+from conftest import value_paths
 from interpreter import check_file
 
 RULESETS = sorted((pathlib.Path(__file__).parent.parent / "rulesets").glob("*.yaml"))
@@ -16,14 +17,6 @@ VALUES = st.sampled_from([None, 0, -1, 3, "x", "", "card.value", "1 +", "count("
                           {"a": 1}, True, "current.hand", "players", "options.nope", "end_turn"])
 
 
-def _paths(node, path=()):
-    yield path
-    if isinstance(node, dict):
-        for k, v in node.items():
-            yield from _paths(v, path + (k,))
-    elif isinstance(node, list):
-        for i, v in enumerate(node):
-            yield from _paths(v, path + (i,))
 
 
 def _mutate(data, path, action, value):
@@ -47,7 +40,7 @@ def _mutate(data, path, action, value):
        action=st.sampled_from(["delete", "rename", "replace"]), value=VALUES)
 def test_a_mutated_ruleset_gets_problems_not_a_crash(tmp_path, game, pick, action, value):
     data = copy.deepcopy(DATA[game])
-    paths = list(_paths(data))
+    paths = list(value_paths(data))
     path = paths[pick % len(paths)]
     data = _mutate(data, path, action, value)
     f = tmp_path / "mutant.yaml"
@@ -71,7 +64,7 @@ def test_a_mutated_ruleset_plays_replays_and_resumes_without_a_python_error(tmp_
     import io
     from interpreter.cli import run
     data = copy.deepcopy(DATA[game])
-    paths = [p for p in _paths(data) if p[:1] in (("flow",), ("functions",), ("variables",),
+    paths = [p for p in value_paths(data) if p[:1] in (("flow",), ("functions",), ("variables",),
                                                      ("player_variables",), ("result",), ("triggers",))]
     data = _mutate(data, paths[pick % len(paths)], action, value)
     if isinstance(data.get("flow"), dict):
