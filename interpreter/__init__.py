@@ -1,136 +1,37 @@
 """A rules-as-data card-game interpreter.
 
-The pipeline, one module per stage: `loader` (YAML with positions) -> `schema`
-(JSON Schema) -> `compiler` (names, types, closures, VM code) -> `engine` (run).
+The package is laid out by stage, in the order a ruleset goes through them:
+
+    source/   read a YAML file, keeping the position of every value
+    lang/     the expression language: grammar, syntax trees, types
+    check/    the JSON Schema, the deck, names and types (the checker)
+    backend/  turn a checked ruleset into closures and VM instructions
+    runtime/  the Program, the game state, the VM, effects, views (plain data)
+    play/     agents, tables, simulation, records, scenarios
+    cli/      the `interpret` command and what a person reads at a terminal
+
+`pipeline` ties the stages together.  The names below are loaded on first use, so
+that `import interpreter.runtime` loads neither the parser nor the schema checker.
 """
 from __future__ import annotations
 
-from .compiler import Program, compile_ruleset
-from .engine import apply, labels, new_game, result, view
-from .errors import InterpreterError, Problem, RulesError, RulesetError, UsageError
-from .limits import MAX_PLAYERS
-from .loader import FileRefused, decode, load_file, load_text, read_bytes
-from .program import resolve_options
-from .schema import check, load_schema
+import importlib
 
-__all__ = ["Program", "Problem", "InterpreterError", "RulesError", "RulesetError", "UsageError",
-           "load_program", "load_program_text", "load_named_program", "check_file", "new_game", "apply", "labels", "result", "view"]
-
-
-def load_program(path: str, options: dict | None = None, lang: str | None = None) -> Program:
-    """Load, validate and compile a ruleset file; raise RulesetError with every problem."""
-    data, source = load_file(path)
-    return _checked(data, source, options, lang)
+_EXPORTS = {
+    "load_program": "pipeline", "load_program_text": "pipeline", "load_named_program": "pipeline",
+    "check_file": "pipeline", "check_players": "pipeline",
+    "Program": "runtime.program",
+    "new_game": "runtime.engine", "apply": "runtime.engine", "labels": "runtime.engine",
+    "result": "runtime.engine", "view": "runtime.engine",
+    "Problem": "errors", "InterpreterError": "errors", "RulesError": "errors", "RulesetError": "errors",
+    "UsageError": "errors",
+}
+__all__ = sorted(_EXPORTS)
 
 
-def load_program_text(text: str, file: str = "<string>", options=None, lang=None) -> Program:
-    data, source = load_text(text, file)
-    return _checked(data, source, options, lang)
-
-
-def _checked(data, source, options, lang) -> Program:
-    _check_schema(data, source)
-    return compile_ruleset(data, source, options, lang)
-
-
-def _check_schema(data, source) -> None:
-    """Raise RulesetError with the schema's problems, and the names' where they can be seen."""
-    problems = check(data, source)
-    if problems:
-        raise RulesetError(problems + _more_problems(data, source, problems))
-
-
-def _more_problems(data, source, found) -> list:
-    """Name and expression problems too, where the structure allows a look, so that a
-    file with a schema error still shows every problem at once (none twice on a line)."""
-    try:
-        compile_ruleset(data, source)
-    except RulesetError as e:
-        lines = {p.line for p in found}
-        return [p for p in e.problems if p.line not in lines]
-    except Exception:       # the structure is too broken to compile: the schema errors say why
-        return []
-    return []
-
-
-def load_named_program(path: str, shown: str, src, where: tuple, options: dict | None = None,
-                       lang: str | None = None, at: tuple = ()) -> Program:
-    """The ruleset that a scenario or a record names, compiled with its options.
-
-    That file is not one of ours until it loads as a ruleset: a file that is missing,
-    not a regular file or too large, or that is not a YAML mapping of ruleset keys, is
-    one problem at `where` in the naming file (`src`), and nothing of its content is
-    quoted.  Options and language are checked one by one, each a problem at its own
-    key (`at` + ("options", name) or ("lang",)) of the naming file."""
-    try:
-        raw = read_bytes(path)
-    except FileRefused as e:
-        message = "does not exist" if e.missing else f"cannot be read: {e.reason}"
-        raise RulesetError([src.problem(where, f"the ruleset file '{shown}' {message}")]) from None
-    try:
-        data, source = load_text(decode(raw, path), path)
-    except RulesetError:
-        data = source = None
-    if not _looks_like_ruleset(data):
-        raise RulesetError([src.problem(where, f"'{shown}' is not a ruleset (interpret validate on that file "
-                                               f"says why)")])
-    _check_schema(data, source)
-    options = {str(k): str(v) for k, v in (options or {}).items()}
-    wrong = []
-    for name, value in options.items():
-        try:
-            resolve_options(data, {name: value})
-        except UsageError as e:
-            wrong.append(src.problem(at + ("options", name), str(e), key=name not in (data.get("options") or {})))
-    languages = data.get("languages") or ["en"]
-    if lang is not None and lang not in languages:
-        wrong.append(src.problem(at + ("lang",), f"{data.get('name')} has no language '{lang}'; choose one of: "
-                                                 f"{', '.join(map(str, languages))}"))
-    if wrong:
-        raise RulesetError(wrong)
-    try:
-        return compile_ruleset(data, source, options, lang)
-    except UsageError as e:
-        raise RulesetError([src.problem(where, str(e))]) from None
-
-
-def _looks_like_ruleset(data) -> bool:
-    """A YAML mapping whose keys are all top-level keys of a ruleset."""
-    known = load_schema("ruleset").get("properties", {})
-    return isinstance(data, dict) and bool(data) and all(isinstance(k, str) and k in known for k in data)
-
-
-def check_players(n, program: Program, src, where: tuple) -> list[Problem]:
-    """A player count a scenario or record gives, against the ruleset's range and MAX_PLAYERS."""
-    lo, hi, _ = program.players
-    if n is None:
-        return []
-    if not isinstance(n, int) or isinstance(n, bool) or not lo <= n <= min(hi, MAX_PLAYERS):
-        allowed = str(lo) if lo == hi else f"{lo} to {min(hi, MAX_PLAYERS)}"
-        return [src.problem(where, f"{program.name} is for {allowed} players, not {n}")]
-    return []
-
-
-def check_file(path: str) -> list[Problem]:
-    """Every problem of a ruleset or scenario file (empty when it is valid)."""
-    try:
-        data, source = load_file(path)
-    except RulesetError as e:
-        return e.problems
-    from .scenario import check_file as check_scenario, is_scenario
-    if is_scenario(data):
-        return check_scenario(path)
-    if isinstance(data, dict) and "format" in data and "decisions" in data:
-        from .records import load as load_record, program_of
-        try:
-            program_of(load_record(path))
-        except RulesetError as e:
-            return e.problems
-        return []
-    try:
-        _checked(data, source, None, None)
-    except RulesetError as e:
-        return e.problems
-    except UsageError as e:
-        return [Problem(path, 0, 0, str(e))]
-    return []
+def __getattr__(name):
+    if name in _EXPORTS:
+        value = getattr(importlib.import_module(f".{_EXPORTS[name]}", __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

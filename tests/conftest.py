@@ -6,8 +6,8 @@ import pathlib
 import pytest
 
 from interpreter import apply, labels, load_program, new_game
-from interpreter.engine import refresh
-from interpreter.agents import Decision, FirstAgent
+from interpreter.runtime.engine import refresh
+from interpreter.play.agents import Decision, FirstAgent
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 RULESETS = ROOT / "rulesets"

@@ -184,7 +184,7 @@ def test_a_seed_a_record_could_not_hold_is_a_usage_error():
 
 def test_simulation_is_a_library_function_too():
     from interpreter import load_program
-    from interpreter.simulation import simulate
+    from interpreter.play.simulation import simulate
     report = simulate(load_program(ruleset("gnav2")), games=5, seed=3)
     assert report["games"] == 5 and report["seeds"] == [3, 7] and abs(sum(report["win_share"]) + report["draws"] - 1) < 1e-9
     code, out, _ = call("simulate", ruleset("gnav2"), "--games", "5", "--seed", "3", "--json")

@@ -7,7 +7,7 @@ from hypothesis import given, settings, strategies as st
 
 from conftest import Table, ruleset
 from interpreter import apply, load_program, new_game, view
-from interpreter.agents import Decision, RandomAgent
+from interpreter.play.agents import Decision, RandomAgent
 from test_simulation import all_cards
 
 
@@ -113,7 +113,7 @@ def _continue(program, s, seed):
 @given(game=st.sampled_from(["hearts2", "ninety_nine", "gnav", "gnav2"]), seed=st.integers(0, 10**6),
        stop=st.integers(0, 60))
 def test_a_state_serialised_to_json_and_back_plays_on_identically(game, seed, stop):
-    from interpreter.state import State
+    from interpreter.runtime.state import State
     program = _program(game)
     s = new_game(program, seed=seed)
     agent = RandomAgent(seed + 1)
@@ -130,7 +130,7 @@ def test_a_state_serialised_to_json_and_back_plays_on_identically(game, seed, st
 def test_option_invariant_calls_in_where_are_computed_once_per_choice(tmp_path):
     """A naive `where` (re-checking the whole hand for every option) plays exactly like the
     hand-optimised one, and the compiler memoises the call that does not depend on the option."""
-    from interpreter.expr_compile import BOOL, CARD, PLAYER, ExprCompiler
+    from interpreter.backend.expressions import BOOL, CARD, PLAYER, ExprCompiler
     text = open(ruleset("hearts2"), encoding="utf-8").read()
     naive = text.replace("      if not void\n", "      if any(p.hand, x => x.suit == led_suit)\n")
     assert naive != text
@@ -148,8 +148,8 @@ def test_option_invariant_calls_in_where_are_computed_once_per_choice(tmp_path):
 
 
 def test_an_imagined_game_keeps_what_the_seat_sees_and_deals_the_rest_at_random():
-    from interpreter.engine import determinize
-    from interpreter.state import Rng
+    from interpreter.runtime.engine import determinize
+    from interpreter.runtime.state import Rng
     t = Table("hearts2", seed=2)
     s, p = t.state, t.program
     seat = t.deciding
@@ -162,7 +162,7 @@ def test_an_imagined_game_keeps_what_the_seat_sees_and_deals_the_rest_at_random(
 
 
 def test_the_mc_bot_avoids_an_obviously_losing_card():
-    from interpreter.agents import Decision, MonteCarloAgent
+    from interpreter.play.agents import Decision, MonteCarloAgent
     from test_ninety_nine_rules import nn
     t = nn(p1="5♣ 2♣ 3♣ 4♣ 6♣")
     t.state.vars["total"] = 94
@@ -173,8 +173,8 @@ def test_the_mc_bot_avoids_an_obviously_losing_card():
 
 
 def test_with_a_standing_the_mc_bot_plans_to_the_end_of_the_hand_and_wins_hearts2():
-    from interpreter.agents import MonteCarloAgent
-    from interpreter.table import play
+    from interpreter.play.agents import MonteCarloAgent
+    from interpreter.play.table import play
     program = load_program(ruleset("hearts2"), {"target_score": "50"})
     wins = 0
     for seed in range(3):

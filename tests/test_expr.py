@@ -10,8 +10,8 @@ import yaml
 from hypothesis import given, settings, strategies as st
 
 from interpreter.errors import RulesError
-from interpreter.expr import ExprError, parse
-from interpreter.expr_compile import (BOOL, NUM, STR, ExprCompiler, FunctionDef, Symbols)
+from interpreter.lang.syntax import ExprError, parse
+from interpreter.backend.expressions import (BOOL, NUM, STR, ExprCompiler, FunctionDef, Symbols)
 from interpreter.limits import MAX_EXPR_NODES, MAX_WORK
 
 CASES = yaml.safe_load((pathlib.Path(__file__).parent / "expr_cases.yaml").read_text(encoding="utf-8"))

@@ -13,11 +13,11 @@ from conftest import Table
 from test_gnav2_rules import gnav2
 
 from interpreter import load_program_text, view
-from interpreter.agents import MonteCarloAgent, RandomAgent
+from interpreter.play.agents import MonteCarloAgent, RandomAgent
 from interpreter.cli import run
-from interpreter.engine import determinize
-from interpreter.state import Rng
-from interpreter.table import play
+from interpreter.runtime.engine import determinize
+from interpreter.runtime.state import Rng
+from interpreter.play.table import play
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 

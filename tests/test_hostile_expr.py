@@ -22,8 +22,8 @@ from conftest import messages
 from interpreter import load_program, new_game
 from interpreter.cli import run
 from interpreter.errors import RulesError
-from interpreter.expr import ExprError, parse
-from interpreter.expr_compile import CARD, NUM, PLAYER, ExprCompiler, free_names, list_of
+from interpreter.lang.syntax import ExprError, parse
+from interpreter.backend.expressions import CARD, NUM, PLAYER, ExprCompiler, free_names, list_of
 from interpreter.limits import MAX_WORK
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent

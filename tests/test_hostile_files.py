@@ -31,7 +31,8 @@ import yaml
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from conftest import messages, value_paths
-from interpreter import limits, records
+from interpreter import limits
+from interpreter.play import records
 from interpreter.errors import RulesetError
 from interpreter.cli import run
 
@@ -165,7 +166,7 @@ def test_a_file_of_ours_still_names_the_wrong_key(tmp_path):
 
 def test_yaml_1_2_scalars(tmp_path):
     """YAML 1.2: base-60, 0b, underscores and dates stay strings; 1e3 is a number; on/no stay strings."""
-    from interpreter.loader import load_text
+    from interpreter.source.loader import load_text
     data, _ = load_text("a: 1:0\nb: 0b11\nc: 1_000\nd: 2001-12-14\ne: 1e3\nf: on\ng: 0x1F\nh: 0o17\ni: =\nj: 012\n")
     assert data == {"a": "1:0", "b": "0b11", "c": "1_000", "d": "2001-12-14", "e": 1000.0, "f": "on",
                     "g": 31, "h": 15, "i": "=", "j": 12}

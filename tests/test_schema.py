@@ -34,7 +34,7 @@ def test_every_property_has_a_title_and_a_description():
 
 
 def test_the_packaged_schema_is_the_one_in_schema_folder():
-    from interpreter.schema import load_schema
+    from interpreter.check.schema import load_schema
     assert load_schema() == json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))
 
 

@@ -10,7 +10,7 @@ import pathlib
 import pytest
 
 from interpreter import apply, load_program, new_game
-from interpreter.agents import Decision, RandomAgent
+from interpreter.play.agents import Decision, RandomAgent
 
 RULESETS = sorted((pathlib.Path(__file__).parent.parent / "rulesets").glob("*.yaml"))
 SEEDS = range(40)

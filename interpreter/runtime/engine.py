@@ -8,9 +8,9 @@ the list of decisions replay a game exactly.
 """
 from __future__ import annotations
 
-from .compiler import Program
+from .program import Program
 from .effects import account_text, note
-from .errors import RUN_TIME_FAULTS, Problem, RulesError, format_problem, words
+from ..errors import RUN_TIME_FAULTS, Problem, RulesError, format_problem, words
 from .state import Rng, State
 
 

@@ -13,11 +13,11 @@ a RulesError naming the expression that was null (ExprCompiler.fault).
 """
 from __future__ import annotations
 
-from .errors import did_you_mean
-from .expr import ExprError, offset_of
-from .expr_compile import (ANY, BOOL, NUM, PLAYER, STR, ZONE, Compiled, _arity, compatible, elem_of, list_of,
+from ..errors import did_you_mean
+from ..lang.syntax import ExprError, offset_of
+from .expressions import (ANY, BOOL, NUM, PLAYER, STR, ZONE, Compiled, _arity, compatible, elem_of, list_of,
                            stateless_work, too_much_work)
-from .limits import MAX_WORK
+from ..limits import MAX_WORK
 
 
 def _nothing(c, coll_t, name, cf):

@@ -120,3 +120,14 @@ def _copy_locals(loc: dict) -> dict:
 
 def _copy_value(v):
     return [_copy_value(x) for x in v] if isinstance(v, list) else v
+
+
+def next_seat(s, p: int, step: int = 1) -> int:
+    """The next seat from p in direction `step` that is still in the game."""
+    n = len(s.out)
+    q = p
+    for _ in range(n):
+        q = (q + step) % n
+        if not s.out[q]:
+            return q
+    return p

@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 import yaml
 from yaml.events import AliasEvent, MappingStartEvent, SequenceStartEvent
 
-from .errors import Problem, RulesetError
-from .limits import (MAX_ALIAS_EXPANSION, MAX_ALIASES, MAX_FILE_BYTES, MAX_KEYS, MAX_LIST, MAX_NESTING,
+from ..errors import Problem, RulesetError
+from ..limits import (MAX_ALIAS_EXPANSION, MAX_ALIASES, MAX_FILE_BYTES, MAX_KEYS, MAX_LIST, MAX_NESTING,
                      MAX_NUMBER, MAX_NUMBER_TEXT, MAX_STRING, MAX_VALUES)
 
 Path = tuple

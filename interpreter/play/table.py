@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 from .agents import Decision
-from .engine import apply, new_game
-from .errors import RulesError
+from ..runtime.engine import apply, new_game
+from ..errors import RulesError
 
 
 def play(program, agents, seed: int = 0, players: int | None = None, stacks=None,

@@ -11,8 +11,8 @@ from __future__ import annotations
 import time
 
 from .agents import MonteCarloAgent, RandomAgent
-from .errors import UsageError
-from .limits import MAX_NUMBER
+from ..errors import UsageError
+from ..limits import MAX_NUMBER
 from .table import play
 
 

@@ -13,9 +13,10 @@ from typing import Callable
 
 from lark import Token, Tree
 
-from .errors import RulesError, did_you_mean
-from .expr import ExprError, offset_of, parse, unparse
-from .limits import MAX_EXPR_DEPTH, MAX_EXPR_NODES, MAX_EXPR_NUMBER, MAX_NUMBER_TEXT, MAX_WORK
+from ..errors import RulesError, did_you_mean
+from ..lang.syntax import ExprError, offset_of, parse, unparse
+from ..runtime.state import next_seat
+from ..limits import MAX_EXPR_DEPTH, MAX_EXPR_NODES, MAX_EXPR_NUMBER, MAX_NUMBER_TEXT, MAX_WORK
 
 NUM, BOOL, STR, CARD, PLAYER, ZONE, NULL, ANY = (
     "number", "bool", "string", "card", "player", "zone", "null", "any")
@@ -89,16 +90,6 @@ ZONE_BUILTINS = {"top": CARD, "bottom": CARD, "size": NUM}
 GLOBAL_BUILTINS = {"current": PLAYER, "players": list_of(PLAYER), "active": list_of(PLAYER),
                    "num_players": NUM, "all_cards": list_of(CARD), "options": "options"}
 
-
-def next_seat(s, p: int, step: int = 1) -> int:
-    """The next seat from p in direction `step` that is still in the game."""
-    n = len(s.out)
-    q = p
-    for _ in range(n):
-        q = (q + step) % n
-        if not s.out[q]:
-            return q
-    return p
 
 
 class ExprCompiler:
@@ -662,7 +653,7 @@ class ExprCompiler:
         if name in self.sym.functions:
             c = self._user_call(self.sym.functions[name], args, t, scope, params, depth)
         else:
-            from .expr_functions import BUILTIN_FUNCTIONS
+            from .functions import BUILTIN_FUNCTIONS
             spec = BUILTIN_FUNCTIONS.get(name)
             if spec is None:
                 known = list(BUILTIN_FUNCTIONS) + list(self.sym.functions)

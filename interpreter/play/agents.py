@@ -6,10 +6,10 @@ returns the index of its choice.  Nothing else of the state reaches it.
 """
 from __future__ import annotations
 
-from .engine import apply, determinize, labels as option_labels, standing, view as seat_view, prompt as choice_prompt
-from .errors import RulesError
-from .messages import msg
-from .state import Rng
+from ..runtime.engine import apply, determinize, labels as option_labels, standing, view as seat_view, prompt as choice_prompt
+from ..errors import RulesError
+from ..messages import msg
+from ..runtime.state import Rng
 
 
 class Decision:

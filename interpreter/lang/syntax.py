@@ -12,7 +12,7 @@ from importlib import resources
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
-from .limits import MAX_EXPR_LENGTH
+from ..limits import MAX_EXPR_LENGTH
 
 
 _TOKEN_NAMES = {
@@ -38,7 +38,7 @@ class ExprError(Exception):
 
 @lru_cache(maxsize=1)
 def parser() -> Lark:
-    grammar = resources.files(__package__).joinpath("data/expr.lark").read_text(encoding="utf-8")
+    grammar = resources.files("interpreter").joinpath("data/expr.lark").read_text(encoding="utf-8")
     return Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=True)
 
 

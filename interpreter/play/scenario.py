@@ -10,15 +10,15 @@ from __future__ import annotations
 import json
 import os
 
-from . import check_players, load_named_program
+from ..pipeline import check_players, load_named_program
 from .agents import Decision, FirstAgent, RandomAgent
-from .engine import apply, labels, new_game, refresh
-from .errors import (RUN_TIME_FAULTS, InterpreterError, Problem, RulesError, RulesetError, did_you_mean,
+from ..runtime.engine import apply, labels, new_game, refresh
+from ..errors import (RUN_TIME_FAULTS, InterpreterError, Problem, RulesError, RulesetError, did_you_mean,
                      format_problem, words)
-from .expr import ExprError
-from .expr_compile import PLAYER, ExprCompiler
-from .loader import load_file
-from .schema import check
+from ..lang.syntax import ExprError
+from ..backend.expressions import PLAYER, ExprCompiler
+from ..source.loader import load_file
+from ..check.schema import check
 
 
 def run_scenarios(files, out) -> int:

@@ -10,21 +10,14 @@ from __future__ import annotations
 import itertools
 import math
 import re
-from dataclasses import dataclass
 
-from .errors import did_you_mean
-from .limits import MAX_CARDS
-from .expr import ExprError
-from .expr_compile import ANY, BOOL, CARD, NUM, STR, ExprCompiler, Symbols, type_of_value
+from ..errors import did_you_mean
+from ..runtime.program import Deck
+from ..limits import MAX_CARDS
+from ..lang.syntax import ExprError
+from ..backend.expressions import ANY, BOOL, CARD, NUM, STR, ExprCompiler, Symbols, type_of_value
 
 FIELD = re.compile(r"\{([A-Za-z_][A-Za-z_0-9]*)\}")
-
-
-@dataclass
-class Deck:
-    ids: tuple          # card -> notation (e.g. "Q♠" or "QS")
-    display: tuple      # card -> text shown in the account
-    attrs: dict         # name -> (type, tuple)
 
 
 def localize(value, lang: str, languages: list):

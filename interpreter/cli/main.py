@@ -6,15 +6,15 @@ import json
 import secrets
 import sys
 
-from . import load_program
-from .agents import HumanAgent, MonteCarloAgent, RandomAgent
-from .errors import InterpreterError, Problem, RulesError, RulesetError, UsageError, format_problem
-from . import records
-from .limits import MAX_NUMBER, MAX_PLAYOUTS
-from .messages import msg
-from .engine import entry_for, view
-from .simulation import report_lines, simulate
-from .table import play
+from ..pipeline import load_program
+from ..play.agents import HumanAgent, MonteCarloAgent, RandomAgent
+from ..errors import InterpreterError, Problem, RulesError, RulesetError, UsageError, format_problem
+from ..play import records
+from ..limits import MAX_NUMBER, MAX_PLAYOUTS
+from ..messages import msg
+from ..runtime.engine import entry_for, view
+from ..play.simulation import report_lines, simulate
+from ..play.table import play
 from .terminal import result_line, view_printer
 
 COMMANDS = ("validate", "options", "play", "replay", "resume", "scenario", "simulate")
@@ -65,7 +65,7 @@ def run(argv, stdin=None, stdout=None, stderr=None) -> int:
         if command == "resume":
             return _resume(args, stdin, stdout, stderr)
         if command == "scenario":
-            from .scenario import run_scenarios
+            from ..play.scenario import run_scenarios
             return run_scenarios(args.files, stdout)
         if command == "simulate":
             return _simulate(args, stdout)
@@ -160,7 +160,7 @@ def _bot(args, seed: int, seat: int):
 
 
 def _validate(args, stdout, stderr) -> int:
-    from . import check_file
+    from ..pipeline import check_file
     bad = 0
     for path in args.files:
         problems = check_file(path)

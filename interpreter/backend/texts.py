@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import re
 
-from .errors import RulesError
-from .expr import ExprError
-from .limits import MAX_NUMBER
-from .expr_compile import BOOL, CARD, PLAYER, ZONE, elem_of, list_of
+from ..errors import RulesError
+from ..lang.syntax import ExprError
+from ..limits import MAX_NUMBER
+from .expressions import BOOL, CARD, PLAYER, ZONE, elem_of, list_of
 
 TEMPLATE_PART = re.compile(r"\{([^{}]+)\}")
 SURROGATE = re.compile("[\ud800-\udfff]")

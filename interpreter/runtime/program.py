@@ -5,10 +5,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .deck import Deck
-from .errors import UsageError, did_you_mean
+from ..errors import UsageError, did_you_mean
 
 DEFAULT_MAX_STEPS = 1_000_000
+
+
+@dataclass
+class Deck:
+    ids: tuple          # card -> notation (e.g. "Q♠" or "QS")
+    display: tuple      # card -> text shown in the account
+    attrs: dict         # name -> (type, tuple)
 
 
 @dataclass

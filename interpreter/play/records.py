@@ -17,13 +17,13 @@ import secrets
 import tempfile
 import time
 
-from . import check_players, load_named_program
+from ..pipeline import check_players, load_named_program
 from .agents import Decision
-from .engine import apply, labels, new_game
-from .errors import InterpreterError, Problem, RulesetError
-from .limits import MAX_PLAYOUTS
-from .loader import FileRefused, load_file, read_bytes
-from .schema import check
+from ..runtime.engine import apply, labels, new_game
+from ..errors import InterpreterError, Problem, RulesetError
+from ..limits import MAX_PLAYOUTS
+from ..source.loader import FileRefused, load_file, read_bytes
+from ..check.schema import check
 
 FORMAT = "card-interpreter-record/1"
 

@@ -5,8 +5,8 @@ name already resolved, so the game loop does no look-ups by name.
 """
 from __future__ import annotations
 
-from .errors import RUN_TIME_FAULTS, RulesError, words
-from .limits import MAX_ACCOUNT, MAX_LIST, MAX_LOG_ENTRIES, MAX_LOG_TEXT, MAX_NUMBER, MAX_STRING, MAX_WORK
+from ..errors import RUN_TIME_FAULTS, RulesError, words
+from ..limits import MAX_ACCOUNT, MAX_LIST, MAX_LOG_ENTRIES, MAX_LOG_TEXT, MAX_NUMBER, MAX_STRING, MAX_WORK
 
 
 def move_card(card, src, dst, bottom: bool):

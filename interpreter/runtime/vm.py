@@ -8,8 +8,8 @@ call stack, so a paused game is plain data.
 """
 from __future__ import annotations
 
-from .errors import RulesError
-from .expr_compile import next_seat
+from ..errors import RulesError
+from .state import next_seat
 
 
 def run_effects(batch):

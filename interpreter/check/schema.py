@@ -11,15 +11,15 @@ from importlib import resources
 
 import jsonschema
 
-from .errors import Problem, did_you_mean
-from .loader import Source
+from ..errors import Problem, did_you_mean
+from ..source.loader import Source
 
 SCHEMAS = {"ruleset": "ruleset.schema.json", "record": "record.schema.json", "scenario": "scenario.schema.json"}
 
 
 @lru_cache(maxsize=None)
 def load_schema(kind: str = "ruleset") -> dict:
-    text = resources.files(__package__).joinpath("data", SCHEMAS[kind]).read_text(encoding="utf-8")
+    text = resources.files("interpreter").joinpath("data", SCHEMAS[kind]).read_text(encoding="utf-8")
     return json.loads(text)
 
 

@@ -2,7 +2,7 @@
 result line, cards by their display and values as a seat may see them."""
 from __future__ import annotations
 
-from .messages import msg
+from ..messages import msg
 
 
 def result_line(s, lang: str = "en") -> str:

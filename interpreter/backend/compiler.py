@@ -9,15 +9,19 @@ from __future__ import annotations
 
 from lark import Tree
 
-from . import effects, texts, vm
-from .deck import build_deck, localize
-from .errors import Problem, RulesetError, UsageError, did_you_mean
-from .expr import ExprError, parse
-from .expr_compile import (ANY, BOOL, CARD, NULL, NUM, PLAYER, STR, ZONE, Compiled, ExprCompiler,
+from ..runtime import effects
+
+from . import texts
+
+from ..runtime import vm
+from ..check.deck import build_deck, localize
+from ..errors import Problem, RulesetError, UsageError, did_you_mean
+from ..lang.syntax import ExprError, parse
+from .expressions import (ANY, BOOL, CARD, NULL, NUM, PLAYER, STR, ZONE, Compiled, ExprCompiler,
                            FunctionDef, Symbols, elem_of, list_of, type_of_value)
-from .loader import Source
-from .messages import msg
-from .program import DEFAULT_MAX_STEPS, ChoiceSpec, Program, ZoneSpec, player_range, resolve_options
+from ..source.loader import Source
+from ..messages import msg
+from ..runtime.program import DEFAULT_MAX_STEPS, ChoiceSpec, Program, ZoneSpec, player_range, resolve_options
 
 BUILTIN_EVENTS = ("round_start", "round_end", "turn_start", "turn_end")
 EXITS = ("end_turn", "end_round", "end_game")

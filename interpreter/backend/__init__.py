@@ -1,0 +1,1 @@
+"""Stage 3: turn a checked ruleset into closures and VM instructions."""

@@ -1,0 +1,1 @@
+"""Stage 2: check a loaded ruleset: the JSON Schema, the deck, names and types."""

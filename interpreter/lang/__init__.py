@@ -1,0 +1,1 @@
+"""The expression language shared by the stages: grammar, syntax trees, types."""

@@ -1,0 +1,132 @@
+"""The pipeline from a file to a Program: load (source) -> check (schema, names and
+types) -> back end (closures) -> a Program the run-time stage runs.
+
+The functions here are the ones the package exports; the stages themselves never
+import this module."""
+from __future__ import annotations
+
+from .backend.compiler import compile_ruleset
+from .runtime.program import Program
+from .errors import InterpreterError, Problem, RulesError, RulesetError, UsageError
+from .limits import MAX_PLAYERS
+from .source.loader import FileRefused, decode, load_file, load_text, read_bytes
+from .runtime.program import resolve_options
+from .check.schema import check, load_schema
+
+def load_program(path: str, options: dict | None = None, lang: str | None = None) -> Program:
+    """Load, validate and compile a ruleset file; raise RulesetError with every problem."""
+    data, source = load_file(path)
+    return _checked(data, source, options, lang)
+
+
+def load_program_text(text: str, file: str = "<string>", options=None, lang=None) -> Program:
+    data, source = load_text(text, file)
+    return _checked(data, source, options, lang)
+
+
+def _checked(data, source, options, lang) -> Program:
+    _check_schema(data, source)
+    return compile_ruleset(data, source, options, lang)
+
+
+def _check_schema(data, source) -> None:
+    """Raise RulesetError with the schema's problems, and the names' where they can be seen."""
+    problems = check(data, source)
+    if problems:
+        raise RulesetError(problems + _more_problems(data, source, problems))
+
+
+def _more_problems(data, source, found) -> list:
+    """Name and expression problems too, where the structure allows a look, so that a
+    file with a schema error still shows every problem at once (none twice on a line)."""
+    try:
+        compile_ruleset(data, source)
+    except RulesetError as e:
+        lines = {p.line for p in found}
+        return [p for p in e.problems if p.line not in lines]
+    except Exception:       # the structure is too broken to compile: the schema errors say why
+        return []
+    return []
+
+
+def load_named_program(path: str, shown: str, src, where: tuple, options: dict | None = None,
+                       lang: str | None = None, at: tuple = ()) -> Program:
+    """The ruleset that a scenario or a record names, compiled with its options.
+
+    That file is not one of ours until it loads as a ruleset: a file that is missing,
+    not a regular file or too large, or that is not a YAML mapping of ruleset keys, is
+    one problem at `where` in the naming file (`src`), and nothing of its content is
+    quoted.  Options and language are checked one by one, each a problem at its own
+    key (`at` + ("options", name) or ("lang",)) of the naming file."""
+    try:
+        raw = read_bytes(path)
+    except FileRefused as e:
+        message = "does not exist" if e.missing else f"cannot be read: {e.reason}"
+        raise RulesetError([src.problem(where, f"the ruleset file '{shown}' {message}")]) from None
+    try:
+        data, source = load_text(decode(raw, path), path)
+    except RulesetError:
+        data = source = None
+    if not _looks_like_ruleset(data):
+        raise RulesetError([src.problem(where, f"'{shown}' is not a ruleset (interpret validate on that file "
+                                               f"says why)")])
+    _check_schema(data, source)
+    options = {str(k): str(v) for k, v in (options or {}).items()}
+    wrong = []
+    for name, value in options.items():
+        try:
+            resolve_options(data, {name: value})
+        except UsageError as e:
+            wrong.append(src.problem(at + ("options", name), str(e), key=name not in (data.get("options") or {})))
+    languages = data.get("languages") or ["en"]
+    if lang is not None and lang not in languages:
+        wrong.append(src.problem(at + ("lang",), f"{data.get('name')} has no language '{lang}'; choose one of: "
+                                                 f"{', '.join(map(str, languages))}"))
+    if wrong:
+        raise RulesetError(wrong)
+    try:
+        return compile_ruleset(data, source, options, lang)
+    except UsageError as e:
+        raise RulesetError([src.problem(where, str(e))]) from None
+
+
+def _looks_like_ruleset(data) -> bool:
+    """A YAML mapping whose keys are all top-level keys of a ruleset."""
+    known = load_schema("ruleset").get("properties", {})
+    return isinstance(data, dict) and bool(data) and all(isinstance(k, str) and k in known for k in data)
+
+
+def check_players(n, program: Program, src, where: tuple) -> list[Problem]:
+    """A player count a scenario or record gives, against the ruleset's range and MAX_PLAYERS."""
+    lo, hi, _ = program.players
+    if n is None:
+        return []
+    if not isinstance(n, int) or isinstance(n, bool) or not lo <= n <= min(hi, MAX_PLAYERS):
+        allowed = str(lo) if lo == hi else f"{lo} to {min(hi, MAX_PLAYERS)}"
+        return [src.problem(where, f"{program.name} is for {allowed} players, not {n}")]
+    return []
+
+
+def check_file(path: str) -> list[Problem]:
+    """Every problem of a ruleset or scenario file (empty when it is valid)."""
+    try:
+        data, source = load_file(path)
+    except RulesetError as e:
+        return e.problems
+    from .play.scenario import check_file as check_scenario, is_scenario
+    if is_scenario(data):
+        return check_scenario(path)
+    if isinstance(data, dict) and "format" in data and "decisions" in data:
+        from .play.records import load as load_record, program_of
+        try:
+            program_of(load_record(path))
+        except RulesetError as e:
+            return e.problems
+        return []
+    try:
+        _checked(data, source, None, None)
+    except RulesetError as e:
+        return e.problems
+    except UsageError as e:
+        return [Problem(path, 0, 0, str(e))]
+    return []

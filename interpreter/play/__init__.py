@@ -1,0 +1,1 @@
+"""Games played with the run-time stage: agents, tables, simulation, records, scenarios."""
