@@ -16,33 +16,11 @@ from lark import Token, Tree
 from ..errors import RulesError, did_you_mean
 from ..lang.syntax import ExprError, offset_of, parse, unparse
 from ..runtime.state import next_seat
+from ..lang.types import (ANY, BOOL, CARD, NULL, NUM, PLAYER, STR, ZONE, a_ as _a, compatible, elem_of,
+                          list_of, type_of_value)
 from ..limits import MAX_EXPR_DEPTH, MAX_EXPR_NODES, MAX_EXPR_NUMBER, MAX_NUMBER_TEXT, MAX_WORK
 
-NUM, BOOL, STR, CARD, PLAYER, ZONE, NULL, ANY = (
-    "number", "bool", "string", "card", "player", "zone", "null", "any")
 NOCONST = object()
-
-
-def list_of(t: str) -> str:
-    return f"list[{t}]"
-
-
-def elem_of(t: str):
-    """Element type of a collection type, or None if `t` is not a collection."""
-    if t == ZONE:
-        return CARD
-    if t.startswith("list["):
-        return t[5:-1]
-    if t == ANY:
-        return ANY
-    return None
-
-
-def compatible(a: str, b: str) -> bool:
-    if a == b or ANY in (a, b) or NULL in (a, b):
-        return True
-    ea, eb = elem_of(a), elem_of(b)
-    return ea is not None and eb is not None and compatible(ea, eb)
 
 
 @dataclass
@@ -89,7 +67,6 @@ PLAYER_BUILTINS = {"index": NUM, "seat": NUM, "name": STR, "left": PLAYER, "righ
 ZONE_BUILTINS = {"top": CARD, "bottom": CARD, "size": NUM}
 GLOBAL_BUILTINS = {"current": PLAYER, "players": list_of(PLAYER), "active": list_of(PLAYER),
                    "num_players": NUM, "all_cards": list_of(CARD), "options": "options"}
-
 
 
 class ExprCompiler:
@@ -248,7 +225,7 @@ class ExprCompiler:
             if name not in self.sym.options:
                 raise ExprError(f"unknown option '{name}'{did_you_mean(name, self.sym.options)}", off)
             v = self.sym.options[name]
-            return const(_type_of_value(v), v)
+            return const(type_of_value(v), v)
         obj = self.sub(obj_t, scope, params, depth)
         f = obj.fn
         if obj.type == CARD:
@@ -754,30 +731,6 @@ def _args(args_t) -> list:
     if args_t is None:
         return []
     return list(args_t.children)
-
-
-def _a(t: str) -> str:
-    if t.startswith("list["):
-        return f"a list of {elem_of(t)}s"
-    return {"any": "a value", "null": "null", "options": "the options table"}.get(
-        t, ("an " if t[0] in "aeiou" else "a ") + t)
-
-
-def _type_of_value(v) -> str:
-    if isinstance(v, bool):
-        return BOOL
-    if isinstance(v, (int, float)):
-        return NUM
-    if v is None:
-        return NULL
-    if isinstance(v, str):
-        return STR
-    if isinstance(v, (list, tuple)):
-        return list_of(_type_of_value(v[0]) if v else ANY)
-    return ANY
-
-
-type_of_value = _type_of_value
 
 
 def _divide(a, b):

@@ -1,0 +1,53 @@
+"""The types of the expression language, shared by the checker and the back ends.
+
+A type is a string: a base type, or `list[T]` for a list of T.  `any` stands for a value
+whose type is not known (it is compatible with every type); `null` is the type of `null`.
+"""
+from __future__ import annotations
+
+NUM, BOOL, STR, CARD, PLAYER, ZONE, NULL, ANY = (
+    "number", "bool", "string", "card", "player", "zone", "null", "any")
+
+
+def list_of(t: str) -> str:
+    return f"list[{t}]"
+
+
+def elem_of(t: str):
+    """Element type of a collection type, or None if `t` is not a collection."""
+    if t == ZONE:
+        return CARD
+    if t.startswith("list["):
+        return t[5:-1]
+    if t == ANY:
+        return ANY
+    return None
+
+
+def compatible(a: str, b: str) -> bool:
+    if a == b or ANY in (a, b) or NULL in (a, b):
+        return True
+    ea, eb = elem_of(a), elem_of(b)
+    return ea is not None and eb is not None and compatible(ea, eb)
+
+
+def a_(t: str) -> str:
+    """The type as a message says it: 'a card', 'a list of numbers'."""
+    if t.startswith("list["):
+        return f"a list of {elem_of(t)}s"
+    return {"any": "a value", "null": "null", "options": "the options table"}.get(
+        t, ("an " if t[0] in "aeiou" else "a ") + t)
+
+
+def type_of_value(v) -> str:
+    if isinstance(v, bool):
+        return BOOL
+    if isinstance(v, (int, float)):
+        return NUM
+    if v is None:
+        return NULL
+    if isinstance(v, str):
+        return STR
+    if isinstance(v, (list, tuple)):
+        return list_of(type_of_value(v[0]) if v else ANY)
+    return ANY
