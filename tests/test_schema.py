@@ -101,7 +101,7 @@ def _validator(definition):
 def test_every_step_kind_has_its_definition_and_every_definition_is_a_kind():
     steps = {name[:-len("_step")] for name in DEFS if name.endswith("_step") and name != "word_step"}
     assert steps == set(KINDS)
-    assert all(s["if"] == {"required": [s["then"]["$ref"].split("/")[-1][:-len("_step")]]}
+    assert all(s["if"] == {"type": "object", "required": [s["then"]["$ref"].split("/")[-1][:-len("_step")]]}
                for s in DEFS["step_object"]["allOf"][:-1])
     assert [s["then"]["$ref"] for s in DEFS["step_object"]["allOf"][:-1]] == [f"#/$defs/{k}_step" for k in KINDS]
 
