@@ -7,15 +7,13 @@ import secrets
 import sys
 
 from ..pipeline import load_program
-from ..play.agents import HumanAgent, MonteCarloAgent, RandomAgent
 from ..errors import InterpreterError, Problem, RulesetError, UsageError, format_problem
 from ..play import records
 from ..limits import MAX_NUMBER, MAX_PLAYOUTS
 from ..messages import msg
-from ..runtime.engine import entry_for, view
 from ..play.simulation import report_lines, simulate
-from ..play.table import play
-from .terminal import result_line, view_printer
+from .table import TerminalTable
+from .terminal import result_line
 
 COMMANDS = ("validate", "options", "play", "replay", "resume", "scenario", "simulate")
 
@@ -156,12 +154,6 @@ def _bot_arguments(p):
     p.add_argument("--playouts", type=int, default=20, help="with --bot mc: play-outs per option")
 
 
-def _bot(args, seed: int, seat: int):
-    if getattr(args, "bot", "random") == "mc":
-        return MonteCarloAgent(seed * 1000 + seat + 1, playouts=max(1, args.playouts))
-    return RandomAgent(seed * 1000 + seat + 1)
-
-
 def _validate(args, stdout, stderr) -> int:
     from ..pipeline import check_file
     bad = 0
@@ -221,7 +213,7 @@ def _play(args, stdin, stdout, stderr) -> int:
         bot = {"kind": args.bot, "playouts": args.playouts} if args.bot == "mc" else {"kind": "random"}
         record = records.new_record(program, args.ruleset, seed, n, kinds, bot=bot)
         path = args.record or records.default_path(program.name)
-    table = _Table(program, n, seed, kinds, args, stdin, stdout, record, path)
+    table = TerminalTable(program, n, seed, kinds, args, stdin, stdout, record, path)
     return table.run(prefix=())
 
 
@@ -241,7 +233,7 @@ def _resume(args, stdin, stdout, stderr) -> int:
     args.quiet = getattr(args, "quiet", False)
     bot = record.get("bot") or {"kind": "random"}
     args.bot, args.playouts = bot.get("kind", "random"), bot.get("playouts", 20)
-    table = _Table(program, record["players"], record["seed"], record["agents"], args, stdin, stdout,
+    table = TerminalTable(program, record["players"], record["seed"], record["agents"], args, stdin, stdout,
                    record, args.file)
     records.bot_catch_up(record, program, table.agents)
     table.say(msg(program.lang, "resuming", n=len(record["decisions"])))
@@ -265,143 +257,6 @@ def _replay(args, stdout, stderr) -> int:
     if s.over:
         print(result_line(s, program.lang), file=stdout)
     return 0
-
-
-class _Table:
-    """One game at the terminal: its agents, its account, its record and its logs."""
-
-    def __init__(self, program, n, seed, kinds, args, stdin, stdout, record, record_path):
-        self.program, self.n, self.seed, self.kinds = program, n, seed, kinds
-        self.args, self.stdin, self.stdout = args, stdin, stdout
-        self.record, self.record_path = record, record_path
-        self.quiet = getattr(args, "quiet", False) or getattr(args, "json", False)
-        humans = [i for i, k in enumerate(kinds) if k == "human"]
-        self.viewer = humans[0] if len(humans) == 1 else (-1 if humans else None)
-        adviser = MonteCarloAgent(seed + 7, playouts=10)
-        self.agents = [HumanAgent(view_printer(program, self.say), self.ask, self.say, hint=adviser.choose,
-                                  lang=program.lang)
-                       if k == "human" else _bot(args, seed, seat) for seat, k in enumerate(kinds)]
-        self.log_view = _log_view(args, humans, n)
-        self.log_file = _open_log(args.log) if getattr(args, "log", None) else None
-
-    def say(self, text):
-        print(text, file=self.stdout, flush=True)
-
-    def ask(self, prompt_text):
-        self.stdout.write(prompt_text)
-        self.stdout.flush()
-        line = self.stdin.readline()
-        if not line:
-            raise EOFError
-        return line
-
-    def run(self, prefix) -> int:
-        p = self.program
-        lang = p.lang
-        names = ", ".join(f"{p.player_name.format(seat=i + 1)} ({msg(lang, 'you' if k == 'human' else 'bot')})"
-                          for i, k in enumerate(self.kinds))
-        changed = {k: v for k, v in p.options.items() if v != p.option_specs[k]["default"]}
-        if not self.quiet:
-            # with a person at the table the seed stays unsaid until the end: it fixes every deal
-            seed = "" if "human" in self.kinds else f" - {msg(lang, 'seed')} {self.seed}"
-            self.say(f"{p.title} ({p.name}){seed} - {names}")
-            if changed:
-                self.say(msg(lang, "house_rules") + ": " + ", ".join(f"{k}={v}" for k, v in changed.items()))
-            if self.record_path and "human" in self.kinds:
-                self.say(msg(lang, "recorded", path=self.record_path))
-        try:
-            s = play(p, self.agents, seed=self.seed, players=self.n, stacks=self.record and self.record.get("stacks"),
-                     on_log=self.on_log, on_decision=self.on_decision if self.record else None, prefix=prefix)
-        except (KeyboardInterrupt, EOFError) as e:
-            if self.record is not None:
-                records.save(self.record, self.record_path)
-                print(f"\ngame interrupted ({'input ended' if isinstance(e, EOFError) else 'Ctrl-C or a signal'}); "
-                      f"{len(self.record['decisions'])} decisions saved. "
-                      f"Continue with: interpret resume {self.record_path}", file=self.stdout)
-            else:
-                print("\ngame interrupted", file=self.stdout)
-            return 130 if isinstance(e, KeyboardInterrupt) else 2
-        except InterpreterError:
-            if self.record is not None:          # a crash in the rules loses no decision either
-                records.save(self.record, self.record_path)
-            raise
-        finally:
-            if self.log_file:
-                try:
-                    self.log_file.close()
-                except OSError as e:
-                    raise UsageError(f"--log {self.args.log}: cannot write it: {e.strerror or e}") from None
-        if self.record is not None:
-            records.note_result(self.record, s)
-            records.save(self.record, self.record_path)
-        if getattr(self.args, "json", False):
-            print(json.dumps(_json_result(p, s), ensure_ascii=False), file=self.stdout)
-        else:
-            self.say(result_line(s, p.lang))
-        return 0
-
-    def on_decision(self, s):
-        records.note_decision(self.record, s)
-        if "human" in self.kinds:
-            records.save(self.record, self.record_path)
-
-    def on_log(self, entries):
-        if self.log_file:
-            for e in entries:
-                shown = entry_for(e, self.log_view)
-                if shown is not None:
-                    try:
-                        self.log_file.write(json.dumps(shown, ensure_ascii=False) + "\n")
-                    except OSError as e:
-                        raise UsageError(f"--log {self.args.log}: cannot write it: {e.strerror or e}") from None
-        if self.quiet:
-            return
-        for e in entries:
-            shown = entry_for(e, self.viewer)
-            text = shown and shown.get("text")
-            to = e.get("to")
-            if text:
-                if to is not None:
-                    lang = self.program.lang
-                    prefix = msg(lang, "to_you") if self.viewer is not None else \
-                        msg(lang, "to_player", name=self.program.player_name.format(seat=to + 1))
-                    text = prefix + " " + text
-                self.say(text)
-
-
-def _open_log(path: str):
-    try:
-        return open(path, "w", encoding="utf-8")
-    except (OSError, ValueError) as e:
-        raise UsageError(f"--log {path}: cannot write it: {getattr(e, 'strerror', None) or e}") from None
-
-
-def _log_view(args, humans: list, n: int):
-    """The seat whose view a --log file shows.  With people at the table the log may
-    show only a person's view (by default the only person's): a full log would show
-    them the other hands while they play."""
-    view = getattr(args, "view", None)
-    if view is not None and not 1 <= view <= n:
-        raise UsageError(f"--view {view}: seats are numbered 1 to {n}")
-    seat = None if view is None else view - 1
-    if not getattr(args, "log", None) or not humans:
-        return seat
-    if seat is None and len(humans) == 1:
-        return humans[0]
-    if seat not in humans:
-        raise UsageError("with a person at the table, --log shows only what a person may see: "
-                         f"add --view with a person's seat ({', '.join(str(h + 1) for h in humans)})")
-    return seat
-
-
-def _json_result(program, s) -> dict:
-    out = records.result_summary(s)
-    out["ruleset"] = program.name
-    out["winner_names"] = [s.names[w] for w in out["winners"]]
-    shown = view(program, s, None)          # the game is over: every variable may be read
-    for section, name, _ in program.shown:
-        out[name] = shown["vars"][name] if section == "variables" else shown["players"][name]
-    return out
 
 
 def _simulate(args, stdout) -> int:

@@ -19,6 +19,7 @@ import time
 
 from ..pipeline import check_players, load_named_program
 from .agents import Decision
+from .table import result_summary
 from ..runtime.engine import apply, labels, new_game
 from ..errors import InterpreterError, Problem, RulesetError, brief
 from ..limits import MAX_PLAYOUTS
@@ -55,11 +56,6 @@ def note_decision(record: dict, s) -> None:
 
 def note_result(record: dict, s) -> None:
     record["result"] = result_summary(s)
-
-
-def result_summary(s) -> dict:
-    return {"winners": list(s.result["winners"]), "scores": s.result["scores"],
-            "eliminated": [p for p in s.players if s.out[p]], "decisions": s.decisions, "seed": s.seed}
 
 
 def save(record: dict, path: str) -> None:

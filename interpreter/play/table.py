@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from .agents import Decision
-from ..runtime.engine import apply, new_game
+from ..runtime.engine import apply, new_game, view
 from ..errors import RulesError
 
 
@@ -39,3 +39,20 @@ def play(program, agents, seed: int = 0, players: int | None = None, stacks=None
         if on_log and s.log is not None and len(s.log) > shown:
             on_log(s.log[shown:])
     return s
+
+
+def result_summary(s) -> dict:
+    """Who won, the scores, who was out: what a record keeps of a finished game."""
+    return {"winners": list(s.result["winners"]), "scores": s.result["scores"],
+            "eliminated": [p for p in s.players if s.out[p]], "decisions": s.decisions, "seed": s.seed}
+
+
+def result_data(program, s) -> dict:
+    """A finished game's result as JSON-ready data: winners, scores and the shown variables."""
+    out = result_summary(s)
+    out["ruleset"] = program.name
+    out["winner_names"] = [s.names[w] for w in out["winners"]]
+    shown = view(program, s, None)          # the game is over: every variable may be read
+    for section, name, _ in program.shown:
+        out[name] = shown["vars"][name] if section == "variables" else shown["players"][name]
+    return out
