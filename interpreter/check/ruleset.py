@@ -124,7 +124,8 @@ class _Checker:
                             f"default {spec.get('default')!r} of option '{name}' is not one of its choices")
             for key in spec.get("explain", {}) or {}:
                 if key not in [str(c) for c in spec.get("choices", [])]:
-                    self.report(("options", name, "explain", key), f"'{key}' is not a choice of option '{name}'", key=True)
+                    self.report(("options", name, "explain", key), f"'{key}' is not a choice of option '{name}'",
+                                key=True)
         p = self.data.get("players")
         if isinstance(p, dict) and self.clean(("players",)):
             lo, hi = p["min"], p["max"]
@@ -212,7 +213,8 @@ class _Checker:
             for i, t in found:
                 scope = dict(self.events[name])
                 when = self.expr(t["when"], ("triggers", i, "when"), scope, BOOL) if "when" in t else None
-                triggers[name].append(ir.Trigger(("triggers", i), when, steps(t.get("do"), ("triggers", i, "do"), scope)))
+                body = steps(t.get("do"), ("triggers", i, "do"), scope)
+                triggers[name].append(ir.Trigger(("triggers", i), when, body))
         max_steps = flow.get("max_steps", DEFAULT_MAX_STEPS)
         return ir.Flow(setup, round_, until, end, max_steps), procedures, triggers
 

@@ -229,7 +229,8 @@ class StepChecker:
             owner_t, name_tok = tree.children
             name = name_tok.value
             if name not in self.sym.player_vars:
-                self.report(path, f"unknown player variable '{name}'{did_you_mean(name, self.sym.player_vars)}", key=True)
+                self.report(path, f"unknown player variable '{name}'{did_you_mean(name, self.sym.player_vars)}",
+                            key=True)
                 return None
             try:
                 owner = self.ck.seam.player_of(owner_t, scope)
