@@ -3,9 +3,10 @@
 The package is laid out by stage, in the order a ruleset goes through them:
 
     source/   read a YAML file, keeping the position of every value
-    lang/     the expression language: grammar, syntax trees, types
-    check/    the JSON Schema, the deck, names and types (the checker)
-    backend/  turn a checked ruleset into closures and VM instructions
+    lang/     the expression language (grammar, syntax trees, types) and the typed
+              intermediate form of a ruleset (ir.py)
+    check/    the JSON Schema, the deck, names, types and steps (the checker), into ir.py
+    backend/  turn a checked ruleset (ir.py) into closures and VM instructions
     runtime/  the Program, the game state, the VM, effects, views (plain data)
     play/     agents, tables, simulation, records, scenarios
     cli/      the `interpret` command and what a person reads at a terminal

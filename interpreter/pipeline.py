@@ -1,51 +1,57 @@
-"""The pipeline from a file to a Program: load (source) -> check (schema, names and
-types) -> back end (closures) -> a Program the run-time stage runs.
+"""The pipeline from a file to a Program: load (source) -> check (schema, then names,
+types and steps, into the typed form of lang/ir.py) -> back end (closures and VM
+instructions) -> a Program the run-time stage runs.
 
 The functions here are the ones the package exports; the stages themselves never
 import this module."""
 from __future__ import annotations
 
-from .backend.compiler import compile_ruleset
-from .runtime.program import Program
-from .errors import InterpreterError, Problem, RulesError, RulesetError, UsageError
+from .backend.program import build_program
+from .check.ruleset import check_ruleset
+from .check.schema import findings, load_schema
+from .errors import Problem, RulesetError, UsageError
+from .lang.ir import Ruleset
 from .limits import MAX_PLAYERS
+from .runtime.program import Program, resolve_options
 from .source.loader import FileRefused, decode, load_file, load_text, read_bytes
-from .runtime.program import resolve_options
-from .check.schema import check, load_schema
+
 
 def load_program(path: str, options: dict | None = None, lang: str | None = None) -> Program:
-    """Load, validate and compile a ruleset file; raise RulesetError with every problem."""
+    """Load, check and build a ruleset file; raise RulesetError with every problem."""
     data, source = load_file(path)
-    return _checked(data, source, options, lang)
+    return build_program(_checked(data, source, options, lang))
 
 
 def load_program_text(text: str, file: str = "<string>", options=None, lang=None) -> Program:
     data, source = load_text(text, file)
-    return _checked(data, source, options, lang)
+    return build_program(_checked(data, source, options, lang))
 
 
-def _checked(data, source, options, lang) -> Program:
+def compile_ruleset(data: dict, source, options: dict | None = None, lang: str | None = None) -> Program:
+    """The Program of loaded ruleset data that the schema accepts: check, then build."""
+    return build_program(check_ruleset(data, source, options, lang))
+
+
+def _checked(data, source, options, lang) -> Ruleset:
     _check_schema(data, source)
-    return compile_ruleset(data, source, options, lang)
+    return check_ruleset(data, source, options, lang)
 
 
 def _check_schema(data, source) -> None:
-    """Raise RulesetError with the schema's problems, and the names' where they can be seen."""
-    problems = check(data, source)
+    """Raise RulesetError with the schema's problems, and the checker's, found in what the
+    schema did not find wrong, so that a file shows every problem at once (none twice on
+    a line)."""
+    problems, wrong = findings(data, source)
     if problems:
-        raise RulesetError(problems + _more_problems(data, source, problems))
+        lines = {p.line for p in problems}
+        raise RulesetError(problems + [p for p in _checker_problems(data, source, wrong) if p.line not in lines])
 
 
-def _more_problems(data, source, found) -> list:
-    """Name and expression problems too, where the structure allows a look, so that a
-    file with a schema error still shows every problem at once (none twice on a line)."""
+def _checker_problems(data, source, wrong: frozenset) -> list[Problem]:
     try:
-        compile_ruleset(data, source)
+        check_ruleset(data, source, skip=wrong)
     except RulesetError as e:
-        lines = {p.line for p in found}
-        return [p for p in e.problems if p.line not in lines]
-    except Exception:       # the structure is too broken to compile: the schema errors say why
-        return []
+        return e.problems
     return []
 
 

@@ -12,7 +12,7 @@ import jsonschema
 import pytest
 import yaml
 
-from interpreter.backend.compiler import CONTROL, EFFECTS
+from interpreter.check.steps import CONTROL, EFFECTS
 
 ROOT = pathlib.Path(__file__).parent.parent
 DATA = ROOT / "interpreter" / "data"
@@ -134,9 +134,9 @@ def test_the_checker_names_the_kind_and_its_keys_for_an_unknown_key(kind):
 
 
 def test_the_words_and_the_kinds_are_the_compilers():
-    from interpreter.backend import compiler
+    from interpreter.check import steps
     assert set(KINDS) == set(EFFECTS) | {c[0] for c in CONTROL}
-    assert set(DEFS["word_step"]["enum"]) == set(compiler.EXITS) | set(compiler.WORD_EFFECTS)
+    assert set(DEFS["word_step"]["enum"]) == set(steps.EXITS) | set(steps.WORD_EFFECTS)
 
 
 @pytest.mark.parametrize("kind, needed, allowed", CONTROL, ids=[c[0] for c in CONTROL])
@@ -172,11 +172,11 @@ def _object_keys(schema) -> set[str]:
 
 @pytest.mark.parametrize("kind", EFFECTS)
 def test_an_effects_keys_are_the_ones_the_compiler_reads(kind):
-    from interpreter.backend.compiler import _Compiler
+    from interpreter.check.steps import StepChecker
     definition = DEFS[f"{kind}_step"]
     assert list(definition["properties"]) == [kind] and definition["required"] == [kind]
     value = definition["properties"][kind]
-    read = _keys_read(getattr(_Compiler, f"_fx_{kind}"))
+    read = _keys_read(getattr(StepChecker, f"_fx_{kind}"))
     if value.get("additionalProperties") not in (None, False):      # set, add: any variable name
         assert read == set()
     else:

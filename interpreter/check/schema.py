@@ -37,12 +37,23 @@ def _validator(kind: str):
 
 def check(data, source: Source, kind: str = "ruleset") -> list[Problem]:
     """Every schema violation in `data`, as problems at their YAML positions (each once)."""
-    problems = []
+    return findings(data, source, kind)[0]
+
+
+def findings(data, source: Source, kind: str = "ruleset") -> tuple[list[Problem], frozenset]:
+    """(problems, paths): every schema violation (each once), and the paths of the values
+    found wrong, which later checks leave alone: where each problem is, and a value that
+    fits none of the forms it may take (anyOf), wherever its problem is shown."""
+    problems, paths = [], set()
     for error in _validator(kind).iter_errors(data):
-        for problem in _problems(_deepest(error), source, _steps(kind)):
+        deepest = _deepest(error)
+        if deepest is not error:
+            paths.add(tuple(error.absolute_path))
+        for path, problem in _problems(deepest, source, _steps(kind)):
+            paths.add(path)
             if problem not in problems:
                 problems.append(problem)
-    return problems
+    return problems, frozenset(paths)
 
 
 class _Steps:
@@ -105,6 +116,7 @@ def _type_mismatch(e) -> bool:
 
 
 def _problems(error, source: Source, steps: _Steps):
+    """(path, problem) of one violation."""
     path = tuple(error.absolute_path)
     where = _where(path)
     v = error.validator
@@ -113,16 +125,16 @@ def _problems(error, source: Source, steps: _Steps):
         return
     if v == "required":
         missing = error.message.split("'")[1] if "'" in error.message else error.message
-        yield source.problem(path, f"missing required key '{missing}'{where}", key=bool(path))
+        yield path, source.problem(path, f"missing required key '{missing}'{where}", key=bool(path))
         return
     if v == "type":
         want = error.validator_value
         want = " or ".join(want) if isinstance(want, list) else want
-        yield source.problem(path, f"{_name(path)} should be {_article(want)}, not {_kind(error.instance)}")
+        yield path, source.problem(path, f"{_name(path)} should be {_article(want)}, not {_kind(error.instance)}")
         return
     if v == "enum":
         choices = ", ".join(map(repr, error.validator_value))
-        yield source.problem(path, f"{_name(path)} is {error.instance!r}; it must be one of {choices}"
+        yield path, source.problem(path, f"{_name(path)} is {error.instance!r}; it must be one of {choices}"
                                    f"{did_you_mean(error.instance, error.validator_value)}")
         return
     if v in ("anyOf", "oneOf") and error.context and all(e.validator == "type" for e in error.context):
@@ -131,19 +143,19 @@ def _problems(error, source: Source, steps: _Steps):
             want = e.validator_value
             kinds += want if isinstance(want, list) else [want]
         wanted = " or ".join(dict.fromkeys(_article(k) for k in kinds))
-        yield source.problem(path, f"{_name(path)} should be {wanted}, not {_kind(error.instance)}")
+        yield path, source.problem(path, f"{_name(path)} should be {wanted}, not {_kind(error.instance)}")
         return
     if v in ("anyOf", "oneOf"):
         title = error.schema.get("title", "value")
-        yield source.problem(path, f"{_name(path)} is not a valid {title.lower()}: {error.schema.get('description', '')}")
+        yield path, source.problem(path, f"{_name(path)} is not a valid {title.lower()}: {error.schema.get('description', '')}")
         return
     if v == "minProperties" or v == "minItems":
-        yield source.problem(path, f"{_name(path)} must not be empty")
+        yield path, source.problem(path, f"{_name(path)} must not be empty")
         return
     if v == "pattern":
-        yield source.problem(path, f"{_name(path)} {error.instance!r} is not a valid name (letters, digits, '_')")
+        yield path, source.problem(path, f"{_name(path)} {error.instance!r} is not a valid name (letters, digits, '_')")
         return
-    yield source.problem(path, f"{_name(path)}: {error.message}")
+    yield path, source.problem(path, f"{_name(path)}: {error.message}")
 
 
 def _unknown_keys(error, path, source: Source, steps: _Steps):
@@ -154,7 +166,7 @@ def _unknown_keys(error, path, source: Source, steps: _Steps):
     kind = steps.step_of.get(id(error.schema))
     kinds_here = [k for k in error.instance if k in steps.kinds] if isinstance(error.instance, dict) else []
     if kind and len(kinds_here) > 1:
-        yield source.problem(path, f"one step per list item: this item has {', '.join(kinds_here)}")
+        yield path, source.problem(path, f"one step per list item: this item has {', '.join(kinds_here)}")
         return
     for key in extra:
         hint = did_you_mean(key, allowed) if allowed else ""
@@ -172,7 +184,7 @@ def _unknown_keys(error, path, source: Source, steps: _Steps):
                 hint or f"; it takes {_keys(allowed)}")
         elif id(error.schema) in steps.value_of and not hint:
             message = f"unknown key '{key}'{where}; it takes {_keys(allowed)}"
-        yield source.problem(path + (key,), message, key=True)
+        yield path + (key,), source.problem(path + (key,), message, key=True)
 
 
 def _a(kind: str) -> str:

@@ -1,0 +1,86 @@
+"""Stage 3: the first back end, from a checked ruleset (lang/ir.py) to the Program the
+engine runs: expressions become closures, steps become VM instructions.
+
+Because the program counter, call frames and scopes live in the state, a game can
+pause at any decision and be copied or resumed.  The ruleset is checked: building it
+cannot fail.
+"""
+from __future__ import annotations
+
+from ..lang import ir
+from ..runtime import vm
+from ..runtime.program import Program, ZoneSpec
+from .expr_seam import fn_of
+from .steps import Code, StepBuilder, fn
+
+
+def build_program(ruleset: ir.Ruleset) -> Program:
+    """The Program of a checked ruleset."""
+    r = ruleset
+    code = Code()
+    dispatch = {name: code.label() for name in r.triggers}
+    procs = {name: code.label() for name in r.procedures}
+    b = StepBuilder(code, r.deck.display, dispatch, procs)
+    for payload in r.events.values():
+        for name, typ in payload.items():
+            b.bind(name, typ)
+    _flow(b, r.flow)
+    for name, label in procs.items():
+        code.place(label)
+        b.steps(r.procedures[name])
+        code.emit(vm.ret(), ("procedures", name))
+    for name, label in dispatch.items():
+        code.place(label)
+        for t in r.triggers[name]:
+            _trigger(b, t)
+        code.emit(vm.ret(), ("triggers",))
+    res = r.result
+    return Program(
+        name=r.name, title=r.title, file=r.file, lang=r.lang, languages=r.languages, options=r.options,
+        option_specs=r.option_specs, players=r.players, deck=r.deck, start_zone=r.start_zone,
+        zones={n: ZoneSpec(z.name, z.per_player, z.visibility, z.label) for n, z in r.zones.items()},
+        var_init={n: fn_of(v.initial) for n, v in r.variables.items()},
+        pvar_init={n: fn_of(v.initial) for n, v in r.player_variables.items()},
+        code=code.link(), where=[r.at(p) for p in code.paths],
+        effect_where={pc: [r.at(p) for p in paths] for pc, paths in code.batches.items()},
+        lines=r.lines, choices=b.choices, winners=fn_of(res.winners), score=fn(res.score),
+        max_steps=r.flow.max_steps, shown=_shown(r), symbols=r.symbols, standing=fn(res.standing),
+        var_visibility={n: v.visibility for n, v in r.variables.items()},
+        pvar_visibility={n: v.visibility for n, v in r.player_variables.items()},
+        card_locals=frozenset(b.card_locals), card_cursors=frozenset(b.card_cursors), card_scopes=b.card_scopes,
+        player_name=r.player_name)
+
+
+def _flow(b: StepBuilder, flow: ir.Flow):
+    """The game: setup, rounds until `until`, then the end steps."""
+    code = b.code
+    end, round_top, round_end = code.label(), code.label(), code.label()
+    code.emit(vm.push_scope("game", end), ("flow",))
+    b.steps(flow.setup)
+    code.place(round_top)
+    code.emit(vm.push_scope("round", round_end), ("flow", "round"))
+    b.emit_event("round_start", {}, ("flow", "round"))
+    b.steps(flow.round)
+    code.place(round_end)
+    code.emit(vm.pop_scope(), ("flow", "round"))
+    b.emit_event("round_end", {}, ("flow", "round"))
+    code.emit(vm.jump_unless(fn_of(flow.until), round_top), ("flow", "until"))
+    code.place(end)
+    code.emit(vm.pop_scope(), ("flow",))
+    b.steps(flow.end)
+    code.emit(vm.halt(), ("flow",))
+
+
+def _trigger(b: StepBuilder, t: ir.Trigger):
+    skip = b.code.label()
+    if t.when is not None:
+        b.code.emit(vm.jump_unless(fn_of(t.when), skip), t.path + ("when",))
+    b.steps(t.body)
+    b.code.place(skip)
+
+
+def _shown(r: ir.Ruleset) -> list:
+    """(section, name, label) of the variables shown to people, in declared order."""
+    return [(section, v.name, v.shown) for section, variables in (("variables", r.variables),
+                                                                   ("player_variables", r.player_variables))
+            for v in variables.values() if v.shown is not None]

@@ -1,0 +1,329 @@
+"""Turn checked steps (lang/ir.py) into instructions of the virtual machine.
+
+An instruction is a closure `ins(state) -> next pc` (runtime/vm.py); jumps go to
+labels, placed as the code grows and resolved at the end (Code.link).  Plain effects
+in a row become one instruction (runtime/effects.py).  The steps are checked: nothing
+here can fail, and nothing is reported.
+"""
+from __future__ import annotations
+
+from ..lang import ir
+from ..lang.types import CARD, NUM, STR, elem_of, list_of
+from ..runtime import effects, vm
+from ..runtime.program import ChoiceSpec
+from .expr_seam import fn_of, shower
+
+CARD_TYPES = (CARD, list_of(CARD))
+
+
+class Code:
+    """Instructions under construction: factories linked to closures once labels are placed."""
+
+    def __init__(self):
+        self.factories = []
+        self.paths = []
+        self.labels = {}
+        self.batches = {}            # pc -> the path of each effect run by that instruction
+
+    def emit(self, factory, path, effect_paths=None) -> int:
+        self.factories.append(factory)
+        self.paths.append(path)
+        if effect_paths:
+            self.batches[len(self.factories) - 1] = effect_paths
+        return len(self.factories) - 1
+
+    def label(self):
+        return object()
+
+    def place(self, label):
+        self.labels[label] = len(self.factories)
+
+    def link(self):
+        def at(label):
+            return self.labels[label]
+        return [f(pc, at) for pc, f in enumerate(self.factories)]
+
+
+def fn(node):
+    """The closure of an optional expression."""
+    return None if node is None else fn_of(node)
+
+
+class StepBuilder:
+    """Emits steps into `code`; collects the choices and what a planning bot needs to know
+    about the names that hold cards (card_locals, card_cursors, card_scopes)."""
+
+    def __init__(self, code: Code, display, dispatch: dict, procs: dict):
+        self.code = code
+        self.display = display          # the cards as people read them, for choice labels
+        self.dispatch = dispatch        # event -> label of its trigger dispatcher
+        self.procs = procs              # procedure -> label
+        self.choices: list[ChoiceSpec] = []
+        self.card_locals, self.card_cursors, self.card_scopes = set(), set(), {}
+
+    def steps(self, steps):
+        batch = []
+        for step in steps:
+            if isinstance(step, ir.Effect):
+                batch.append((getattr(self, "_fx_" + type(step).__name__)(step), step.path))
+                continue
+            self._flush(batch)
+            batch = []
+            getattr(self, "_cf_" + type(step).__name__)(step)
+        self._flush(batch)
+
+    def _flush(self, batch):
+        if batch:
+            self.code.emit(vm.run_effects(batch), batch[0][1], [p for _, p in batch])
+
+    def bind(self, name, typ):
+        """A local name that may hold cards is noted, so that a planning bot's imagined deal
+        can rename the hidden cards it holds (not a zone: a local naming a zone is the zone)."""
+        if typ in CARD_TYPES:
+            self.card_locals.add(name)
+
+    def emit_event(self, name, payload: dict, path, holding=frozenset()):
+        if name in self.dispatch:
+            pc = self.code.emit(vm.call(self.dispatch[name], payload), path)
+            self._note_card_scope(pc + 1, holding)
+
+    def _note_card_scope(self, pc, holding):
+        """The local names that hold cards when the game waits at `pc` (a decision, or the
+        return from a call)."""
+        if holding:
+            self.card_scopes[pc] = holding
+
+    # -- plain effects ----------------------------------------------------------------
+    def _fx_Move(self, s: ir.Move):
+        if s.card is not None:
+            return effects.move_card(fn_of(s.card), fn_of(s.src), fn_of(s.dst), s.bottom)
+        if s.cards is not None:
+            return effects.move_cards(fn_of(s.cards), fn_of(s.src), fn_of(s.dst), s.bottom)
+        return effects.move_top(fn_of(s.src), fn_of(s.dst), fn(s.count), s.bottom)
+
+    def _fx_JournalMove(self, s: ir.JournalMove):
+        return effects.journal_move(fn_of(s.cards), _ref(s.src), _ref(s.dst), _tag(s.tag), s.many)
+
+    def _fx_Draw(self, s: ir.Draw):
+        return effects.move_top(fn_of(s.src), fn_of(s.dst), fn_of(s.count), False)
+
+    def _fx_Deal(self, s: ir.Deal):
+        return effects.deal(fn_of(s.src), s.zone, fn_of(s.count), fn(s.first), fn(s.players))
+
+    def _fx_Shuffle(self, s: ir.Shuffle):
+        return effects.shuffle(fn_of(s.zone))
+
+    def _fx_Sort(self, s: ir.Sort):
+        self.bind("card", CARD)
+        return effects.sort(fn_of(s.zone), fn_of(s.key))
+
+    def _fx_Gather(self, g: ir.Gather):
+        getters = [(lambda s, n=n: s.zones[n]) if per_player else (lambda s, n=n: (s.zones[n],))
+                   for n, per_player in g.zones]
+        return effects.gather(getters, fn_of(g.dst))
+
+    def _fx_Set(self, s: ir.Set):
+        fns = [_assignment(a, s.add) for a in s.items]
+        return fns[0] if len(fns) == 1 else _sequence(fns)
+
+    def _fx_Reveal(self, s: ir.Reveal):
+        return effects.reveal(fn_of(s.cards), s.many)
+
+    def _fx_Eliminate(self, s: ir.Eliminate):
+        return effects.eliminate(fn_of(s.player), s.announce)
+
+    def _fx_Log(self, s: ir.Log):
+        return effects.log(fn_of(s.text.expr), fn(s.to))
+
+    def _fx_Swap(self, s: ir.Swap):
+        return effects.swap(_ref(s.a), _ref(s.b), _tag(s.tag) if s.journal else None)
+
+    def _fx_UndoJournal(self, s: ir.UndoJournal):
+        return effects.undo_journal(fn(s.tag))
+
+    def _fx_ClearJournal(self, s):
+        return effects.clear_journal
+
+    def _fx_Refuse(self, s):
+        return effects.refuse
+
+    def _fx_Redirect(self, s: ir.Redirect):
+        return effects.redirect(fn_of(s.to))
+
+    # -- control flow -----------------------------------------------------------------
+    def _cf_Exit(self, s: ir.Exit):
+        self.code.emit(vm.exit_to(s.to), s.path)
+
+    def _cf_If(self, s: ir.If):
+        code = self.code
+        if s.fixed is not None:
+            live, dead = (s.then, s.else_) if s.fixed else (s.else_, s.then)
+            self._dead(dead or ())
+            self.steps(live or ())
+            return
+        other, end = code.label(), code.label()
+        code.emit(vm.jump_unless(fn_of(s.cond), other), s.path + ("if",))
+        self.steps(s.then)
+        if s.else_ is not None:
+            code.emit(vm.jump(end), s.path)
+        code.place(other)
+        if s.else_ is not None:
+            self.steps(s.else_)
+        code.place(end)
+
+    def _dead(self, steps):
+        """Steps an option rules out are built apart and thrown away, as they always were:
+        their choices keep their numbers, and what they note of cards stays noted."""
+        real = self.code
+        self.code = Code()
+        try:
+            self.steps(steps)
+        finally:
+            self.code = real
+
+    def _cf_Repeat(self, s: ir.Repeat):
+        top = self.code.label()
+        self.code.place(top)
+        self.steps(s.body)
+        self.code.emit(vm.jump_unless(fn_of(s.until), top), s.path + ("until",))
+
+    def _cf_While(self, s: ir.While):
+        code = self.code
+        top, end = code.label(), code.label()
+        code.place(top)
+        code.emit(vm.jump_unless(fn_of(s.cond), end), s.path + ("while",))
+        self.steps(s.body)
+        code.emit(vm.jump(top), s.path)
+        code.place(end)
+
+    def _cf_ForEach(self, s: ir.ForEach):
+        code = self.code
+        top, end = code.label(), code.label()
+        key = f"#{len(code.factories)}"
+        if s.elem_type == CARD:
+            self.card_cursors.add(key)
+        code.emit(vm.iter_start(key, fn_of(s.items)), s.path + ("in",))
+        code.place(top)
+        code.emit(vm.iter_next(key, s.var, end), s.path + ("for_each",))
+        self.bind(s.var, s.elem_type)
+        self.steps(s.body)
+        code.emit(vm.jump(top), s.path)
+        code.place(end)
+
+    def _cf_Turns(self, s: ir.Turns):
+        code = self.code
+        p = s.path
+        top, turn_end, end = code.label(), code.label(), code.label()
+        key = f"#{len(code.factories)}"
+        if s.order is not None:
+            code.emit(vm.iter_start(key, fn_of(s.order)), p)
+            code.place(top)
+            code.emit(vm.turns_order_check(key, fn(s.until), end, turn_end), p)
+        else:
+            code.emit(vm.turns_start(key, fn(s.first), fn(s.count)), p)
+            code.place(top)
+            code.emit(vm.turns_check(key, fn(s.until), end, turn_end), p)
+        self.emit_event("turn_start", {}, p, s.holding)
+        self.steps(s.body)
+        code.place(turn_end)
+        code.emit(vm.pop_scope(), p)
+        self.emit_event("turn_end", {}, p, s.holding)
+        if s.order is not None:
+            code.emit(vm.jump(top), p)
+        else:
+            code.emit(vm.turns_next(fn(s.next), top), p)
+        code.place(end)
+
+    def _cf_Choose(self, s: ir.Choose):
+        code = self.code
+        self.bind(s.var, s.elem_type)
+        cid = len(self.choices)
+        self.choices.append(ChoiceSpec(s.var, self._label(s), s.prompt, s.path, cards=s.elem_type == CARD))
+        otherwise, end = code.label(), code.label()
+        pc = code.emit(vm.choose(cid, fn_of(s.options), s.var, fn(s.where), fn(s.by),
+                                 otherwise if s.otherwise is not None else None, s.memo), s.path)
+        self._note_card_scope(pc + 1, s.holding)
+        if s.otherwise is not None:
+            code.emit(vm.jump(end), s.path)
+            code.place(otherwise)
+            self.steps(s.otherwise)
+            code.place(end)
+
+    def _label(self, s: ir.Choose):
+        """fn(state, locals, option) -> how an option of a choice reads."""
+        if s.label is None:
+            show = shower(s.elem_type, self.display)
+            return lambda s, l, v: show(s, v)
+        def label_fn(s, l, v, label=fn_of(s.label.expr), var=s.var):
+            saved = l.get(var)
+            l[var] = v
+            try:
+                return label(s, l)
+            finally:
+                l[var] = saved
+        return label_fn
+
+    def _cf_Emit(self, s: ir.Emit):
+        self.emit_event(s.event, {k: fn_of(e) for k, e in s.payload}, s.path, s.holding)
+
+    def _cf_Request(self, s: ir.Request):
+        code = self.code
+        if s.piece is not None:
+            self.bind("piece", s.piece_type)
+        top, answer, end = code.label(), code.label(), code.label()
+        code.emit(vm.request_start(fn_of(s.src), fn_of(s.dst)), s.path)
+        code.place(top)
+        pc = code.emit(vm.request_ask(self.dispatch.get(s.event), fn(s.piece)), s.path)
+        self._note_card_scope(pc + 1, s.holding)
+        code.emit(vm.request_check(s.var, answer, top, end), s.path)
+        code.place(answer)
+        self.steps(s.answer)
+        code.emit(vm.request_done(s.var), s.path)
+        code.place(end)
+
+    def _cf_Call(self, s: ir.Call):
+        pc = self.code.emit(vm.call(self.procs[s.procedure], {}), s.path)
+        self._note_card_scope(pc + 1, s.holding)
+
+
+def _ref(ref: ir.ZoneRef):
+    """fn(state, locals) -> (zone name, owner or None)."""
+    if ref.owner is None:
+        named = (ref.name, None)
+        return lambda s, l: named
+    name, owner = ref.name, fn_of(ref.owner)
+    return lambda s, l: (name, owner(s, l))
+
+
+def _tag(tag):
+    """The journal tag's closure: a plain entry's tag is None."""
+    if tag is None:
+        return lambda s, l: None
+    return fn_of(tag)
+
+
+def _assignment(a: ir.Assign, add: bool):
+    t = a.target
+    v = fn_of(a.value)
+    if isinstance(t, ir.GlobalVar):
+        return effects.add_global(t.name, v) if add else effects.set_global(t.name, v, _kind(t.type))
+    owner = fn_of(t.owner)
+    return effects.add_player(t.name, owner, v) if add else effects.set_player(t.name, owner, v, _kind(t.type))
+
+
+def _kind(typ) -> str | None:
+    """Which size check a stored value of type `typ` needs (see limits.py)."""
+    if typ == NUM:
+        return "number"
+    if typ == STR:
+        return "string"
+    if elem_of(typ) is not None:
+        return "list"
+    return None
+
+
+def _sequence(fns):
+    def run(s, l):
+        for f in fns:
+            f(s, l)
+    return run

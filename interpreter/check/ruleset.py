@@ -1,0 +1,241 @@
+"""Stage 2b: check a loaded ruleset's names, types and steps, into the typed form of
+lang/ir.py.  Every problem is reported (RulesetError lists them all); no run-time code
+is made here beyond what the expression checker makes (see expr_seam.py).
+
+After a schema error the checker still looks at the rest, so that a file shows every
+problem at once: `skip` holds the paths the schema found wrong, and the checker leaves
+them (and whatever else has the wrong shape) alone.
+"""
+from __future__ import annotations
+
+from ..errors import Problem, RulesetError, UsageError, did_you_mean
+from ..lang import ir
+from ..lang.types import ANY, BOOL, CARD, NULL, NUM, PLAYER, STR, list_of, type_of_value
+from ..messages import msg
+from ..runtime.program import DEFAULT_MAX_STEPS, player_range, resolve_options
+from ..source.loader import Source
+from .deck import build_deck, localize
+from .expr_seam import ExprSeam, constant, stand_in, symbols
+from .steps import StepChecker
+
+BUILTIN_EVENTS = ("round_start", "round_end", "turn_start", "turn_end")
+
+
+def check_ruleset(data: dict, source: Source, options: dict | None = None, lang: str | None = None,
+                  skip: frozenset = frozenset()) -> ir.Ruleset:
+    """The checked form of loaded ruleset data; raise RulesetError listing every problem,
+    or UsageError for options or a language the ruleset does not have."""
+    return _Checker(data, source, skip).ruleset(options or {}, lang)
+
+
+def _mapping(value) -> dict:
+    return value if isinstance(value, dict) else {}
+
+
+class _Checker:
+    def __init__(self, data, source: Source, skip):
+        self.data = data
+        self.src = source
+        self.skip = skip
+        self.problems: list[Problem] = []
+
+    # -- reporting ------------------------------------------------------------
+    def report(self, path, message, offset=None, key=False):
+        self.problems.append(self.src.problem(tuple(path), message, key=key, offset=offset))
+
+    def skipped(self, path) -> bool:
+        """Whether the schema found the value at `path` wrong."""
+        return path in self.skip
+
+    def clean(self, path) -> bool:
+        """Whether the schema found nothing wrong at `path` or inside it."""
+        n = len(path)
+        return not any(p[:n] == path for p in self.skip)
+
+    def _stop(self):
+        return RulesetError(self.problems)
+
+    # -- what steps use: expressions and texts ---------------------------------
+    def expr(self, text, path, scope=None, want=None, in_text=False):
+        if self.skipped(path):
+            return stand_in(want)
+        return self.seam.expr(text, path, scope, want, in_text)
+
+    def template(self, text, path, scope) -> ir.Template:
+        if not self.clean(path):
+            return ir.Template(path, "", stand_in(STR))
+        text = self.localized(text, path)
+        return ir.Template(path, text, self.seam.template(text, path, scope))
+
+    def localized(self, value, path, default=None) -> str:
+        """The text of `value` (at `path`) in the chosen language; `default` where the schema
+        found it wrong."""
+        return str(localize(value if self.clean(path) else default, self.lang, self.languages))
+
+    # -- the whole ruleset ------------------------------------------------------
+    def ruleset(self, overrides: dict, lang) -> ir.Ruleset:
+        d = self.data
+        if not isinstance(d, dict) or self.skipped(()):
+            raise self._stop()          # not a ruleset at all: the schema says why
+        self._check_options()
+        options = resolve_options({"name": d.get("name"), "options": self._option_specs()}, overrides)
+        self.languages = languages = self._languages()
+        self.lang = lang = lang or languages[0]
+        if lang not in languages:
+            raise UsageError(f"{d.get('name')} has no language '{lang}'; choose one of: {', '.join(languages)}")
+        deck = build_deck(d["deck"], lang, languages, options, self.report) if self.clean(("deck",)) else None
+        if deck is None:
+            raise self._stop()
+        self.zones = zones = self._zones()
+        if d["deck"]["zone"] not in zones:
+            self.report(("deck", "zone"), f"unknown zone '{d['deck']['zone']}'{did_you_mean(d['deck']['zone'], zones)}")
+        self.sym = symbols(options, deck.attrs, tuple(range(len(deck.ids))),
+                           {n for n, z in zones.items() if not z.per_player},
+                           {n for n, z in zones.items() if z.per_player})
+        self.seam = ExprSeam(self.sym, deck.display, self.report)
+        variables = self._variables("variables", self.sym.global_vars)
+        player_variables = self._variables("player_variables", self.sym.player_vars)
+        self.seam.define_functions(self._functions())
+        self.events = self._events()
+        self.procedures = {name: None for name in _mapping(d.get("procedures"))}
+        flow, procedures, triggers = self._flow()
+        result = self._result()
+        if self.problems or self.skip:
+            raise self._stop()          # a ruleset the schema found wrong is never built
+        return ir.Ruleset(
+            name=d["name"], title=self.localized(d.get("title", d["name"]), ("title",)),
+            file=self.src.file, lines=self.src.lines, at=self.src.at, lang=lang, languages=languages,
+            options=options, option_specs=d.get("options", {}) or {}, players=player_range(d), deck=deck,
+            start_zone=d["deck"]["zone"], zones=zones, variables=variables, player_variables=player_variables,
+            symbols=self.sym, events=self.events, flow=flow, procedures=procedures, triggers=triggers,
+            result=result,
+            player_name=str(localize(d.get("player_name"), lang, languages) or msg(lang, "player", seat="{seat}")))
+
+    def _option_specs(self) -> dict:
+        """The options declared as mappings."""
+        return {name: spec for name, spec in _mapping(self.data.get("options")).items() if isinstance(spec, dict)}
+
+    def _check_options(self):
+        for name, spec in self._option_specs().items():
+            if not isinstance(spec.get("choices", []), list) or not isinstance(spec.get("explain", {}) or {}, dict):
+                continue                # the schema has said what is wrong with it
+            if spec.get("default") not in spec.get("choices", []):
+                self.report(("options", name, "default"),
+                            f"default {spec.get('default')!r} of option '{name}' is not one of its choices")
+            for key in spec.get("explain", {}) or {}:
+                if key not in [str(c) for c in spec.get("choices", [])]:
+                    self.report(("options", name, "explain", key), f"'{key}' is not a choice of option '{name}'",
+                                key=True)
+        p = self.data.get("players")
+        if isinstance(p, dict) and self.clean(("players",)):
+            lo, hi = p["min"], p["max"]
+            if lo > hi or not lo <= p.get("default", lo) <= hi:
+                self.report(("players",), "players: need min <= default <= max")
+
+    def _languages(self) -> list:
+        languages = self.data.get("languages")
+        return languages if languages and isinstance(languages, list) and self.clean(("languages",)) else ["en"]
+
+    def _zones(self) -> dict:
+        zones = {}
+        for name, spec in _mapping(self.data.get("zones")).items():
+            spec = _mapping(spec)
+            zones[name] = ir.Zone(name, bool(spec.get("per_player")), spec.get("visibility", "hidden"),
+                                  self.localized(spec.get("label", name), ("zones", name, "label"), name))
+        return zones
+
+    def _variables(self, section, types: dict) -> dict:
+        """name -> ir.Variable of one section; `types` (the names' table) gets their types."""
+        decls = _mapping(self.data.get(section))
+        initial, shown, visibility = {}, {}, {}
+        for name, decl in decls.items():
+            if name in types or name in self.zones:
+                self.report((section, name), f"'{name}' is already the name of a zone or variable", key=True)
+            if isinstance(decl, dict):
+                if decl.get("show"):
+                    shown[name] = self.localized(decl.get("label", name), (section, name, "label"), name)
+                declared = decl.get("type") if isinstance(decl.get("type"), str) else None
+                types[name] = declared or type_of_value(decl.get("initial"))
+                if types[name] == NULL:
+                    self.report((section, name), f"variable '{name}' starts as null: give its type", key=True)
+                initial[name] = decl.get("initial")
+            else:
+                types[name] = type_of_value(decl)
+                initial[name] = decl
+            visibility[name] = self._visibility(section, name, decl, types[name])
+        variables = {}
+        for name, value in initial.items():
+            path = (section, name, "initial") if isinstance(decls[name], dict) else (section, name)
+            scope = {"p": PLAYER} if section == "player_variables" else {}
+            node = self.expr(value, path, scope, types[name]) if isinstance(value, str) and types[name] != STR \
+                else constant(types[name], value)
+            variables[name] = ir.Variable(name, types[name], node, visibility[name], shown.get(name))
+        return variables
+
+    def _visibility(self, section, name, decl, typ) -> str:
+        """Who sees a variable: declared, or derived from the cards it holds ('cards': a seat
+        sees each card only where it could see the card itself)."""
+        declared = decl.get("visibility") if isinstance(decl, dict) else None
+        if declared == "owner" and section != "player_variables":
+            self.report((section, name, "visibility"), "only a player variable has an owner: "
+                                                        "use public or hidden")
+        if declared is not None:
+            return declared
+        return "cards" if typ in (CARD, list_of(CARD)) else "public"
+
+    def _functions(self) -> dict:
+        """The declared functions whose shape allows a look at their body."""
+        return {name: spec for name, spec in _mapping(self.data.get("functions")).items()
+                if isinstance(spec, dict) and "expr" in spec and self.clean(("functions", name, "params"))}
+
+    def _events(self) -> dict:
+        events = {name: {} for name in BUILTIN_EVENTS}
+        for name, spec in _mapping(self.data.get("events")).items():
+            carried = _mapping(_mapping(spec).get("with", {}))
+            events[name] = {k: typ if isinstance(typ, str) else ANY for k, typ in carried.items()}
+        return events
+
+    # -- flow, procedures and triggers --------------------------------------------
+    def _flow(self):
+        """(flow, procedures, triggers), checked in the order their problems are listed."""
+        steps = StepChecker(self).steps
+        triggers_on = self._triggers_on()
+        flow = _mapping(self.data.get("flow"))
+        setup = steps(flow.get("setup") or [], ("flow", "setup"), {})
+        round_ = steps(flow.get("round"), ("flow", "round"), {})
+        until = self.expr(flow.get("until", True), ("flow", "until"), {}, BOOL)
+        end = steps(flow.get("end") or [], ("flow", "end"), {})
+        procedures = {name: steps(body, ("procedures", name), {})
+                      for name, body in _mapping(self.data.get("procedures")).items()}
+        triggers = {}
+        for name, found in triggers_on.items():
+            triggers[name] = []
+            for i, t in found:
+                scope = dict(self.events[name])
+                when = self.expr(t["when"], ("triggers", i, "when"), scope, BOOL) if "when" in t else None
+                body = steps(t.get("do"), ("triggers", i, "do"), scope)
+                triggers[name].append(ir.Trigger(("triggers", i), when, body))
+        max_steps = flow.get("max_steps", DEFAULT_MAX_STEPS)
+        return ir.Flow(setup, round_, until, end, max_steps), procedures, triggers
+
+    def _triggers_on(self) -> dict:
+        """event -> [(index, trigger)], events in the order of their first trigger."""
+        found = {}
+        triggers = self.data.get("triggers") or []
+        for i, t in enumerate(triggers if isinstance(triggers, list) else []):
+            if not isinstance(t, dict) or self.skipped(("triggers", i)) or not isinstance(t.get("on"), str):
+                continue
+            if t["on"] not in self.events:
+                self.report(("triggers", i, "on"), f"unknown event '{t['on']}'{did_you_mean(t['on'], self.events)}")
+                continue
+            found.setdefault(t["on"], []).append((i, t))
+        return found
+
+    def _result(self) -> ir.Result | None:
+        r = self.data.get("result")
+        if not isinstance(r, dict) or "winners" not in r:
+            return None                 # the schema has said what is wrong with it
+        winners = self.expr(r["winners"], ("result", "winners"), {}, list_of(PLAYER))
+        score = self.expr(r["score"], ("result", "score"), {"p": PLAYER}, NUM) if "score" in r else None
+        standing = self.expr(r["standing"], ("result", "standing"), {"p": PLAYER}, NUM) if "standing" in r else None
+        return ir.Result(winners, score, standing)

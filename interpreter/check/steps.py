@@ -1,0 +1,450 @@
+"""Check lists of steps: each step's shape, names and types, into the nodes of lang/ir.py.
+
+A scope (local name -> type) follows the steps, growing as choices and loops bind
+names.  Problems go to the ruleset checker's `report`; a step with a problem gives no
+node (None), which is harmless because a ruleset with a problem is never built.
+"""
+from __future__ import annotations
+
+from lark import Tree
+
+from ..errors import did_you_mean
+from ..lang import ir
+from ..lang.syntax import ExprError, parse
+from ..lang.types import ANY, BOOL, CARD, NUM, PLAYER, STR, ZONE, elem_of, list_of
+from ..messages import msg
+from .expr_seam import constant
+
+EXITS = ("end_turn", "end_round", "end_game")
+WORD_EFFECTS = ("refuse", "clear_journal", "undo_journal")
+EFFECTS = ("move", "draw", "deal", "shuffle", "sort", "gather", "set", "add", "reveal", "eliminate", "log", "swap",
+           "undo_journal", "clear_journal", "refuse", "redirect")
+CONTROL = (
+    ("if", ("if",), {"if", "then", "else"}),
+    ("repeat", ("repeat", "until"), {"repeat", "until"}),
+    ("while", ("while", "do"), {"while", "do"}),
+    ("for_each", ("for_each", "in", "do"), {"for_each", "in", "do"}),
+    ("turns", ("turns",), {"turns"}),
+    ("choose", ("choose",), {"choose", "as", "where", "by", "prompt", "label", "otherwise"}),
+    ("emit", ("emit",), {"emit", "with"}),
+    ("call", ("call",), {"call"}),
+    ("request", ("request", "from", "to"), {"request", "from", "to", "piece", "answer", "as"}),
+)
+_NOT_AN_EFFECT = object()
+
+
+def holding(scope: dict) -> frozenset:
+    """The local names of `scope` that may hold cards."""
+    return frozenset(n for n, typ in scope.items() if typ in (CARD, list_of(CARD), ZONE))
+
+
+class StepChecker:
+    """Checks steps with the names `ck` (the ruleset checker) has resolved: its report,
+    expr, template, skipped and clean, its symbols, zones, events and procedures."""
+
+    def __init__(self, ck):
+        self.ck = ck
+        self.report = ck.report
+        self.expr = ck.expr
+        self.sym = ck.sym
+
+    def steps(self, raw, path, scope) -> tuple:
+        """The nodes of a list of steps; `scope` grows as choices bind names."""
+        if not isinstance(raw, list) or self.ck.skipped(path):
+            return ()
+        nodes = []
+        for i, step in enumerate(raw):
+            p = path + (i,)
+            if self.ck.skipped(p):
+                continue
+            node = self._effect(step, p, scope)
+            if node is _NOT_AN_EFFECT:
+                node = self._control(step, p, scope)
+            if node is not None:
+                nodes.append(node)
+        return tuple(nodes)
+
+    # -- steps that are plain effects -------------------------------------------
+    def _effect(self, step, path, scope):
+        """The node of a step that is a plain effect, or _NOT_AN_EFFECT for control flow."""
+        if isinstance(step, str) and step in WORD_EFFECTS:
+            step = {step: True}
+        if isinstance(step, str) or not isinstance(step, dict):
+            return _NOT_AN_EFFECT
+        kinds = [k for k in step if k in EFFECTS]
+        if len(kinds) != 1 or len(step) != 1:
+            return _NOT_AN_EFFECT
+        kind = kinds[0]
+        if not self.ck.clean(path + (kind,)):
+            return None                 # the schema has said what is wrong with it
+        return getattr(self, "_fx_" + kind)(step[kind], path + (kind,), scope)
+
+    def _zone(self, text, path, scope):
+        c = self.expr(text, path, scope, ZONE)
+        if c.type not in (ZONE, ANY):
+            self.report(path, "expected a zone here")
+        return c
+
+    def _zone_ref(self, text, path, scope) -> ir.ZoneRef | None:
+        """The zone an effect names outright, or None (with a problem reported)."""
+        before = len(self.ck.problems)
+        self._zone(text, path, scope)
+        try:
+            tree = parse(text)
+        except ExprError:
+            return None                 # reported by _zone
+        if isinstance(tree, Tree) and tree.data == "name" and tree.children[0].value in self.sym.shared_zones:
+            return ir.ZoneRef(tree.children[0].value)
+        if isinstance(tree, Tree) and tree.data == "attr" and tree.children[1].value in self.sym.player_zones:
+            try:
+                owner = self.ck.seam.player_of(tree.children[0], scope)
+            except ExprError as e:
+                if len(self.ck.problems) == before:     # not already reported by _zone
+                    self.report(path, e.message, e.offset)
+                return None
+            return ir.ZoneRef(tree.children[1].value, owner)
+        self.report(path, "name the zone itself here, e.g. stock or current.hand")
+        return None
+
+    def _tag(self, value, path, scope):
+        """The journal tag of a move or swap: None for a plain entry (`true`), or an expression."""
+        if value is True:
+            return None
+        return self.expr(value, path, scope)
+
+    def _fx_swap(self, a, path, scope):
+        ra = self._zone_ref(a["a"], path + ("a",), scope)
+        rb = self._zone_ref(a["b"], path + ("b",), scope)
+        journal = a.get("journal", False) is not False
+        tag = self._tag(a["journal"], path + ("journal",), scope) if journal else None
+        return ir.Swap(path, ra, rb, journal, tag)
+
+    def _fx_undo_journal(self, a, path, scope):
+        if isinstance(a, dict) and "tag" in a:
+            return ir.UndoJournal(path, self.expr(a["tag"], path + ("tag",), scope))
+        return ir.UndoJournal(path, None)
+
+    def _fx_clear_journal(self, a, path, scope):
+        return ir.ClearJournal(path)
+
+    def _fx_refuse(self, a, path, scope):
+        return ir.Refuse(path)
+
+    def _fx_redirect(self, a, path, scope):
+        return ir.Redirect(path, self.expr(a, path, scope, PLAYER))
+
+    def _fx_move(self, a, path, scope):
+        if a.get("journal", False) is not False and "from" in a and ("card" in a or "cards" in a):
+            many = "cards" in a
+            key = "cards" if many else "card"
+            cards = self.expr(a[key], path + (key,), scope, list_of(CARD) if many else CARD)
+            return ir.JournalMove(path, cards, many, self._zone_ref(a["from"], path + ("from",), scope),
+                                  self._zone_ref(a["to"], path + ("to",), scope),
+                                  self._tag(a["journal"], path + ("journal",), scope))
+        if a.get("journal", False) is not False:
+            self.report(path + ("journal",), "only a move of given cards (card or cards) with 'from' can be journalled",
+                        key=True)
+        bottom = a.get("position") == "bottom"
+        dst = self._zone(a["to"], path + ("to",), scope)
+        kinds = [k for k in ("card", "cards", "count") if k in a]
+        if "from" not in a:
+            self.report(path, "move needs 'from': the zone the cards leave", key=True)
+            return None
+        src = self._zone(a["from"], path + ("from",), scope)
+        if len(kinds) > 1:
+            self.report(path, "move takes only one of 'card', 'cards' or 'count'")
+        if "card" in a:
+            return ir.Move(path, src, dst, card=self.expr(a["card"], path + ("card",), scope, CARD), bottom=bottom)
+        if "cards" in a:
+            cards = self.expr(a["cards"], path + ("cards",), scope, list_of(CARD))
+            return ir.Move(path, src, dst, cards=cards, bottom=bottom)
+        count = self.expr(a["count"], path + ("count",), scope, NUM) if "count" in a else None
+        return ir.Move(path, src, dst, count=count, bottom=bottom)
+
+    def _fx_draw(self, a, path, scope):
+        src = self._zone(a["from"], path + ("from",), scope)
+        dst = self._zone(a["to"], path + ("to",), scope)
+        return ir.Draw(path, src, dst, self.expr(a.get("count", 1), path + ("count",), scope, NUM))
+
+    def _fx_deal(self, a, path, scope):
+        src = self._zone(a["from"], path + ("from",), scope)
+        name = a["to"]
+        if name not in self.sym.player_zones:
+            self.report(path + ("to",), f"'{name}' is not a per-player zone"
+                                        f"{did_you_mean(name, self.sym.player_zones)}")
+        count = self.expr(a["count"], path + ("count",), scope, NUM)
+        first = self.expr(a["first"], path + ("first",), scope, PLAYER) if "first" in a else None
+        players = self.expr(a["players"], path + ("players",), scope, list_of(PLAYER)) if "players" in a else None
+        return ir.Deal(path, src, name, count, first, players)
+
+    def _fx_sort(self, a, path, scope):
+        zone = self._zone(a["zone"], path + ("zone",), scope)
+        inner = dict(scope)
+        if "card" in inner:
+            self.report(path + ("by",), "'card' is already a name here; sort binds each card to 'card'")
+        inner["card"] = CARD
+        key = self.expr(a["by"], path + ("by",), inner)
+        if key.type not in (NUM, STR, ANY):
+            self.report(path + ("by",), "a sort key must be a number or a text")
+        return ir.Sort(path, zone, key)
+
+    def _fx_shuffle(self, a, path, scope):
+        return ir.Shuffle(path, self._zone(a, path, scope))
+
+    def _fx_gather(self, a, path, scope):
+        dst = self._zone(a["to"], path + ("to",), scope)
+        zones = self.ck.zones
+        gathered = []
+        for n in a.get("from") or list(zones):
+            if n not in zones:
+                self.report(path + ("from",), f"unknown zone '{n}'{did_you_mean(n, zones)}")
+            else:
+                gathered.append((n, zones[n].per_player))
+        return ir.Gather(path, dst, tuple(gathered))
+
+    def _fx_set(self, a, path, scope, add=False):
+        items = [self._assign(target, value, path + (target,), scope, add) for target, value in a.items()]
+        return ir.Set(path, tuple(items), add)
+
+    def _fx_add(self, a, path, scope):
+        return self._fx_set(a, path, scope, add=True)
+
+    def _assign(self, target, value, path, scope, add) -> ir.Assign | None:
+        try:
+            tree = parse(str(target))
+        except ExprError as e:
+            self.report(path, f"cannot assign to '{target}': {e.message}", key=True)
+            return None
+        if isinstance(tree, Tree) and tree.data == "name":
+            name = tree.children[0].value
+            if name not in self.sym.global_vars:
+                known = list(self.sym.global_vars)
+                hint = f" (it is a player variable: write current.{name})" if name in self.sym.player_vars \
+                    else did_you_mean(name, known)
+                self.report(path, f"unknown variable '{name}'{hint}", key=True)
+                return None
+            typ = self.sym.global_vars[name]
+            return ir.Assign(ir.GlobalVar(name, typ), self._value(value, path, scope, typ, add))
+        if isinstance(tree, Tree) and tree.data == "attr":
+            owner_t, name_tok = tree.children
+            name = name_tok.value
+            if name not in self.sym.player_vars:
+                self.report(path, f"unknown player variable '{name}'{did_you_mean(name, self.sym.player_vars)}",
+                            key=True)
+                return None
+            try:
+                owner = self.ck.seam.player_of(owner_t, scope)
+            except ExprError as e:
+                self.report(path, e.message, key=True)
+                return None
+            typ = self.sym.player_vars[name]
+            return ir.Assign(ir.PlayerVar(name, typ, owner), self._value(value, path, scope, typ, add))
+        self.report(path, f"cannot assign to '{target}': name a variable, e.g. total or current.score", key=True)
+        return None
+
+    def _value(self, value, path, scope, typ, add):
+        if add and typ != NUM:
+            self.report(path, f"'add' needs a number variable, but this one holds {typ} values", key=True)
+        return self.expr(value, path, scope, typ)
+
+    def _fx_reveal(self, a, path, scope):
+        c = self.expr(a, path, scope)
+        many = elem_of(c.type) == CARD
+        if c.type != CARD and not many and c.type != ANY:
+            self.report(path, "reveal needs a card or a list of cards")
+        return ir.Reveal(path, c, many)
+
+    def _fx_eliminate(self, a, path, scope):
+        return ir.Eliminate(path, self.expr(a, path, scope, PLAYER), msg(self.ck.lang, "out", name="{name}"))
+
+    def _fx_log(self, a, path, scope):
+        if isinstance(a, dict) and "text" in a:
+            text = self.ck.template(a["text"], path + ("text",), scope)
+            # whom a log is for is part of the account: no random()
+            to = self.expr(a["to"], path + ("to",), scope, PLAYER, in_text=True) if "to" in a else None
+            return ir.Log(path, text, to)
+        return ir.Log(path, self.ck.template(a, path, scope), None)
+
+    # -- control flow -----------------------------------------------------------
+    def _control(self, step, path, scope):
+        if isinstance(step, str):
+            if step in EXITS:
+                return ir.Exit(path, step[4:])
+            self.report(path, f"unknown step '{step}'{did_you_mean(step, EXITS + WORD_EFFECTS)}")
+            return None
+        if not isinstance(step, dict):
+            return None                 # the schema has said what is wrong with it
+        keys = set(step)
+        for kind, needed, allowed in CONTROL:
+            if kind in keys:
+                extra = keys - allowed
+                if extra:
+                    for k in sorted(extra):
+                        self.report(path + (k,), f"'{k}' does not belong in a '{kind}' step"
+                                                 f"{did_you_mean(k, allowed)}", key=True)
+                    return None
+                missing = [k for k in needed if k not in keys]
+                if missing:
+                    self.report(path, f"a '{kind}' step needs '{missing[0]}'", key=True)
+                    return None
+                return getattr(self, "_cf_" + kind)(step, path, scope)
+        effects_here = [k for k in step if k in EFFECTS]
+        if len(effects_here) > 1:
+            self.report(path, f"one step per list item: this item has {', '.join(effects_here)}")
+        else:
+            self.report(path, f"a step needs one of: {', '.join(sorted(set(EFFECTS) | {c[0] for c in CONTROL}))}")
+        return None
+
+    def _cf_if(self, step, path, scope):
+        cond = self.expr(step["if"], path + ("if",), scope, BOOL)
+        else_ = None
+        if cond.is_const:
+            # the branch an option rules out is checked first, as the one kept may bind names
+            keep, drop = ("then", "else") if cond.const else ("else", "then")
+            dropped = self.steps(step.get(drop) or [], path + (drop,), dict(scope))
+            kept = dict(scope)
+            branches = {drop: dropped, keep: self.steps(step.get(keep) or [], path + (keep,), kept)}
+            scope.update(kept)
+            return ir.If(path, cond, branches["then"], branches["else"] if "else" in step else None,
+                         bool(cond.const))
+        then_scope, else_scope = dict(scope), dict(scope)
+        then = self.steps(step.get("then") or [], path + ("then",), then_scope)
+        if "else" in step:
+            else_ = self.steps(step["else"], path + ("else",), else_scope)
+        for name, typ in then_scope.items():   # names both branches bind stay bound after the if
+            if name not in scope and else_scope.get(name) == typ:
+                scope[name] = typ
+        return ir.If(path, cond, then, else_)
+
+    def _cf_repeat(self, step, path, scope):
+        inner = dict(scope)
+        body = self.steps(step["repeat"], path + ("repeat",), inner)
+        return ir.Repeat(path, body, self.expr(step["until"], path + ("until",), inner, BOOL))
+
+    def _cf_while(self, step, path, scope):
+        cond = self.expr(step["while"], path + ("while",), scope, BOOL)
+        return ir.While(path, cond, self.steps(step["do"], path + ("do",), dict(scope)))
+
+    def _cf_for_each(self, step, path, scope):
+        var = step["for_each"]
+        items = self.expr(step["in"], path + ("in",), scope)
+        et = elem_of(items.type)
+        if et is None:
+            self.report(path + ("in",), "for_each needs a list or zone to walk through")
+            et = ANY
+        inner = dict(scope)
+        inner[var] = et
+        return ir.ForEach(path, var, items, et, self.steps(step["do"], path + ("do",), inner))
+
+    def _cf_turns(self, step, path, scope):
+        t = step["turns"]
+        p = path + ("turns",)
+        if not isinstance(t, dict):
+            return None                 # the schema has said what is wrong with it
+        first = self.expr(t["first"], p + ("first",), scope, PLAYER) if "first" in t else None
+        nxt = self.expr(t["next"], p + ("next",), scope, PLAYER) if "next" in t else None
+        until = self.expr(t["until"], p + ("until",), scope, BOOL) if "until" in t else None
+        count = self.expr(t["count"], p + ("count",), scope, NUM) if "count" in t else None
+        order = None
+        if "order" in t:
+            if first or nxt or count:
+                self.report(p + ("order",), "'order' gives the whole turn order: leave out first, next and count",
+                            key=True)
+            order = self.expr(t["order"], p + ("order",), scope, list_of(PLAYER))
+        body = self.steps(t.get("do"), p + ("do",), dict(scope))
+        return ir.Turns(p, first, nxt, until, count, order, body, holding(scope))
+
+    def _cf_choose(self, step, path, scope):
+        var = step.get("as", "choice")
+        raw = step["choose"]
+        if isinstance(raw, list):
+            options = constant(list_of(self._literal_type(raw, path + ("choose",))), tuple(raw))
+        else:
+            options = self.expr(raw, path + ("choose",), scope)
+        et = elem_of(options.type)
+        if et is None:
+            self.report(path + ("choose",), "choose needs a list or zone of options")
+            et = ANY
+        inner = dict(scope)
+        inner[var] = et
+        where, memo = None, False
+        if "where" in step and not self.ck.skipped(path + ("where",)):
+            where, memo = self.ck.seam.where(step["where"], path + ("where",), inner, var) or (None, False)
+        by = self.expr(step["by"], path + ("by",), scope, PLAYER) if "by" in step else None
+        label = self.ck.template(step["label"], path + ("label",), inner) if "label" in step else None
+        prompt = self.ck.localized(step.get("prompt", "Choose"), path + ("prompt",), "Choose")
+        waiting = holding(inner)
+        otherwise = self.steps(step["otherwise"], path + ("otherwise",), dict(scope)) if "otherwise" in step else None
+        scope[var] = et
+        return ir.Choose(path, var, options, et, where, memo, by, label, prompt, otherwise, waiting)
+
+    def _literal_type(self, items, path) -> str:
+        """The element type of a list of options written out in YAML: all texts or all numbers."""
+        if all(isinstance(x, str) for x in items):
+            return STR
+        if all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in items):
+            return NUM
+        self.report(path, "the options of a choice written as a list must be all texts or all numbers")
+        return STR
+
+    def _cf_emit(self, step, path, scope):
+        name = step["emit"]
+        events = self.ck.events
+        if name not in events:
+            self.report(path + ("emit",), f"unknown event '{name}'{did_you_mean(name, events)} "
+                                          f"(declare it under 'events')")
+            return None
+        declared = events[name]
+        given = step.get("with") or {}
+        if not isinstance(given, dict):
+            return None                 # the schema has said what is wrong with it
+        payload = []
+        for k, typ in declared.items():
+            if k not in given:
+                self.report(path, f"event '{name}' carries '{k}': give it under 'with'", key=True)
+                continue
+            payload.append((k, self.expr(given[k], path + ("with", k), scope, typ)))
+        for k in given:
+            if k not in declared:
+                self.report(path + ("with", k), f"event '{name}' carries no '{k}'{did_you_mean(k, declared)}", key=True)
+        return ir.Emit(path, name, tuple(payload), holding(scope))
+
+    def _cf_request(self, step, path, scope):
+        """A request from one seat to another (or to nobody: a zone such as a bag).
+
+        The event named by `request` is raised with from, to and piece; its triggers
+        may `refuse` or `redirect` it.  If none does, the `answer` steps run.  The
+        outcome ('answered', 'refused' or 'lapsed', when a redirect comes back to the
+        asker) is bound to the `as` name.
+        """
+        name = step["request"]
+        events = self.ck.events
+        if name not in events:
+            self.report(path + ("request",), f"unknown event '{name}'{did_you_mean(name, events)} "
+                                             f"(declare it under 'events' with from, to and piece)")
+            return None
+        declared = events[name]
+        for k in ("from", "to") + (("piece",) if "piece" in step else ()):
+            if k not in declared:
+                self.report(path + ("request",), f"event '{name}' must carry '{k}' to be a request")
+        src = self.expr(step["from"], path + ("from",), scope, PLAYER)
+        dst = self.expr(step["to"], path + ("to",), scope, PLAYER)
+        inner = dict(scope)
+        inner.update({"from": PLAYER, "to": PLAYER})
+        piece = None
+        if "piece" in step:
+            piece = self.expr(step["piece"], path + ("piece",), {"from": PLAYER, "to": PLAYER},
+                              declared.get("piece"))
+            inner["piece"] = declared.get("piece", ANY)
+        var = step.get("as", "outcome")
+        waiting = holding(inner)
+        answer = self.steps(step.get("answer") or [], path + ("answer",), inner)
+        scope[var] = STR
+        return ir.Request(path, name, src, dst, piece, declared.get("piece", ANY), var, answer, waiting)
+
+    def _cf_call(self, step, path, scope):
+        name = step["call"]
+        if name not in self.ck.procedures:
+            self.report(path + ("call",), f"unknown procedure '{name}'{did_you_mean(name, self.ck.procedures)}")
+            return None
+        return ir.Call(path, name, holding(scope))

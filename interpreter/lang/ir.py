@@ -1,0 +1,344 @@
+"""The typed intermediate form of a ruleset: what the checker hands the back ends.
+
+The checker (check/ruleset.py) resolves every name, checks every type and shape,
+and reports every problem; what it returns is this plain data, which a back end
+turns into run-time code without checking anything again.  Each node keeps the
+`path` of its YAML value, so that a back end can say where each instruction came
+from (Program.where).  Expressions are held as the expression checker returns them
+(`Expr`): a step node holds no code of its own.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Union
+
+Path = tuple            # keys and indexes into the loaded YAML
+Expr = object           # a checked expression, as the expression checker returns it
+Steps = tuple           # of step nodes, in order
+
+
+# -- what steps name ---------------------------------------------------------------
+@dataclass(frozen=True)
+class ZoneRef:
+    """A zone named outright: a shared zone (`owner` None) or a per-player zone and whose."""
+    name: str
+    owner: Expr | None = None
+
+
+@dataclass(frozen=True)
+class GlobalVar:
+    name: str
+    type: str
+
+
+@dataclass(frozen=True)
+class PlayerVar:
+    name: str
+    type: str
+    owner: Expr
+
+
+Target = Union[GlobalVar, PlayerVar]
+
+
+@dataclass(frozen=True)
+class Template:
+    """A text with {expression} parts, in the chosen language."""
+    path: Path
+    text: str
+    expr: Expr
+
+
+# -- effects: steps that run one after another without a decision ----------------------
+class Effect:
+    """Marker of the steps a back end may run together, as one instruction."""
+
+
+@dataclass(frozen=True)
+class Move(Effect):
+    path: Path
+    src: Expr
+    dst: Expr
+    card: Expr | None = None
+    cards: Expr | None = None
+    count: Expr | None = None           # None: one card (when neither card nor cards)
+    bottom: bool = False
+
+
+@dataclass(frozen=True)
+class JournalMove(Effect):
+    """A move of given cards kept in the journal, so that `undo_journal` can take it back."""
+    path: Path
+    cards: Expr
+    many: bool                          # `cards` is a list
+    src: ZoneRef
+    dst: ZoneRef
+    tag: Expr | None                    # None: a plain entry (`journal: true`)
+
+
+@dataclass(frozen=True)
+class Draw(Effect):
+    path: Path
+    src: Expr
+    dst: Expr
+    count: Expr
+
+
+@dataclass(frozen=True)
+class Deal(Effect):
+    path: Path
+    src: Expr
+    zone: str                           # a per-player zone
+    count: Expr
+    first: Expr | None
+    players: Expr | None
+
+
+@dataclass(frozen=True)
+class Shuffle(Effect):
+    path: Path
+    zone: Expr
+
+
+@dataclass(frozen=True)
+class Sort(Effect):
+    path: Path
+    zone: Expr
+    key: Expr                           # with `card` bound to each card
+
+
+@dataclass(frozen=True)
+class Gather(Effect):
+    path: Path
+    dst: Expr
+    zones: tuple                        # (name, per_player) of each zone gathered
+
+
+@dataclass(frozen=True)
+class Assign:
+    target: Target
+    value: Expr
+
+
+@dataclass(frozen=True)
+class Set(Effect):
+    path: Path
+    items: tuple                        # Assign, in the order written
+    add: bool = False                   # `add:` adds each value instead of setting it
+
+
+@dataclass(frozen=True)
+class Reveal(Effect):
+    path: Path
+    cards: Expr
+    many: bool
+
+
+@dataclass(frozen=True)
+class Eliminate(Effect):
+    path: Path
+    player: Expr
+    announce: str                       # the account's line, with {name}
+
+
+@dataclass(frozen=True)
+class Log(Effect):
+    path: Path
+    text: Template
+    to: Expr | None                     # None: for everyone
+
+
+@dataclass(frozen=True)
+class Swap(Effect):
+    path: Path
+    a: ZoneRef
+    b: ZoneRef
+    journal: bool
+    tag: Expr | None
+
+
+@dataclass(frozen=True)
+class UndoJournal(Effect):
+    path: Path
+    tag: Expr | None
+
+
+@dataclass(frozen=True)
+class ClearJournal(Effect):
+    path: Path
+
+
+@dataclass(frozen=True)
+class Refuse(Effect):
+    path: Path
+
+
+@dataclass(frozen=True)
+class Redirect(Effect):
+    path: Path
+    to: Expr
+
+
+# -- control flow ---------------------------------------------------------------------
+# `holding`: the local names that may hold cards where the game can wait inside a step
+# (a decision, or a call's return), so that a planning bot can rename hidden cards.
+
+@dataclass(frozen=True)
+class Exit:
+    path: Path
+    to: str                             # turn, round or game
+
+
+@dataclass(frozen=True)
+class If:
+    path: Path
+    cond: Expr
+    then: Steps
+    else_: Steps | None                 # None: no `else`
+    fixed: bool | None = None           # the condition's value, when the options fix it
+
+
+@dataclass(frozen=True)
+class Repeat:
+    path: Path
+    body: Steps
+    until: Expr
+
+
+@dataclass(frozen=True)
+class While:
+    path: Path
+    cond: Expr
+    body: Steps
+
+
+@dataclass(frozen=True)
+class ForEach:
+    path: Path
+    var: str
+    items: Expr
+    elem_type: str
+    body: Steps
+
+
+@dataclass(frozen=True)
+class Turns:
+    path: Path                          # of the `turns` mapping
+    first: Expr | None
+    next: Expr | None
+    until: Expr | None
+    count: Expr | None
+    order: Expr | None                  # the whole turn order, instead of first, next and count
+    body: Steps
+    holding: frozenset
+
+
+@dataclass(frozen=True)
+class Choose:
+    path: Path
+    var: str
+    options: Expr                       # an expression, or the options written out in YAML
+    elem_type: str
+    where: Expr | None
+    memo: bool                          # `where` computes calls once per choice (see ExprCompiler)
+    by: Expr | None
+    label: Template | None
+    prompt: str
+    otherwise: Steps | None
+    holding: frozenset
+
+
+@dataclass(frozen=True)
+class Emit:
+    path: Path
+    event: str
+    payload: tuple                      # (name, Expr) in the event's declared order
+    holding: frozenset
+
+
+@dataclass(frozen=True)
+class Request:
+    path: Path
+    event: str
+    src: Expr
+    dst: Expr
+    piece: Expr | None
+    piece_type: str
+    var: str
+    answer: Steps
+    holding: frozenset
+
+
+@dataclass(frozen=True)
+class Call:
+    path: Path
+    procedure: str
+    holding: frozenset
+
+
+# -- the ruleset ----------------------------------------------------------------------
+@dataclass(frozen=True)
+class Zone:
+    name: str
+    per_player: bool
+    visibility: str
+    label: str
+
+
+@dataclass(frozen=True)
+class Variable:
+    name: str
+    type: str
+    initial: Expr                       # an expression, or the value written in YAML
+    visibility: str
+    shown: str | None                   # the label people read, when the variable is shown
+
+
+@dataclass(frozen=True)
+class Trigger:
+    path: Path
+    when: Expr | None
+    body: Steps
+
+
+@dataclass(frozen=True)
+class Flow:
+    setup: Steps
+    round: Steps
+    until: Expr
+    end: Steps
+    max_steps: int
+
+
+@dataclass(frozen=True)
+class Result:
+    winners: Expr
+    score: Expr | None
+    standing: Expr | None
+
+
+@dataclass
+class Ruleset:
+    """Everything a back end needs, checked and resolved."""
+    name: str
+    title: str
+    file: str
+    lines: list
+    at: Callable                        # path -> (line, col) in the file
+    lang: str
+    languages: list
+    options: dict                       # the options in force
+    option_specs: dict
+    players: tuple                      # (min, max, default)
+    deck: object                        # runtime.program.Deck
+    start_zone: str
+    zones: dict                         # name -> Zone
+    variables: dict                     # name -> Variable
+    player_variables: dict              # name -> Variable
+    symbols: object                     # the names expressions may use
+    events: dict                        # name -> {payload name: type}
+    flow: Flow
+    procedures: dict                    # name -> Steps, in declared order
+    triggers: dict                      # event -> [Trigger], events in order of first trigger
+    result: Result
+    player_name: str
