@@ -1,6 +1,7 @@
 """Stage 3: compile a checked ruleset into a Program the engine runs.
 
-Every expression becomes a closure (expr_compile), every list of steps becomes
+Every expression is checked (check/expressions) and becomes a closure (backend/expressions),
+every list of steps becomes
 instructions of a small virtual machine: closures `ins(state) -> next pc`, with
 jumps resolved here.  Because the program counter, call frames and scopes live
 in the state, a game can pause at any decision and be copied or resumed.
@@ -12,13 +13,18 @@ from lark import Tree
 from ..runtime import effects
 
 from . import texts
+from ..check import texts as text_check
 
 from ..runtime import vm
 from ..check.deck import build_deck, localize
 from ..errors import Problem, RulesetError, UsageError, did_you_mean
 from ..lang.syntax import ExprError, parse
-from .expressions import (ANY, BOOL, CARD, NULL, NUM, PLAYER, STR, ZONE, Compiled, ExprCompiler,
-                           FunctionDef, Symbols, elem_of, list_of, type_of_value)
+from ..check.expressions import ExprChecker
+from ..lang import expr_ir as ir
+from ..lang.symbols import FunctionDef, Symbols
+from ..lang.types import ANY, BOOL, CARD, NULL, NUM, PLAYER, STR, ZONE, elem_of, list_of, type_of_value
+from ..lang.values import shower
+from .expressions import Closures
 from ..source.loader import Source
 from ..messages import msg
 from ..runtime.program import DEFAULT_MAX_STEPS, ChoiceSpec, Program, ZoneSpec, player_range, resolve_options
@@ -72,13 +78,19 @@ class _Compiler:
     def report(self, path, message, offset=None, key=False):
         self.problems.append(self.src.problem(tuple(path), message, key=key, offset=offset))
 
-    def expr(self, text, path, scope=None, want=None) -> Compiled:
-        """Compile one expression; on error report it and return a harmless stand-in."""
+    def expr(self, text, path, scope=None, want=None):
+        """Check one expression and compile it (its node, with `.fn`); on error report it and
+        return a harmless stand-in."""
         try:
-            return self.ec.compile(text, scope, want)
+            node = self.checker.check(text, scope, want)
         except ExprError as e:
             self.report(path, e.message, e.offset if isinstance(text, str) else None)
-            return Compiled(want or ANY, lambda s, l: None)
+            node = ir.Missing(type=want or ANY)
+        return self.built(node)
+
+    def built(self, node):
+        node.fn = self.closures.fn(node)
+        return node
 
     # -- the whole program ------------------------------------------------------
     def program(self, overrides: dict, lang) -> Program:
@@ -100,7 +112,8 @@ class _Compiler:
         self.sym = Symbols(options=options, card_attrs=deck.attrs, all_cards=tuple(range(len(deck.ids))),
                            shared_zones={n for n, z in zones.items() if not z.per_player},
                            player_zones={n for n, z in zones.items() if z.per_player})
-        self.ec = ExprCompiler(self.sym)
+        self.checker = ExprChecker(self.sym)
+        self.closures = Closures(self.sym)
         self.deck = deck
         self.zones = zones
         self.visibility = {"variables": {}, "player_variables": {}}
@@ -112,6 +125,8 @@ class _Compiler:
         self.choices: list[ChoiceSpec] = []
         code = self._flow()
         winners, score, standing = self._result()
+        for name, e in self.checker.finish().items():
+            self.report(("functions", name, "expr"), e.message, e.offset)
         if self.problems:
             raise RulesetError(self.problems)
         instructions = code.link()
@@ -175,7 +190,7 @@ class _Compiler:
             path = (section, name, "initial") if isinstance(decls[name], dict) else (section, name)
             scope = {"p": PLAYER} if section == "player_variables" else {}
             c = self.expr(value, path, scope, types[name]) if isinstance(value, str) and types[name] != STR \
-                else Compiled(types[name], lambda s, l, v=value: v, value)
+                else self.built(ir.Const(type=types[name], const=value))
             compiled[name] = c.fn
         return compiled
 
@@ -205,13 +220,6 @@ class _Compiler:
                 self.report(("functions", name, "expr"), e.message, e.offset)
                 tree = parse("null")
             self.sym.functions[name] = FunctionDef(name, list(spec.get("params", [])), tree)
-        lenient = ExprCompiler(self.sym, lenient=True)
-        for name, spec in (self.data.get("functions") or {}).items():
-            try:   # check the body once with untyped parameters, for errors in unused functions too
-                lenient.node(self.sym.functions[name].tree, {},
-                             {p: Compiled(ANY, None) for p in spec.get("params", [])}, 0)
-            except ExprError as e:
-                self.report(("functions", name, "expr"), e.message, e.offset)
 
     def _events(self) -> dict:
         events = {name: {} for name in BUILTIN_EVENTS}
@@ -335,7 +343,7 @@ class _Compiler:
         if isinstance(tree, Tree) and tree.data == "attr" and tree.children[1].value in self.sym.player_zones:
             name = tree.children[1].value
             try:
-                owner = self.ec.sub(tree.children[0], dict(scope), {}, 0, PLAYER).fn
+                owner = self.built(self.checker.check_tree(tree.children[0], scope, PLAYER)).fn
             except ExprError:
                 return lambda s, l: None
             return lambda s, l: (name, owner(s, l))
@@ -474,7 +482,7 @@ class _Compiler:
                 self.report(path, f"unknown player variable '{name}'{did_you_mean(name, self.sym.player_vars)}", key=True)
                 return _noop
             try:
-                owner = self.ec.sub(owner_t, dict(scope), {}, 0, PLAYER)
+                owner = self.built(self.checker.check_tree(owner_t, scope, PLAYER))
             except ExprError as e:
                 self.report(path, e.message, key=True)
                 return _noop
@@ -502,11 +510,11 @@ class _Compiler:
     def _fx_log(self, a, path, scope):
         if isinstance(a, dict) and "text" in a:
             render = self.template(a["text"], path + ("text",), scope)
-            self.ec.in_text = True          # whom a log is for is part of the account: no random()
+            self.checker.in_text = True     # whom a log is for is part of the account: no random()
             try:
                 to = self.expr(a["to"], path + ("to",), scope, PLAYER).fn if "to" in a else None
             finally:
-                self.ec.in_text = False
+                self.checker.in_text = False
         else:
             render, to = self.template(a, path, scope), None
         return effects.log(render, to)
@@ -515,11 +523,11 @@ class _Compiler:
     def template(self, text, path, scope):
         """fn(state, locals) -> str for a text with {expression} parts."""
         text = str(localize(text, self.lang, self.languages))
-        return texts.template(self.ec, text, scope, self.deck.display,
-                              lambda message, offset: self.report(path, message, offset))
+        tpl = text_check.template(self.checker, text, scope, lambda message, offset: self.report(path, message, offset))
+        return texts.template(self.closures, tpl)
 
     def shower(self, typ):
-        return texts.shower(typ, self.deck.display)
+        return shower(typ, self.deck.display)
 
     # -- control flow -----------------------------------------------------------
     def _control(self, step, path, scope):
@@ -666,8 +674,8 @@ class _Compiler:
         var = step.get("as", "choice")
         raw = step["choose"]
         if isinstance(raw, list):
-            options = Compiled(list_of(self._literal_type(raw, path + ("choose",))),
-                               lambda s, l, v=tuple(raw): v, tuple(raw))
+            options = self.built(ir.Const(type=list_of(self._literal_type(raw, path + ("choose",))),
+                                          const=tuple(raw)))
         else:
             options = self.expr(raw, path + ("choose",), scope)
         et = elem_of(options.type)
@@ -679,8 +687,7 @@ class _Compiler:
         where, memo = None, False
         if "where" in step:
             try:
-                where = self.ec.compile_condition(step["where"], inner, var).fn
-                memo = self.ec.hoisted > 0
+                where, memo = self.closures.condition(self.checker.check(step["where"], inner, BOOL), var)
             except ExprError as e:
                 self.report(path + ("where",), e.message, e.offset if isinstance(step["where"], str) else None)
         by = self.expr(step["by"], path + ("by",), scope, PLAYER).fn if "by" in step else None
