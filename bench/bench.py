@@ -16,7 +16,7 @@ import sys
 import time
 
 from interpreter import apply, load_program, new_game
-from interpreter.agents import RandomAgent
+from interpreter.play.agents import RandomAgent
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 

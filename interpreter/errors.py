@@ -1,13 +1,15 @@
 """Every error the interpreter reports is a Problem with a source position.
 
 Problems are collected, never printed where they are found: the CLI formats them
-all at once, in one place (`format_problem`).
+all at once, in one place (`format_problem`).  Every error this package raises on
+purpose derives from `InterpreterError`; a run-time `RulesError` carries the same
+`Problem` as a load-time one once the engine knows the step it happened at.
 """
 from __future__ import annotations
 
 import difflib
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 # Characters that would break a message's one line or drive the terminal (newlines, escapes).
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
@@ -20,6 +22,11 @@ class Problem:
     col: int           # 1-based
     message: str
     source: str = field(default="", compare=False)   # the text of that line, shown with a caret
+    # The column just past the problem's last character on the same line (a span drawn ^~~~),
+    # or None: the caret marks one character.
+    end: int | None = field(default=None, compare=False)
+    hint: str | None = field(default=None, compare=False)   # a short suggestion, on its own line
+    path: tuple | None = field(default=None, compare=False)  # where in the YAML data it was reported (not printed)
 
     def __str__(self) -> str:
         return format_problem(self)
@@ -27,23 +34,35 @@ class Problem:
 
 def format_problem(p: Problem) -> str:
     """`file:line:col: message`, then the line of the file with a caret under the column
-    when it is known; control characters quoted from a file are shown escaped."""
+    (`^~~~` under the span up to `end`, when it is known), then `hint: ...` when there is
+    one; control characters quoted from a file are shown escaped.
+
+    This is the one place where a position and a message become text: every error and
+    report line that names a place in a file is a Problem formatted here."""
     file, message = _printable(str(p.file)), _printable(p.message)
     if not p.line:
-        return f"{file}: {message}"
-    head = f"{file}:{p.line}:{p.col}: {message}"
-    if not p.source:
-        return head
-    return head + "\n" + _with_caret(p.source, p.col)
+        text = f"{file}: {message}"
+    else:
+        text = f"{file}:{p.line}:{p.col}: {message}"
+        if p.source:
+            text += "\n" + _with_caret(p.source, p.col, p.end)
+    if p.hint:
+        text += f"\n    hint: {_printable(p.hint)}"
+    return text
 
 
-def _with_caret(line: str, col: int, width: int = 100) -> str:
-    """The source line (at most `width` characters around the column) and a caret under it."""
+def _with_caret(line: str, col: int, end: int | None = None, width: int = 100) -> str:
+    """The source line (at most `width` characters around the column) and a caret under it,
+    followed by `~` up to the column before `end` when the span is longer than one character."""
     line = line.expandtabs(1).rstrip()
     start = max(0, min(col - 1 - width // 2, len(line) - width))
     shown = line[start:start + width]
     before = _printable(shown[:max(0, col - 1 - start)])
-    return f"    {_printable(shown)}\n    {' ' * len(before)}^"
+    mark = "^"
+    if end is not None and end > col + 1:
+        span = _printable(shown[max(0, col - 1 - start):max(0, end - 1 - start)])
+        mark += "~" * (len(span) - 1)
+    return f"    {_printable(shown)}\n    {' ' * len(before)}{mark}"
 
 
 def _printable(text: str) -> str:
@@ -51,7 +70,11 @@ def _printable(text: str) -> str:
 
 
 class InterpreterError(Exception):
-    """Base of every error this package raises on purpose."""
+    """Base of every error this package raises on purpose: `except InterpreterError` catches
+    them all (ruleset problems, rules errors at run time, usage errors, expression errors,
+    replay divergences, refused files).  `problem` is the positioned Problem, when there is one."""
+
+    problem: Problem | None = None
 
 
 class RulesetError(InterpreterError):
@@ -63,7 +86,21 @@ class RulesetError(InterpreterError):
 
 
 class RulesError(InterpreterError):
-    """A game reached a state its ruleset does not cover (e.g. a choice with no option)."""
+    """A game reached a state its ruleset does not cover (e.g. a choice with no option).
+
+    Raised with a message where it happens; the engine raises it again with a Problem
+    (the ruleset's file, the line and column of the step, the source line), and then
+    `str(error)` is `format_problem(error.problem)`."""
+
+    def __init__(self, what: str | Problem):
+        super().__init__(what)
+        if isinstance(what, Problem):
+            self.problem, self.message = what, what.message
+        else:
+            self.message = str(what)
+
+    def __str__(self) -> str:
+        return format_problem(self.problem) if self.problem is not None else self.message
 
 
 # Python errors the rules can cause (a null where a value is needed, a number too large
@@ -75,7 +112,7 @@ RUN_TIME_FAULTS = (TypeError, ValueError, KeyError, IndexError, AttributeError, 
 def words(e) -> str:
     """What went wrong, in the rules' words where Python's would mislead."""
     if isinstance(e, RulesError):
-        return str(e)
+        return brief(e)
     if isinstance(e, ZeroDivisionError):
         return "division by zero"
     if isinstance(e, (OverflowError, MemoryError)):
@@ -84,6 +121,15 @@ def words(e) -> str:
         return "the rules nest too deeply"
     if "NoneType" in str(e) or "None" in str(e):
         return f"a value was null (nobody, or no card) where one was needed ({e})"
+    return str(e)
+
+
+def brief(e: BaseException) -> str:
+    """An error on one line: its position and message when it has a Problem (without the
+    quoted source line), else its text; for a message inside another message."""
+    problem = getattr(e, "problem", None)
+    if isinstance(problem, Problem):
+        return format_problem(replace(problem, source="", hint=None))
     return str(e)
 
 

@@ -36,11 +36,53 @@ def _validator(kind: str):
 
 
 def check(data, source: Source, kind: str = "ruleset") -> list[Problem]:
-    """Every schema violation in `data`, as problems at their YAML positions."""
+    """Every schema violation in `data`, as problems at their YAML positions (each once)."""
     problems = []
     for error in _validator(kind).iter_errors(data):
-        problems.extend(_problems(_deepest(error), source))
+        for problem in _problems(_deepest(error), source, _steps(kind)):
+            if problem not in problems:
+                problems.append(problem)
     return problems
+
+
+class _Steps:
+    """What the schema says about steps, for messages: the kinds (the keys of `step_kinds`),
+    the words, and which definition is a kind's step or the value of its key."""
+
+    def __init__(self, root: dict):
+        defs = root.get("$defs", {})
+        self.kinds = list(defs.get("step_kinds", {}).get("properties", {}))
+        self.words = list(defs.get("word_step", {}).get("enum", []))
+        self.no_kind = defs.get("step_kinds")
+        self.step_of = {}           # id(definition of a kind's step) -> kind
+        self.value_of = {}          # id(an object schema inside a kind's key) -> kind
+        self.keys = {}              # kind -> every key its step takes
+        for k in self.kinds:
+            step = defs.get(f"{k}_step", {})
+            self.step_of[id(step)] = k
+            self.keys[k] = list(step.get("properties", {}))
+            for node in _objects(step.get("properties", {}).get(k)):
+                self.value_of[id(node)] = k
+
+    def owners(self, key) -> list[str]:
+        """The kinds whose steps take `key` beside their own."""
+        return [k for k in self.kinds if key != k and key in self.keys[k]]
+
+
+def _objects(node):
+    """Every schema object within `node` (not through $ref)."""
+    if isinstance(node, dict):
+        yield node
+        for sub in node.values():
+            yield from _objects(sub)
+    elif isinstance(node, list):
+        for sub in node:
+            yield from _objects(sub)
+
+
+@lru_cache(maxsize=None)
+def _steps(kind: str) -> _Steps:
+    return _Steps(load_schema(kind))
 
 
 def _deepest(error):
@@ -62,16 +104,12 @@ def _type_mismatch(e) -> bool:
     return any(sub.validator == "type" and not sub.path for sub in (e.context or [])) and not e.path
 
 
-def _problems(error, source: Source):
+def _problems(error, source: Source, steps: _Steps):
     path = tuple(error.absolute_path)
     where = _where(path)
     v = error.validator
     if v == "additionalProperties":
-        allowed = list(error.schema.get("properties", {}))
-        extra = [k for k in error.instance if k not in allowed] if isinstance(error.instance, dict) else []
-        for key in extra:
-            hint = did_you_mean(key, allowed) if allowed else ""
-            yield source.problem(path + (key,), f"unknown key '{key}'{where}{hint}", key=True)
+        yield from _unknown_keys(error, path, source, steps)
         return
     if v == "required":
         missing = error.message.split("'")[1] if "'" in error.message else error.message
@@ -106,6 +144,44 @@ def _problems(error, source: Source):
         yield source.problem(path, f"{_name(path)} {error.instance!r} is not a valid name (letters, digits, '_')")
         return
     yield source.problem(path, f"{_name(path)}: {error.message}")
+
+
+def _unknown_keys(error, path, source: Source, steps: _Steps):
+    """One problem per key the schema does not know; in a step, phrased for steps."""
+    where = _where(path)
+    allowed = list(error.schema.get("properties", {}))
+    extra = [k for k in error.instance if k not in allowed] if isinstance(error.instance, dict) else []
+    kind = steps.step_of.get(id(error.schema))
+    kinds_here = [k for k in error.instance if k in steps.kinds] if isinstance(error.instance, dict) else []
+    if kind and len(kinds_here) > 1:
+        yield source.problem(path, f"one step per list item: this item has {', '.join(kinds_here)}")
+        return
+    for key in extra:
+        hint = did_you_mean(key, allowed) if allowed else ""
+        message = f"unknown key '{key}'{where}{hint}"
+        if error.schema is steps.no_kind:
+            owners = steps.owners(key)
+            if key in steps.words:
+                message = f"'{key}' is a step by itself: write it alone, as a plain word ('- {key}')"
+            elif owners:
+                message = f"'{key}'{where} goes with {' or '.join(map(repr, owners))}, which this step lacks"
+            elif not hint:
+                message = f"unknown key '{key}'{where}: a step needs one of: {', '.join(sorted(steps.kinds))}"
+        elif kind:
+            message = f"'{key}' does not belong in {_a(kind)} step{where}" + (
+                hint or f"; it takes {_keys(allowed)}")
+        elif id(error.schema) in steps.value_of and not hint:
+            message = f"unknown key '{key}'{where}; it takes {_keys(allowed)}"
+        yield source.problem(path + (key,), message, key=True)
+
+
+def _a(kind: str) -> str:
+    return ("an '" if kind[:1] in "aeiou" else "a '") + kind + "'"
+
+
+def _keys(names) -> str:
+    names = [f"'{n}'" for n in names]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def _name(path) -> str:

@@ -8,7 +8,7 @@ import sys
 
 from ..pipeline import load_program
 from ..play.agents import HumanAgent, MonteCarloAgent, RandomAgent
-from ..errors import InterpreterError, Problem, RulesError, RulesetError, UsageError, format_problem
+from ..errors import InterpreterError, Problem, RulesetError, UsageError, format_problem
 from ..play import records
 from ..limits import MAX_NUMBER, MAX_PLAYOUTS
 from ..messages import msg
@@ -70,21 +70,24 @@ def run(argv, stdin=None, stdout=None, stderr=None) -> int:
         if command == "simulate":
             return _simulate(args, stdout)
         return _play(args, stdin, stdout, stderr)
-    except RulesetError as e:
-        _print_problems(e.problems, stderr)
-        return 1
-    except UsageError as e:
-        print(f"interpret: error: {e}", file=stderr)
-        return 2
-    except RulesError as e:
-        print(f"interpret: {e}", file=stderr)
-        return 1
     except KeyboardInterrupt:
         print("\ninterrupted", file=stderr)
         return 130
     except InterpreterError as e:
-        print(f"interpret: {e}", file=stderr)
+        return _report(e, stderr)
+
+
+def _report(e: InterpreterError, out) -> int:
+    """Print an error of ours; return the exit code (2 for a usage error, else 1).  Each is
+    text format_problem made: a Problem's, or the message of an error without one."""
+    if isinstance(e, RulesetError):
+        _print_problems(e.problems, out)
         return 1
+    if isinstance(e, UsageError):
+        print(f"interpret: error: {e}", file=out)
+        return 2
+    print(f"interpret: {e}", file=out)       # a RulesError shows its Problem: the ruleset's line and caret
+    return 1
 
 
 def _parser(command):
@@ -177,7 +180,7 @@ def _print_problems(problems, out, most: int = 100) -> None:
     for p in problems[:most]:
         print(format_problem(p), file=out)
     if len(problems) > most:
-        print(f"{problems[0].file}: ... and {len(problems) - most} more problems", file=out)
+        print(format_problem(Problem(problems[0].file, 0, 0, f"... and {len(problems) - most} more problems")), file=out)
 
 
 def _options(args, stdout) -> int:

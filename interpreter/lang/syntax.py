@@ -12,6 +12,7 @@ from importlib import resources
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
+from ..errors import InterpreterError
 from ..limits import MAX_EXPR_LENGTH
 
 
@@ -24,13 +25,15 @@ _TOKEN_NAMES = {
 }
 
 
-class ExprError(Exception):
-    """A problem inside one expression, at a character offset of its text."""
+class ExprError(InterpreterError):
+    """A problem inside one expression, at a character offset of its text (and, where the
+    bad part is known, `end`: the offset just past it, for a span under it)."""
 
-    def __init__(self, message: str, offset: int = 0, wrap: bool = True):
+    def __init__(self, message: str, offset: int = 0, wrap: bool = True, end: int | None = None):
         super().__init__(message)
         self.message = message
         self.offset = offset
+        self.end = end
         # False for a fault of the whole expression (its size, its depth, the work of
         # folding it): one found inside a function's body is reported at the call.
         self.wrap = wrap
@@ -56,7 +59,7 @@ def parse(text) -> Tree:
     try:
         return parser().parse(text)
     except UnexpectedInput as e:
-        raise ExprError(_syntax_message(e, text), _offset(e)) from None
+        raise ExprError(_syntax_message(e, text), _offset(e), end=_end(e)) from None
 
 
 def _offset(e: UnexpectedInput) -> int:
@@ -64,6 +67,15 @@ def _offset(e: UnexpectedInput) -> int:
     if pos is None and isinstance(e, UnexpectedToken):
         pos = getattr(e.token, "start_pos", None)
     return pos or 0
+
+
+def _end(e: UnexpectedInput) -> int | None:
+    """The offset just past the unexpected token or character, when lark says where it is."""
+    if isinstance(e, UnexpectedCharacters):
+        return _offset(e) + 1
+    if isinstance(e, UnexpectedToken) and e.token.type != "$END":
+        return getattr(e.token, "end_pos", None)
+    return None
 
 
 def _syntax_message(e: UnexpectedInput, text: str) -> str:

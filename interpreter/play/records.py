@@ -20,7 +20,7 @@ import time
 from ..pipeline import check_players, load_named_program
 from .agents import Decision
 from ..runtime.engine import apply, labels, new_game
-from ..errors import InterpreterError, Problem, RulesetError
+from ..errors import InterpreterError, Problem, RulesetError, brief
 from ..limits import MAX_PLAYOUTS
 from ..source.loader import FileRefused, load_file, read_bytes
 from ..check.schema import check
@@ -196,14 +196,14 @@ def program_of(record: dict, ruleset_path: str | None = None):
         try:
             new_game(program, seed=record["seed"], players=record["players"], stacks=record.get("stacks"), log=False)
         except InterpreterError as e:
-            problems.append(src.problem(("stacks",) if record.get("stacks") else ("players",), str(e)))
+            problems.append(src.problem(("stacks",) if record.get("stacks") else ("players",), brief(e)))
     if problems:
         raise RulesetError(problems)
     changed = ruleset_hash(path) != record["ruleset"]["sha256"]
     return program, changed
 
 
-class Divergence(Exception):
+class Divergence(InterpreterError):
     """The record and the ruleset no longer agree; says where and why."""
 
 

@@ -13,7 +13,7 @@ import os
 from ..pipeline import check_players, load_named_program
 from .agents import Decision, FirstAgent, RandomAgent
 from ..runtime.engine import apply, labels, new_game, refresh
-from ..errors import (RUN_TIME_FAULTS, InterpreterError, Problem, RulesError, RulesetError, did_you_mean,
+from ..errors import (RUN_TIME_FAULTS, InterpreterError, Problem, RulesError, RulesetError, brief, did_you_mean,
                      format_problem, words)
 from ..lang.syntax import ExprError
 from ..backend.expressions import Closures
@@ -83,7 +83,7 @@ def check_file(path: str) -> list[Problem]:
     except RulesetError as e:
         return e.problems
     except InterpreterError as e:
-        return [Problem(path, 0, 0, str(e))]
+        return [Problem(path, 0, 0, brief(e))]
     return []
 
 
@@ -94,6 +94,11 @@ class _Run:
 
     def fail(self, where, message):
         raise RulesetError([self.src.problem(where, message)])
+
+    def at(self, where, message: str) -> str:
+        """A report line about the scenario's key `where`: `file:line:col: message`."""
+        line, col = self.src.at(where)
+        return format_problem(Problem(self.path, line, col, message))
 
     def run(self) -> Report:
         checks = self.prepare()
@@ -115,7 +120,7 @@ class _Run:
         try:
             self.s = new_game(self.program, seed=d.get("seed", 0), players=d.get("players"), stacks=stacks)
         except InterpreterError as e:
-            self.fail(("stack",) if "stack" in d else ("players",), str(e))
+            self.fail(("stack",) if "stack" in d else ("players",), brief(e))
         self._place_zones()
         self._set_values()
         if self.s.log is not None and (d.get("zones") or d.get("set")):
@@ -149,8 +154,9 @@ class _Run:
             self._finish()
             self._check(checks, "end")
         except RulesError as e:                    # the rules broke down: what was not checked fails
-            line, col = self.src.at(where)
-            self.report.results.append((False, f"{self.path}:{line}:{col}: the rules cannot go on: {e}"))
+            first, _, quoted = str(e).partition("\n")    # the ruleset's line and caret follow
+            self.report.results.append((False, self.at(where, f"the rules cannot go on: {first}")
+                                        + ("\n" + quoted if quoted else "")))
         self._never_checked(checks)
         self.report.account = "\n".join(e["text"] for e in self.s.log if e.get("text"))
         return self.report
@@ -159,10 +165,10 @@ class _Run:
         """An expectation the scenario never came to check fails: it was not shown to hold."""
         for i, at, exp, compiled in checks:
             if i not in self.checked:
-                line, col = self.src.at(("expect", i, "after") if "after" in exp else ("expect", i))
+                where = ("expect", i, "after") if "after" in exp else ("expect", i)
                 point = "at the end" if at == "end" else f"after {at} decision(s)"
-                self.report.results.append((False, f"{self.path}:{line}:{col}: {point}: never checked: "
-                                                   f"the scenario stopped before it got there"))
+                self.report.results.append((False, self.at(where, f"{point}: never checked: "
+                                                                  f"the scenario stopped before it got there")))
 
     def _finish(self):
         how = self.data.get("finish", "none")
@@ -195,7 +201,7 @@ class _Run:
             try:
                 c = p.card(str(n), skip=claimed)
             except InterpreterError as e:
-                self.fail(where + (i,), str(e))
+                self.fail(where + (i,), brief(e))
             claimed.add(c)
             cards.append(c)
         holes = []
@@ -237,8 +243,8 @@ class _Run:
         try:
             node = self.checker.check(text, want=typ)
         except ExprError as e:
-            raise RulesetError([self.src.problem(where, e.message,
-                                                 offset=e.offset if isinstance(value, str) else None)]) from None
+            raise RulesetError([self.src.problem(where, e.message, offset=e.offset if isinstance(value, str) else None,
+                                                 end=e.end)]) from None
         try:
             return self.closures.fn(node)(self.s, {})
         except (RulesError,) + RUN_TIME_FAULTS as e:
@@ -265,7 +271,7 @@ class _Run:
                     node = self.checker.check(text, want="bool")
                 except ExprError as e:
                     problems.append(self.src.problem(("expect", i, "that", j), e.message,
-                                                     offset=e.offset if isinstance(text, str) else None))
+                                                     offset=e.offset if isinstance(text, str) else None, end=e.end))
                     continue
                 compiled.append((j, text, self.closures.fn(node)))
             checks.append((i, when, exp, compiled))
@@ -278,9 +284,8 @@ class _Run:
             if at != when:
                 continue
             self.checked.add(i)
-            def pos(*key, i=i):
-                line, col = self.src.at(("expect", i) + key)
-                return f"{self.path}:{line}:{col}"
+            def at(key, message, i=i):
+                return self.at(("expect", i) + key, message)
             point = "at the end" if when == "end" else f"after {when} decision(s)"
             for j, text, fn in compiled:
                 try:
@@ -288,25 +293,25 @@ class _Run:
                     detail = ""
                 except (RulesError,) + RUN_TIME_FAULTS as e:
                     ok, detail = False, f" (error: {words(e)})"
-                self.report.results.append((ok, f"{pos('that', j)}: {point}: {text}{detail}"))
+                self.report.results.append((ok, at(("that", j), f"{point}: {text}{detail}")))
             if "legal" in exp:
                 got = labels(self.program, self.s)
                 ok = sorted(got) == sorted(exp["legal"])
                 shown = f"legal moves {exp['legal']}" if ok else f"legal moves are {got}, expected {exp['legal']}"
-                self.report.results.append((ok, f"{pos('legal')}: {point}: {shown}"))
+                self.report.results.append((ok, at(("legal",), f"{point}: {shown}")))
             if "deciding" in exp:
                 got = self.s.pending[0] + 1 if self.s.pending else None
                 ok = got == exp["deciding"]
                 shown = f"Player {got} decides" + ("" if ok else f", expected Player {exp['deciding']}")
-                self.report.results.append((ok, f"{pos('deciding')}: {point}: {shown}"))
+                self.report.results.append((ok, at(("deciding",), f"{point}: {shown}")))
             if "over" in exp:
-                self.report.results.append((self.s.over == exp["over"], f"{pos('over')}: {point}: the game is "
-                                                                         f"{'over' if self.s.over else 'not over'}"))
+                self.report.results.append((self.s.over == exp["over"], at(("over",), f"{point}: the game is "
+                                                                   f"{'over' if self.s.over else 'not over'}")))
             for k, text in enumerate(exp.get("log") or []):
                 account = "\n".join(e["text"] for e in self.s.log if e.get("text"))
                 ok = text in account
-                self.report.results.append((ok, f"{pos('log', k)}: {point}: the account "
-                                                f"{'says' if ok else 'lacks'} '{text}'"))
+                self.report.results.append((ok, at(("log", k), f"{point}: the account "
+                                                               f"{'says' if ok else 'lacks'} '{text}'")))
 
 
 def _zone_holding(s, card):

@@ -3,7 +3,7 @@
 A library function, so that a designer can call it from Python as the command does:
 
     from interpreter import load_program
-    from interpreter.simulation import simulate
+    from interpreter.play.simulation import simulate
     report = simulate(load_program("rulesets/gnav2.yaml"), games=1000)
 """
 from __future__ import annotations

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from .program import Program
 from .effects import account_text, note
-from ..errors import RUN_TIME_FAULTS, Problem, RulesError, format_problem, words
+from ..errors import RUN_TIME_FAULTS, Problem, RulesError, words
 from .state import Rng, State
 
 
@@ -99,14 +99,15 @@ def run(program: Program, s: State) -> None:
         s.result = result(program, s)
 
 
-def _at(program, pc, e) -> str:
+def _at(program, pc, e) -> Problem:
+    """The Problem of fault `e` at step `pc`: the ruleset's file, the position of the step
+    (or of the effect within it that failed) and its source line."""
     line, col = program.where[pc] if 0 <= pc < len(program.where) else (0, 0)
     index = getattr(e, "effect_index", None)
     if index is not None and pc in program.effect_where:
         line, col = program.effect_where[pc][index]
     source = program.lines[line - 1] if 0 < line <= len(program.lines) else ""
-    return format_problem(Problem(program.file, line, col, f"rules error while running this step: {words(e)}",
-                                  source))
+    return Problem(program.file, line, col, f"rules error while running this step: {words(e)}", source)
 
 
 def apply(program: Program, s: State, index: int) -> None:

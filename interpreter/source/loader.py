@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 import yaml
 from yaml.events import AliasEvent, MappingStartEvent, SequenceStartEvent
 
-from ..errors import Problem, RulesetError
+from ..errors import InterpreterError, Problem, RulesetError
 from ..limits import (MAX_ALIAS_EXPANSION, MAX_ALIASES, MAX_FILE_BYTES, MAX_KEYS, MAX_LIST, MAX_NESTING,
                      MAX_NUMBER, MAX_NUMBER_TEXT, MAX_STRING, MAX_VALUES)
 
@@ -161,12 +161,21 @@ class Source:
             return line + 1, col  # block scalars: the first line of the text
         return line, col + offset
 
-    def problem(self, path: Path, message: str, key: bool = False, offset: int | None = None) -> Problem:
+    def problem(self, path: Path, message: str, key: bool = False, offset: int | None = None,
+                end: int | None = None, hint: str | None = None) -> Problem:
+        """A Problem at `path` (its key with `key`), at character `offset` of its text when
+        given; `end` (an offset too) makes it a span, when the text sits on one line."""
+        path = tuple(path)
+        end_col = None
         if offset is not None:
             line, col = self.in_text(path, offset)
+            if end is not None:
+                end_line, end_col = self.in_text(path, end)
+                if end_line != line or end_col <= col + 1:
+                    end_col = None
         else:
             line, col = self.at(path, key)
-        return Problem(self.file, line, col, message, self.line_text(line))
+        return Problem(self.file, line, col, message, self.line_text(line), end=end_col, hint=hint, path=path)
 
     def problem_at(self, line: int, col: int, message: str) -> Problem:
         return Problem(self.file, line, col, message, self.line_text(line))
@@ -303,8 +312,9 @@ def load_text(text: str, file: str = "<string>"):
     return data, source
 
 
-class FileRefused(Exception):
-    """A file that is not read at all: missing, not a regular file, too large.  `reason` says why."""
+class FileRefused(InterpreterError):
+    """A file that is not read at all: missing, not a regular file, too large.  `reason` says why.
+    The stages turn it into a Problem at the place that named the file."""
 
     def __init__(self, reason: str, missing: bool = False):
         super().__init__(reason)
