@@ -21,7 +21,7 @@ from ..errors import RulesError
 from ..lang import expr_ir as ir
 from ..lang.expr_ir import NOCONST
 from ..lang.syntax import unparse
-from ..lang.types import ANY, CARD, STR, ZONE, elem_of, list_of
+from ..lang.types import ANY, elem_of
 from ..lang.values import divide, floordiv, mod
 from ..limits import MAX_WORK
 from ..runtime.state import next_seat

@@ -79,6 +79,17 @@ class ExprChecker:
             raise ExprError(f"expected {_a(want)} here, but this is {_a(node.type)}", 0)
         return node
 
+    def check_whole(self, text, scope=None, want=None):
+        """check(), and a mistake in the body of a function it is the first to call (with
+        these argument types) raised too, as one of this expression: for a check made after
+        the ruleset's own (a scenario's)."""
+        known = set(self.errors)
+        node = self.check(text, scope, want)
+        for name, e in self.errors.items():
+            if name not in known:
+                raise ExprError(f"in function {name}(): {e.message}", 0)
+        return node
+
     def finish(self) -> dict:
         """Check the functions nothing has called yet (their parameters of unknown type,
         callers first); return name -> ExprError for each function whose body is wrong."""

@@ -241,7 +241,7 @@ class _Run:
         if text is None:
             self.fail(where, f"a starting value is an expression or a plain value, not {_kind_of(value)}")
         try:
-            node = self.checker.check(text, want=typ)
+            node = self.checker.check_whole(text, want=typ)
         except ExprError as e:
             raise RulesetError([self.src.problem(where, e.message, offset=e.offset if isinstance(value, str) else None,
                                                  end=e.end)]) from None
@@ -268,7 +268,7 @@ class _Run:
             compiled = []
             for j, text in enumerate(exp.get("that") or []):
                 try:
-                    node = self.checker.check(text, want="bool")
+                    node = self.checker.check_whole(text, want="bool")
                 except ExprError as e:
                     problems.append(self.src.problem(("expect", i, "that", j), e.message,
                                                      offset=e.offset if isinstance(text, str) else None, end=e.end))
