@@ -42,12 +42,12 @@ MAX_STEPS = 10_000_000                # the highest flow.max_steps a ruleset may
 # A number outside +-MAX_NUMBER (or not finite), a text longer than MAX_STRING or a list
 # longer than MAX_LIST stops the game with a positioned rules error.
 
-# -- expressions (enforced in expr.py, expr_compile.py and expr_functions.py) -------------
+# -- expressions (enforced in lang/syntax.py and check/expressions.py) ----------------------
 MAX_EXPR_LENGTH = 4_000               # characters in one expression (expr.parse)
 MAX_EXPR_DEPTH = 60                   # levels of nesting in one expression, the bodies of the
-                                      # functions it calls included (ExprCompiler.node)
-MAX_EXPR_NODES = 5_000                # parts of one compiled expression: a function's body is
-                                      # copied at each call, so calls count their bodies (ExprCompiler.node)
+                                      # functions it calls included (ExprChecker.node)
+MAX_EXPR_NODES = 5_000                # parts of one expression, each call counting its function's
+                                      # body (summarised once per function: ExprChecker.node)
 MAX_EXPR_NUMBER = MAX_NUMBER          # |n| of a number written in an expression must be below
                                       # this, and its text at most MAX_NUMBER_TEXT characters (at load time)
 MAX_WORK = 10_000_000                 # elements the built-ins (count, sum, filter, map, any, in, list +, ...)

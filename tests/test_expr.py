@@ -11,7 +11,10 @@ from hypothesis import given, settings, strategies as st
 
 from interpreter.errors import RulesError
 from interpreter.lang.syntax import ExprError, parse
-from interpreter.backend.expressions import (BOOL, NUM, STR, ExprCompiler, FunctionDef, Symbols)
+from interpreter.backend.expressions import compile_expression
+from interpreter.check.expressions import ExprChecker
+from interpreter.lang.symbols import FunctionDef, Symbols
+from interpreter.lang.types import BOOL, NUM, STR
 from interpreter.limits import MAX_EXPR_NODES, MAX_WORK
 
 CASES = yaml.safe_load((pathlib.Path(__file__).parent / "expr_cases.yaml").read_text(encoding="utf-8"))
@@ -37,7 +40,7 @@ def state():
 
 
 def evaluate(text):
-    c = ExprCompiler(SYMBOLS).compile(text)
+    c = compile_expression(SYMBOLS, text)
     return c.fn(state(), {})
 
 
@@ -52,13 +55,13 @@ def test_expression(case):
 
 
 def test_constants_are_folded_at_compile_time():
-    c = ExprCompiler(SYMBOLS).compile("1 + 2 if options.mode == 'fast' else 0")
+    c = compile_expression(SYMBOLS, "1 + 2 if options.mode == 'fast' else 0")
     assert c.is_const and c.const == 3
 
 
 def test_error_offsets_point_at_the_fault():
     with pytest.raises(ExprError) as e:
-        ExprCompiler(SYMBOLS).compile("total + top(trick).pints")
+        compile_expression(SYMBOLS, "total + top(trick).pints")
     assert e.value.offset == len("total + top(trick).")
 
 
@@ -68,7 +71,7 @@ def test_error_offsets_point_at_the_fault():
                 max_size=25).map("".join))
 def test_arbitrary_text_raises_only_the_languages_own_error(text):
     try:
-        c = ExprCompiler(SYMBOLS).compile(text)
+        c = compile_expression(SYMBOLS, text)
     except ExprError:
         return
     try:
@@ -92,7 +95,7 @@ def test_string_escapes_are_decoded(text, value):
     ("'\ud800'", "unpaired surrogate U+D800", 1)])
 def test_bad_string_escapes_are_load_time_errors_at_the_backslash(text, message, offset):
     with pytest.raises(ExprError) as e:
-        ExprCompiler(SYMBOLS).compile(text)
+        compile_expression(SYMBOLS, text)
     assert message in e.value.message and e.value.offset == offset
 
 
@@ -100,14 +103,14 @@ def test_bad_string_escapes_are_load_time_errors_at_the_backslash(text, message,
 @pytest.mark.parametrize("text", ["1000000000000000000", "1" + "0" * 30, "1" + "0" * 70 + ".5", "-" + "9" * 19])
 def test_number_literals_are_bounded(text):
     with pytest.raises(ExprError) as e:
-        ExprCompiler(SYMBOLS).compile(text)
+        compile_expression(SYMBOLS, text)
     assert "too large" in e.value.message or "characters long" in e.value.message
 
 
 def test_numbers_from_yaml_are_bounded_too():
     with pytest.raises(ExprError):
-        ExprCompiler(SYMBOLS).compile(float("inf"))
-    assert ExprCompiler(SYMBOLS).compile(999999999999999999).const == 999999999999999999
+        compile_expression(SYMBOLS, float("inf"))
+    assert compile_expression(SYMBOLS, 999999999999999999).const == 999999999999999999
 
 
 # -- size and depth ------------------------------------------------------------------------
@@ -121,20 +124,20 @@ def chain_symbols(n, calls, body="x + 1"):
 
 def test_seven_functions_each_calling_the_previous_twice_compile_fast():
     start = time.perf_counter()
-    c = ExprCompiler(chain_symbols(7, 2)).compile("f7(total)")
+    c = compile_expression(chain_symbols(7, 2), "f7(total)")
     assert time.perf_counter() - start < 0.5
     assert c.fn(state(), {}) == 2 ** 7 * 6
 
 
 def test_forty_nested_calls_compile():
-    assert ExprCompiler(chain_symbols(40, 1)).compile("f40(total)").fn(state(), {}) == 6
+    assert compile_expression(chain_symbols(40, 1), "f40(total)").fn(state(), {}) == 6
 
 
 @pytest.mark.parametrize("n, calls", [(40, 2), (60, 1), (12, 4)])
 def test_inlined_functions_stop_at_a_limit_not_at_the_memory(n, calls):
     start = time.perf_counter()
     with pytest.raises(ExprError) as e:
-        ExprCompiler(chain_symbols(n, calls)).compile(f"total + f{n}(total)")
+        compile_expression(chain_symbols(n, calls), f"total + f{n}(total)")
     assert time.perf_counter() - start < 1
     assert e.value.offset == len("total + ")           # at the call, not inside a body
     assert "nested too deeply" in e.value.message or f"more than {MAX_EXPR_NODES} parts" in e.value.message
@@ -145,25 +148,40 @@ def test_deep_nesting_and_long_texts_are_errors_not_crashes():
     for text in ["-" * 3000 + "1", "[" * 1900 + "]" * 1900, "not " * 900 + "true", "(" * 1900 + "1" + ")" * 1900,
                  " + ".join(["1"] * 1999), "[" + ",".join(["1"] * 1999) + "]", "x => " * 700 + "1"]:
         try:
-            ExprCompiler(SYMBOLS).compile(text)
+            compile_expression(SYMBOLS, text)
         except ExprError:
             pass
     with pytest.raises(ExprError) as e:
-        ExprCompiler(SYMBOLS).compile("1" + " + 1" * 1200)
+        compile_expression(SYMBOLS, "1" + " + 1" * 1200)
     assert "longer than" in e.value.message
 
 
-def test_a_chain_of_function_errors_is_shortened():
+def test_a_mistake_in_a_body_is_reported_once_at_the_function():
     with pytest.raises(ExprError) as e:
-        ExprCompiler(chain_symbols(6, 1, body="x.nope")).compile("f6(total)")
-    assert e.value.message.startswith("in function f6() → f5() → … → f0(): ")
+        compile_expression(chain_symbols(6, 1, body="x.nope"), "f6(total)")
+    assert e.value.function == "f0"
+    assert e.value.message == "a number has no attributes (looking for 'nope')"
+    assert e.value.offset == len("x.")
+
+
+def test_sixty_functions_each_calling_the_previous_three_times_check_in_linear_time():
+    functions = {"f0": FunctionDef("f0", ["x"], parse("x + 1"))}
+    for i in range(1, 61):
+        functions[f"f{i}"] = FunctionDef(f"f{i}", ["x"], parse(f"f{i - 1}(x) + f{i - 1}(x) + f{i - 1}(x)"))
+    checker = ExprChecker(Symbols(global_vars={"total": NUM}, functions=functions))
+    start = time.perf_counter()
+    errors = checker.finish()
+    assert time.perf_counter() - start < 0.5
+    assert checker.functions["f1"].size == 2 + 3 * (2 + 3) and checker.functions["f2"].size == 2 + 3 * (2 + 17)
+    assert "f5" not in errors and "f60" in errors
+    assert all("too large" in e.message or "nested too deeply" in e.message for e in errors.values())
 
 
 # -- run time: nulls, overflow, work -----------------------------------------------------
 def run_time_error(text, **vars_):
     s = state()
     s.vars.update(vars_)
-    c = ExprCompiler(SYMBOLS).compile(text)
+    c = compile_expression(SYMBOLS, text)
     with pytest.raises(RulesError) as e:
         c.fn(s, {})
     return str(e.value)
@@ -172,7 +190,7 @@ def run_time_error(text, **vars_):
 def test_null_card_names_the_expression_and_why():
     s = state()
     s.zones["trick"] = []
-    c = ExprCompiler(SYMBOLS).compile("top(trick).points + 1")
+    c = compile_expression(SYMBOLS, "top(trick).points + 1")
     with pytest.raises(RulesError) as e:
         c.fn(s, {})
     assert str(e.value) == "'top(trick)' is null here (top of an empty zone?), so '.points' has no value"
@@ -199,7 +217,7 @@ def test_a_parameter_is_shown_as_its_argument():
     s = state()
     s.zones["trick"] = []
     with pytest.raises(RulesError) as e:
-        ExprCompiler(symbols).compile("pts(top(trick))").fn(s, {})
+        compile_expression(symbols, "pts(top(trick))").fn(s, {})
     assert "'top(trick)' is null here" in str(e.value)
 
 
@@ -210,13 +228,13 @@ def test_numbers_too_large_for_floats_are_rules_errors():
                  "1.5 / sq8(999999999999999999 + total)", "sum([sq8(999999999999999999 + total), 0.5])",
                  "player(sq8(99999999999999999.5 + total))"]:
         with pytest.raises(RulesError) as e:
-            ExprCompiler(symbols).compile(text).fn(state(), {})
+            compile_expression(symbols, text).fn(state(), {})
         assert "(about 1e308)" in str(e.value) or "not a finite number" in str(e.value)
 
 
 def test_builtins_charge_the_elements_they_visit():
     s = state()
-    c = ExprCompiler(SYMBOLS).compile("count(all_cards, c => c.points > 0) + sum(trick, c => c.points)")
+    c = compile_expression(SYMBOLS, "count(all_cards, c => c.points > 0) + sum(trick, c => c.points)")
     c.fn(s, {})
     assert s.work == 3 + 2
     s.work = MAX_WORK - 4
@@ -230,5 +248,5 @@ def test_nested_functions_of_each_element_stop_at_the_work_limit():
     text = f"count({big}, a => count({big}, b => count({big}, c => c > 0) > 0) > 0)"
     start = time.perf_counter()
     with pytest.raises(RulesError) as e:
-        ExprCompiler(SYMBOLS).compile(text).fn(state(), {})
+        compile_expression(SYMBOLS, text).fn(state(), {})
     assert "units of work" in str(e.value) and time.perf_counter() - start < 20

@@ -23,7 +23,9 @@ from interpreter import load_program, new_game
 from interpreter.cli import run
 from interpreter.errors import RulesError
 from interpreter.lang.syntax import ExprError, parse
-from interpreter.backend.expressions import CARD, NUM, PLAYER, ExprCompiler, free_names, list_of
+from interpreter.backend.expressions import compile_expression
+from interpreter.check.expressions import free_names
+from interpreter.lang.types import CARD, NUM, PLAYER, list_of
 from interpreter.limits import MAX_WORK
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -239,14 +241,14 @@ def _scope(compiler, text):
         names = sorted(free_names(parse(text)))
     except ExprError:
         return None
-    local = [n for n in names if n not in compiler.sym.global_vars and n not in compiler.sym.shared_zones
+    local = [n for n in names if n not in compiler.global_vars and n not in compiler.shared_zones
              and n not in ("current", "players", "active", "num_players", "all_cards", "options")]
     if len(local) > 3:
         return None
     for types in itertools.product(_GUESSES, repeat=len(local)):
         scope = dict(zip(local, types))
         try:
-            compiler.compile(text, scope)
+            compile_expression(compiler, text, scope)
             return scope
         except ExprError:
             continue
@@ -259,7 +261,7 @@ def _corpus():
     out = []
     for path in sorted((ROOT / "rulesets").glob("*.yaml")):
         program = load_program(str(path))
-        compiler = ExprCompiler(program.symbols)
+        compiler = program.symbols
         for text in sorted(set(_strings(yaml.safe_load(path.read_text(encoding="utf-8"))))):
             scope = _scope(compiler, text) if len(text) < 400 else None
             if scope is not None:
@@ -314,7 +316,7 @@ def expression_texts(draw):
 def test_random_and_mutated_expressions_raise_only_the_projects_errors(case, seed, nulls):
     program, scope, text = case
     try:
-        c = ExprCompiler(program.symbols).compile(text, scope)
+        c = compile_expression(program.symbols, text, scope)
     except ExprError as e:
         assert e.message and 0 <= e.offset <= max(len(text), 1)
         return

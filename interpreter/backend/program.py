@@ -10,8 +10,8 @@ from __future__ import annotations
 from ..lang import ir
 from ..runtime import vm
 from ..runtime.program import Program, ZoneSpec
-from .expr_seam import fn_of
-from .steps import Code, StepBuilder, fn
+from .expressions import Closures
+from .steps import Code, StepBuilder
 
 
 def build_program(ruleset: ir.Ruleset) -> Program:
@@ -20,7 +20,7 @@ def build_program(ruleset: ir.Ruleset) -> Program:
     code = Code()
     dispatch = {name: code.label() for name in r.triggers}
     procs = {name: code.label() for name in r.procedures}
-    b = StepBuilder(code, r.deck.display, dispatch, procs)
+    b = StepBuilder(code, Closures(r.symbols), dispatch, procs)
     for payload in r.events.values():
         for name, typ in payload.items():
             b.bind(name, typ)
@@ -39,12 +39,12 @@ def build_program(ruleset: ir.Ruleset) -> Program:
         name=r.name, title=r.title, file=r.file, lang=r.lang, languages=r.languages, options=r.options,
         option_specs=r.option_specs, players=r.players, deck=r.deck, start_zone=r.start_zone,
         zones={n: ZoneSpec(z.name, z.per_player, z.visibility, z.label) for n, z in r.zones.items()},
-        var_init={n: fn_of(v.initial) for n, v in r.variables.items()},
-        pvar_init={n: fn_of(v.initial) for n, v in r.player_variables.items()},
+        var_init={n: b.fn_of(v.initial) for n, v in r.variables.items()},
+        pvar_init={n: b.fn_of(v.initial) for n, v in r.player_variables.items()},
         code=code.link(), where=[r.at(p) for p in code.paths],
         effect_where={pc: [r.at(p) for p in paths] for pc, paths in code.batches.items()},
-        lines=r.lines, choices=b.choices, winners=fn_of(res.winners), score=fn(res.score),
-        max_steps=r.flow.max_steps, shown=_shown(r), symbols=r.symbols, standing=fn(res.standing),
+        lines=r.lines, choices=b.choices, winners=b.fn_of(res.winners), score=b.fn(res.score),
+        max_steps=r.flow.max_steps, shown=_shown(r), symbols=r.symbols, standing=b.fn(res.standing),
         var_visibility={n: v.visibility for n, v in r.variables.items()},
         pvar_visibility={n: v.visibility for n, v in r.player_variables.items()},
         card_locals=frozenset(b.card_locals), card_cursors=frozenset(b.card_cursors), card_scopes=b.card_scopes,
@@ -64,7 +64,7 @@ def _flow(b: StepBuilder, flow: ir.Flow):
     code.place(round_end)
     code.emit(vm.pop_scope(), ("flow", "round"))
     b.emit_event("round_end", {}, ("flow", "round"))
-    code.emit(vm.jump_unless(fn_of(flow.until), round_top), ("flow", "until"))
+    code.emit(vm.jump_unless(b.fn_of(flow.until), round_top), ("flow", "until"))
     code.place(end)
     code.emit(vm.pop_scope(), ("flow",))
     b.steps(flow.end)
@@ -74,7 +74,7 @@ def _flow(b: StepBuilder, flow: ir.Flow):
 def _trigger(b: StepBuilder, t: ir.Trigger):
     skip = b.code.label()
     if t.when is not None:
-        b.code.emit(vm.jump_unless(fn_of(t.when), skip), t.path + ("when",))
+        b.code.emit(vm.jump_unless(b.fn_of(t.when), skip), t.path + ("when",))
     b.steps(t.body)
     b.code.place(skip)
 

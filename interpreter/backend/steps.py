@@ -11,7 +11,9 @@ from ..lang import ir
 from ..lang.types import CARD, NUM, STR, elem_of, list_of
 from ..runtime import effects, vm
 from ..runtime.program import ChoiceSpec
-from .expr_seam import fn_of, shower
+from ..lang.values import shower
+from .expressions import Closures
+from .texts import template
 
 CARD_TYPES = (CARD, list_of(CARD))
 
@@ -44,18 +46,14 @@ class Code:
         return [f(pc, at) for pc, f in enumerate(self.factories)]
 
 
-def fn(node):
-    """The closure of an optional expression."""
-    return None if node is None else fn_of(node)
-
-
 class StepBuilder:
     """Emits steps into `code`; collects the choices and what a planning bot needs to know
     about the names that hold cards (card_locals, card_cursors, card_scopes)."""
 
-    def __init__(self, code: Code, display, dispatch: dict, procs: dict):
+    def __init__(self, code: Code, closures: Closures, dispatch: dict, procs: dict):
         self.code = code
-        self.display = display          # the cards as people read them, for choice labels
+        self.closures = closures        # the expressions' back end
+        self.display = closures.display     # the cards as people read them, for choice labels
         self.dispatch = dispatch        # event -> label of its trigger dispatcher
         self.procs = procs              # procedure -> label
         self.choices: list[ChoiceSpec] = []
@@ -75,6 +73,18 @@ class StepBuilder:
     def _flush(self, batch):
         if batch:
             self.code.emit(vm.run_effects(batch), batch[0][1], [p for _, p in batch])
+
+    def fn_of(self, node):
+        """fn(state, locals) computing the checked expression `node`."""
+        return self.closures.fn(node)
+
+    def fn(self, node):
+        """The closure of an optional expression (None for none)."""
+        return None if node is None else self.closures.fn(node)
+
+    def text(self, t: ir.Template):
+        """fn(state, locals) -> str of a checked text."""
+        return template(self.closures, t.parts)
 
     def bind(self, name, typ):
         """A local name that may hold cards is noted, so that a planning bot's imagined deal
@@ -96,50 +106,50 @@ class StepBuilder:
     # -- plain effects ----------------------------------------------------------------
     def _fx_Move(self, s: ir.Move):
         if s.card is not None:
-            return effects.move_card(fn_of(s.card), fn_of(s.src), fn_of(s.dst), s.bottom)
+            return effects.move_card(self.fn_of(s.card), self.fn_of(s.src), self.fn_of(s.dst), s.bottom)
         if s.cards is not None:
-            return effects.move_cards(fn_of(s.cards), fn_of(s.src), fn_of(s.dst), s.bottom)
-        return effects.move_top(fn_of(s.src), fn_of(s.dst), fn(s.count), s.bottom)
+            return effects.move_cards(self.fn_of(s.cards), self.fn_of(s.src), self.fn_of(s.dst), s.bottom)
+        return effects.move_top(self.fn_of(s.src), self.fn_of(s.dst), self.fn(s.count), s.bottom)
 
     def _fx_JournalMove(self, s: ir.JournalMove):
-        return effects.journal_move(fn_of(s.cards), _ref(s.src), _ref(s.dst), _tag(s.tag), s.many)
+        return effects.journal_move(self.fn_of(s.cards), self._ref(s.src), self._ref(s.dst), self._tag(s.tag), s.many)
 
     def _fx_Draw(self, s: ir.Draw):
-        return effects.move_top(fn_of(s.src), fn_of(s.dst), fn_of(s.count), False)
+        return effects.move_top(self.fn_of(s.src), self.fn_of(s.dst), self.fn_of(s.count), False)
 
     def _fx_Deal(self, s: ir.Deal):
-        return effects.deal(fn_of(s.src), s.zone, fn_of(s.count), fn(s.first), fn(s.players))
+        return effects.deal(self.fn_of(s.src), s.zone, self.fn_of(s.count), self.fn(s.first), self.fn(s.players))
 
     def _fx_Shuffle(self, s: ir.Shuffle):
-        return effects.shuffle(fn_of(s.zone))
+        return effects.shuffle(self.fn_of(s.zone))
 
     def _fx_Sort(self, s: ir.Sort):
         self.bind("card", CARD)
-        return effects.sort(fn_of(s.zone), fn_of(s.key))
+        return effects.sort(self.fn_of(s.zone), self.fn_of(s.key))
 
     def _fx_Gather(self, g: ir.Gather):
         getters = [(lambda s, n=n: s.zones[n]) if per_player else (lambda s, n=n: (s.zones[n],))
                    for n, per_player in g.zones]
-        return effects.gather(getters, fn_of(g.dst))
+        return effects.gather(getters, self.fn_of(g.dst))
 
     def _fx_Set(self, s: ir.Set):
-        fns = [_assignment(a, s.add) for a in s.items]
+        fns = [self._assignment(a, s.add) for a in s.items]
         return fns[0] if len(fns) == 1 else _sequence(fns)
 
     def _fx_Reveal(self, s: ir.Reveal):
-        return effects.reveal(fn_of(s.cards), s.many)
+        return effects.reveal(self.fn_of(s.cards), s.many)
 
     def _fx_Eliminate(self, s: ir.Eliminate):
-        return effects.eliminate(fn_of(s.player), s.announce)
+        return effects.eliminate(self.fn_of(s.player), s.announce)
 
     def _fx_Log(self, s: ir.Log):
-        return effects.log(fn_of(s.text.expr), fn(s.to))
+        return effects.log(self.text(s.text), self.fn(s.to))
 
     def _fx_Swap(self, s: ir.Swap):
-        return effects.swap(_ref(s.a), _ref(s.b), _tag(s.tag) if s.journal else None)
+        return effects.swap(self._ref(s.a), self._ref(s.b), self._tag(s.tag) if s.journal else None)
 
     def _fx_UndoJournal(self, s: ir.UndoJournal):
-        return effects.undo_journal(fn(s.tag))
+        return effects.undo_journal(self.fn(s.tag))
 
     def _fx_ClearJournal(self, s):
         return effects.clear_journal
@@ -148,7 +158,7 @@ class StepBuilder:
         return effects.refuse
 
     def _fx_Redirect(self, s: ir.Redirect):
-        return effects.redirect(fn_of(s.to))
+        return effects.redirect(self.fn_of(s.to))
 
     # -- control flow -----------------------------------------------------------------
     def _cf_Exit(self, s: ir.Exit):
@@ -162,7 +172,7 @@ class StepBuilder:
             self.steps(live or ())
             return
         other, end = code.label(), code.label()
-        code.emit(vm.jump_unless(fn_of(s.cond), other), s.path + ("if",))
+        code.emit(vm.jump_unless(self.fn_of(s.cond), other), s.path + ("if",))
         self.steps(s.then)
         if s.else_ is not None:
             code.emit(vm.jump(end), s.path)
@@ -185,13 +195,13 @@ class StepBuilder:
         top = self.code.label()
         self.code.place(top)
         self.steps(s.body)
-        self.code.emit(vm.jump_unless(fn_of(s.until), top), s.path + ("until",))
+        self.code.emit(vm.jump_unless(self.fn_of(s.until), top), s.path + ("until",))
 
     def _cf_While(self, s: ir.While):
         code = self.code
         top, end = code.label(), code.label()
         code.place(top)
-        code.emit(vm.jump_unless(fn_of(s.cond), end), s.path + ("while",))
+        code.emit(vm.jump_unless(self.fn_of(s.cond), end), s.path + ("while",))
         self.steps(s.body)
         code.emit(vm.jump(top), s.path)
         code.place(end)
@@ -202,7 +212,7 @@ class StepBuilder:
         key = f"#{len(code.factories)}"
         if s.elem_type == CARD:
             self.card_cursors.add(key)
-        code.emit(vm.iter_start(key, fn_of(s.items)), s.path + ("in",))
+        code.emit(vm.iter_start(key, self.fn_of(s.items)), s.path + ("in",))
         code.place(top)
         code.emit(vm.iter_next(key, s.var, end), s.path + ("for_each",))
         self.bind(s.var, s.elem_type)
@@ -216,13 +226,13 @@ class StepBuilder:
         top, turn_end, end = code.label(), code.label(), code.label()
         key = f"#{len(code.factories)}"
         if s.order is not None:
-            code.emit(vm.iter_start(key, fn_of(s.order)), p)
+            code.emit(vm.iter_start(key, self.fn_of(s.order)), p)
             code.place(top)
-            code.emit(vm.turns_order_check(key, fn(s.until), end, turn_end), p)
+            code.emit(vm.turns_order_check(key, self.fn(s.until), end, turn_end), p)
         else:
-            code.emit(vm.turns_start(key, fn(s.first), fn(s.count)), p)
+            code.emit(vm.turns_start(key, self.fn(s.first), self.fn(s.count)), p)
             code.place(top)
-            code.emit(vm.turns_check(key, fn(s.until), end, turn_end), p)
+            code.emit(vm.turns_check(key, self.fn(s.until), end, turn_end), p)
         self.emit_event("turn_start", {}, p, s.holding)
         self.steps(s.body)
         code.place(turn_end)
@@ -231,7 +241,7 @@ class StepBuilder:
         if s.order is not None:
             code.emit(vm.jump(top), p)
         else:
-            code.emit(vm.turns_next(fn(s.next), top), p)
+            code.emit(vm.turns_next(self.fn(s.next), top), p)
         code.place(end)
 
     def _cf_Choose(self, s: ir.Choose):
@@ -240,8 +250,9 @@ class StepBuilder:
         cid = len(self.choices)
         self.choices.append(ChoiceSpec(s.var, self._label(s), s.prompt, s.path, cards=s.elem_type == CARD))
         otherwise, end = code.label(), code.label()
-        pc = code.emit(vm.choose(cid, fn_of(s.options), s.var, fn(s.where), fn(s.by),
-                                 otherwise if s.otherwise is not None else None, s.memo), s.path)
+        where, memo = self.closures.condition(s.where, s.var) if s.where is not None else (None, False)
+        pc = code.emit(vm.choose(cid, self.fn_of(s.options), s.var, where, self.fn(s.by),
+                                 otherwise if s.otherwise is not None else None, memo), s.path)
         self._note_card_scope(pc + 1, s.holding)
         if s.otherwise is not None:
             code.emit(vm.jump(end), s.path)
@@ -254,7 +265,7 @@ class StepBuilder:
         if s.label is None:
             show = shower(s.elem_type, self.display)
             return lambda s, l, v: show(s, v)
-        def label_fn(s, l, v, label=fn_of(s.label.expr), var=s.var):
+        def label_fn(s, l, v, label=self.text(s.label), var=s.var):
             saved = l.get(var)
             l[var] = v
             try:
@@ -264,16 +275,16 @@ class StepBuilder:
         return label_fn
 
     def _cf_Emit(self, s: ir.Emit):
-        self.emit_event(s.event, {k: fn_of(e) for k, e in s.payload}, s.path, s.holding)
+        self.emit_event(s.event, {k: self.fn_of(e) for k, e in s.payload}, s.path, s.holding)
 
     def _cf_Request(self, s: ir.Request):
         code = self.code
         if s.piece is not None:
             self.bind("piece", s.piece_type)
         top, answer, end = code.label(), code.label(), code.label()
-        code.emit(vm.request_start(fn_of(s.src), fn_of(s.dst)), s.path)
+        code.emit(vm.request_start(self.fn_of(s.src), self.fn_of(s.dst)), s.path)
         code.place(top)
-        pc = code.emit(vm.request_ask(self.dispatch.get(s.event), fn(s.piece)), s.path)
+        pc = code.emit(vm.request_ask(self.dispatch.get(s.event), self.fn(s.piece)), s.path)
         self._note_card_scope(pc + 1, s.holding)
         code.emit(vm.request_check(s.var, answer, top, end), s.path)
         code.place(answer)
@@ -286,29 +297,29 @@ class StepBuilder:
         self._note_card_scope(pc + 1, s.holding)
 
 
-def _ref(ref: ir.ZoneRef):
-    """fn(state, locals) -> (zone name, owner or None)."""
-    if ref.owner is None:
-        named = (ref.name, None)
-        return lambda s, l: named
-    name, owner = ref.name, fn_of(ref.owner)
-    return lambda s, l: (name, owner(s, l))
+    def _ref(self, ref: ir.ZoneRef):
+        """fn(state, locals) -> (zone name, owner or None)."""
+        if ref.owner is None:
+            named = (ref.name, None)
+            return lambda s, l: named
+        name, owner = ref.name, self.fn_of(ref.owner)
+        return lambda s, l: (name, owner(s, l))
 
 
-def _tag(tag):
-    """The journal tag's closure: a plain entry's tag is None."""
-    if tag is None:
-        return lambda s, l: None
-    return fn_of(tag)
+    def _tag(self, tag):
+        """The journal tag's closure: a plain entry's tag is None."""
+        if tag is None:
+            return lambda s, l: None
+        return self.fn_of(tag)
 
 
-def _assignment(a: ir.Assign, add: bool):
-    t = a.target
-    v = fn_of(a.value)
-    if isinstance(t, ir.GlobalVar):
-        return effects.add_global(t.name, v) if add else effects.set_global(t.name, v, _kind(t.type))
-    owner = fn_of(t.owner)
-    return effects.add_player(t.name, owner, v) if add else effects.set_player(t.name, owner, v, _kind(t.type))
+    def _assignment(self, a: ir.Assign, add: bool):
+        t = a.target
+        v = self.fn_of(a.value)
+        if isinstance(t, ir.GlobalVar):
+            return effects.add_global(t.name, v) if add else effects.set_global(t.name, v, _kind(t.type))
+        owner = self.fn_of(t.owner)
+        return effects.add_player(t.name, owner, v) if add else effects.set_player(t.name, owner, v, _kind(t.type))
 
 
 def _kind(typ) -> str | None:

@@ -14,8 +14,10 @@ import re
 from ..errors import did_you_mean
 from ..runtime.program import Deck
 from ..limits import MAX_CARDS
-from ..lang.syntax import ExprError
-from ..backend.expressions import ANY, BOOL, CARD, NUM, STR, ExprCompiler, Symbols, type_of_value
+from ..lang.symbols import Symbols
+from ..lang.syntax import ExprError, parse
+from ..lang.types import ANY, BOOL, CARD, NUM, STR, type_of_value
+from .expressions import ExprChecker
 
 FIELD = re.compile(r"\{([A-Za-z_][A-Za-z_0-9]*)\}")
 
@@ -116,18 +118,21 @@ def _tables(rows) -> dict:
 
 
 def _derive(derived: dict, rows, attrs, options, report):
-    """Evaluate each derived attribute for every card, in the order written."""
+    """Evaluate each derived attribute for every card, in the order written: the expression
+    is checked with `card` bound to each card in turn, and must fold to a constant."""
     for name, text in derived.items():
-        sym = Symbols(options=options, card_attrs=attrs)
+        checker = ExprChecker(Symbols(options=options, card_attrs=attrs))
         try:
-            c = ExprCompiler(sym).compile(text, {"card": CARD})
-            values = tuple(c.fn(None, {"card": i}) for i in range(len(rows)))
+            tree = parse(text)
+            c = checker.check_tree(tree, {"card": CARD})
+            nodes = [checker.check_tree(tree, {"card": CARD}, consts={"card": i}) for i in range(len(rows))]
         except ExprError as e:
             report(("deck", "attributes", name), e.message, e.offset)
             continue
-        except (AttributeError, TypeError, KeyError):
+        if not all(n.is_const for n in nodes):
             report(("deck", "attributes", name),
                    "a derived attribute may use only the card's attributes and the options")
             continue
+        values = tuple(n.const for n in nodes)
         typ = c.type if c.type in (NUM, BOOL, STR) else type_of_value(values[0])
         attrs[name] = (typ, values)

@@ -1,6 +1,6 @@
 """Stage 2b: check a loaded ruleset's names, types and steps, into the typed form of
 lang/ir.py.  Every problem is reported (RulesetError lists them all); no run-time code
-is made here beyond what the expression checker makes (see expr_seam.py).
+is made here: expressions are checked into lang/expr_ir.py nodes (see expr_seam.py).
 
 After a schema error the checker still looks at the rest, so that a file shows every
 problem at once: `skip` holds the paths the schema found wrong, and the checker leaves
@@ -15,7 +15,7 @@ from ..messages import msg
 from ..runtime.program import DEFAULT_MAX_STEPS, player_range, resolve_options
 from ..source.loader import Source
 from .deck import build_deck, localize
-from .expr_seam import ExprSeam, constant, stand_in, symbols
+from .expr_seam import ExprSeam, constant, stand_in, stand_in_text, symbols
 from .steps import StepChecker
 
 BUILTIN_EVENTS = ("round_start", "round_end", "turn_start", "turn_end")
@@ -63,7 +63,7 @@ class _Checker:
 
     def template(self, text, path, scope) -> ir.Template:
         if not self.clean(path):
-            return ir.Template(path, "", stand_in(STR))
+            return ir.Template(path, "", stand_in_text())
         text = self.localized(text, path)
         return ir.Template(path, text, self.seam.template(text, path, scope))
 
@@ -92,7 +92,7 @@ class _Checker:
         self.sym = symbols(options, deck.attrs, tuple(range(len(deck.ids))),
                            {n for n, z in zones.items() if not z.per_player},
                            {n for n, z in zones.items() if z.per_player})
-        self.seam = ExprSeam(self.sym, deck.display, self.report)
+        self.seam = ExprSeam(self.sym, self.report)
         variables = self._variables("variables", self.sym.global_vars)
         player_variables = self._variables("player_variables", self.sym.player_vars)
         self.seam.define_functions(self._functions())
@@ -100,6 +100,7 @@ class _Checker:
         self.procedures = {name: None for name in _mapping(d.get("procedures"))}
         flow, procedures, triggers = self._flow()
         result = self._result()
+        self.seam.finish()
         if self.problems or self.skip:
             raise self._stop()          # a ruleset the schema found wrong is never built
         return ir.Ruleset(

@@ -367,16 +367,16 @@ class StepChecker:
             et = ANY
         inner = dict(scope)
         inner[var] = et
-        where, memo = None, False
+        where = None
         if "where" in step and not self.ck.skipped(path + ("where",)):
-            where, memo = self.ck.seam.where(step["where"], path + ("where",), inner, var) or (None, False)
+            where = self.ck.seam.where(step["where"], path + ("where",), inner, var)
         by = self.expr(step["by"], path + ("by",), scope, PLAYER) if "by" in step else None
         label = self.ck.template(step["label"], path + ("label",), inner) if "label" in step else None
         prompt = self.ck.localized(step.get("prompt", "Choose"), path + ("prompt",), "Choose")
         waiting = holding(inner)
         otherwise = self.steps(step["otherwise"], path + ("otherwise",), dict(scope)) if "otherwise" in step else None
         scope[var] = et
-        return ir.Choose(path, var, options, et, where, memo, by, label, prompt, otherwise, waiting)
+        return ir.Choose(path, var, options, et, where, by, label, prompt, otherwise, waiting)
 
     def _literal_type(self, items, path) -> str:
         """The element type of a list of options written out in YAML: all texts or all numbers."""

@@ -4,16 +4,18 @@ The checker (check/ruleset.py) resolves every name, checks every type and shape,
 and reports every problem; what it returns is this plain data, which a back end
 turns into run-time code without checking anything again.  Each node keeps the
 `path` of its YAML value, so that a back end can say where each instruction came
-from (Program.where).  Expressions are held as the expression checker returns them
-(`Expr`): a step node holds no code of its own.
+from (Program.where).  Expressions are nodes of the typed form of expressions
+(lang/expr_ir.py): a step node holds no code of its own.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Callable, Union
 
+from . import expr_ir
+
 Path = tuple            # keys and indexes into the loaded YAML
-Expr = object           # a checked expression, as the expression checker returns it
+Expr = expr_ir.Node     # a checked expression
 Steps = tuple           # of step nodes, in order
 
 
@@ -46,7 +48,7 @@ class Template:
     """A text with {expression} parts, in the chosen language."""
     path: Path
     text: str
-    expr: Expr
+    parts: expr_ir.Template
 
 
 # -- effects: steps that run one after another without a decision ----------------------
@@ -239,8 +241,7 @@ class Choose:
     var: str
     options: Expr                       # an expression, or the options written out in YAML
     elem_type: str
-    where: Expr | None
-    memo: bool                          # `where` computes calls once per choice (see ExprCompiler)
+    where: Expr | None                  # evaluated once per option bound to `var`
     by: Expr | None
     label: Template | None
     prompt: str

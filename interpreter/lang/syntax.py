@@ -34,9 +34,10 @@ class ExprError(InterpreterError):
         self.message = message
         self.offset = offset
         self.end = end
-        # False for a limit of the whole expression (its size, its depth): a function call
-        # reports it at the call, without "in function f():" in front.
+        # False for a fault of the whole expression (its size, its depth, the work of
+        # folding it): one found inside a function's body is reported at the call.
         self.wrap = wrap
+        self.function = None        # the function whose body it is in, once known
 
 
 @lru_cache(maxsize=1)

@@ -16,7 +16,9 @@ from ..runtime.engine import apply, labels, new_game, refresh
 from ..errors import (RUN_TIME_FAULTS, InterpreterError, Problem, RulesError, RulesetError, brief, did_you_mean,
                      format_problem, words)
 from ..lang.syntax import ExprError
-from ..backend.expressions import PLAYER, ExprCompiler
+from ..backend.expressions import Closures
+from ..check.expressions import ExprChecker
+from ..lang.types import PLAYER
 from ..source.loader import load_file
 from ..check.schema import check
 
@@ -111,7 +113,8 @@ class _Run:
         problems = check_players(d.get("players"), self.program, self.src, ("players",))
         if problems:
             raise RulesetError(problems)
-        self.compiler = ExprCompiler(self.program.symbols)
+        self.checker = ExprChecker(self.program.symbols)
+        self.closures = Closures(self.program.symbols)
         checks = self._expectations()
         stacks = d.get("stacks") or ([d["stack"]] if "stack" in d else None)
         try:
@@ -238,12 +241,12 @@ class _Run:
         if text is None:
             self.fail(where, f"a starting value is an expression or a plain value, not {_kind_of(value)}")
         try:
-            c = self.compiler.compile(text, want=typ)
+            node = self.checker.check_whole(text, want=typ)
         except ExprError as e:
             raise RulesetError([self.src.problem(where, e.message, offset=e.offset if isinstance(value, str) else None,
                                                  end=e.end)]) from None
         try:
-            return c.fn(self.s, {})
+            return self.closures.fn(node)(self.s, {})
         except (RulesError,) + RUN_TIME_FAULTS as e:
             raise RulesetError([self.src.problem(where, f"this starting value cannot be computed: {words(e)}")]) \
                 from None
@@ -265,12 +268,12 @@ class _Run:
             compiled = []
             for j, text in enumerate(exp.get("that") or []):
                 try:
-                    c = self.compiler.compile(text, want="bool")
+                    node = self.checker.check_whole(text, want="bool")
                 except ExprError as e:
                     problems.append(self.src.problem(("expect", i, "that", j), e.message,
                                                      offset=e.offset if isinstance(text, str) else None, end=e.end))
                     continue
-                compiled.append((j, text, c.fn))
+                compiled.append((j, text, self.closures.fn(node)))
             checks.append((i, when, exp, compiled))
         if problems:
             raise RulesetError(problems)

@@ -1,0 +1,167 @@
+"""The typing of the built-in functions: each takes the checker and the argument trees and
+returns a node (mostly a BuiltinCall whose `var` and `body` are its function of each
+element, `c => ...`, if it has one); the table at the end maps the language's names to them."""
+from __future__ import annotations
+
+from ..errors import did_you_mean
+from ..lang import expr_ir as ir
+from ..lang.syntax import ExprError, offset_of
+from ..lang.types import ANY, BOOL, NUM, PLAYER, STR, ZONE, compatible, elem_of, list_of
+from ..lang.values import shower
+from .expressions import RANDOM_IN_TEXT, arity
+
+
+def _call(t, name, typ, args, var=None, body=None):
+    return ir.BuiltinCall(type=typ, tree=t, name=name, args=args, var=var, body=body)
+
+
+def _count(c, name, args, t, scope, depth):
+    arity("count", args, t, 1, 2)           # len() is another name for it
+    coll, et = c.collection(args[0], scope, depth)
+    if len(args) == 1:
+        return _call(t, "count", NUM, [coll])
+    var, pred = c.each(args[1], et, scope, depth, BOOL)
+    return _call(t, "count", NUM, [coll], var, pred)
+
+
+def _any_all(c, name, args, t, scope, depth):
+    arity(name, args, t, 1, 2)
+    coll, et = c.collection(args[0], scope, depth)
+    if len(args) == 1:
+        if not compatible(et, BOOL):
+            raise ExprError(f"{name}() of a list needs true/false values", offset_of(args[0]))
+        return _call(t, name, BOOL, [coll])
+    var, pred = c.each(args[1], et, scope, depth, BOOL)
+    return _call(t, name, BOOL, [coll], var, pred)
+
+
+def _values(c, name, args, t, scope, depth, want=None):
+    """(collection, var, body, type of the values) for agg(coll[, x => f])."""
+    arity(name, args, t, 1, 2)
+    coll, et = c.collection(args[0], scope, depth)
+    if len(args) == 1:
+        return coll, None, None, et
+    var, body = c.each(args[1], et, scope, depth, want)
+    return coll, var, body, body.type
+
+
+def _sum(c, name, args, t, scope, depth):
+    coll, var, body, rt = _values(c, name, args, t, scope, depth, NUM)
+    if not compatible(rt, NUM):
+        raise ExprError("sum() adds numbers; give a function such as c => c.points", offset_of(t))
+    return _call(t, name, NUM, [coll], var, body)
+
+
+def _min_max(c, name, args, t, scope, depth):
+    coll, var, body, rt = _values(c, name, args, t, scope, depth)
+    if rt not in (NUM, STR, ANY):
+        raise ExprError(f"{name}() needs numbers or strings; give a function such as c => c.value", offset_of(t))
+    return _call(t, name, rt, [coll], var, body)
+
+
+def _by(c, name, args, t, scope, depth):
+    arity(name, args, t, 2, 2)
+    coll, et = c.collection(args[0], scope, depth)
+    var, key = c.each(args[1], et, scope, depth)
+    if key.type not in (NUM, STR, ANY):
+        raise ExprError(f"{name}() needs a key that is a number or string", offset_of(args[1]))
+    return _call(t, name, et, [coll], var, key)
+
+
+def _filter(c, name, args, t, scope, depth):
+    arity(name, args, t, 2, 2)
+    coll, et = c.collection(args[0], scope, depth)
+    var, pred = c.each(args[1], et, scope, depth, BOOL)
+    return _call(t, name, list_of(et), [coll], var, pred)
+
+
+def _map(c, name, args, t, scope, depth):
+    arity(name, args, t, 2, 2)
+    coll, var, body, rt = _values(c, name, args, t, scope, depth)
+    return _call(t, name, list_of(rt), [coll], var, body)
+
+
+def _first(c, name, args, t, scope, depth):
+    arity(name, args, t, 1, 2)
+    coll, et = c.collection(args[0], scope, depth)
+    if len(args) == 1:
+        return _call(t, name, et, [coll])
+    var, pred = c.each(args[1], et, scope, depth, BOOL)
+    return _call(t, name, et, [coll], var, pred)
+
+
+def _top_bottom(c, name, args, t, scope, depth):
+    arity(name, args, t, 1, 1)
+    coll, et = c.collection(args[0], scope, depth)
+    return _call(t, name, et, [coll])
+
+
+def _abs(c, name, args, t, scope, depth):
+    arity(name, args, t, 1, 1)
+    a = c.sub(args[0], scope, depth, NUM)
+    return c.fold(_call(t, name, NUM, [a]), abs, a)
+
+
+def _zone(c, name, args, t, scope, depth):
+    arity(name, args, t, 1, 2)
+    zn = c.sub(args[0], scope, depth, STR)
+    if not zn.is_const:
+        raise ExprError("zone() needs the zone's name as a quoted string", offset_of(args[0]))
+    zname = zn.const
+    sym = c.sym
+    if len(args) == 1:
+        if zname in sym.shared_zones:
+            return ir.SharedZone(type=ZONE, tree=t, name=zname)
+        if zname in sym.player_zones:
+            raise ExprError(f"'{zname}' is a zone each player has: use zone('{zname}', player)", offset_of(args[0]))
+    else:
+        owner = c.sub(args[1], scope, depth, PLAYER)
+        if zname in sym.player_zones:
+            return ir.PlayerZone(type=ZONE, tree=t, owner=owner, name=zname)
+    known = sym.shared_zones | sym.player_zones
+    raise ExprError(f"unknown zone '{zname}'{did_you_mean(zname, known)}", offset_of(args[0]))
+
+
+def _player(c, name, args, t, scope, depth):
+    arity(name, args, t, 1, 1)
+    return _call(t, name, PLAYER, [c.sub(args[0], scope, depth, NUM)])
+
+
+def _random(c, name, args, t, scope, depth):
+    arity(name, args, t, 1, 1)
+    if c.in_text:
+        raise ExprError(RANDOM_IN_TEXT, offset_of(t))
+    coll, et = c.collection(args[0], scope, depth)
+    if c._random is None:
+        c._random = []
+    return _call(t, name, et, [coll])
+
+
+def _clockwise(c, name, args, t, scope, depth):
+    arity(name, args, t, 1, 1)
+    return _call(t, name, list_of(PLAYER), [c.sub(args[0], scope, depth, PLAYER)])
+
+
+def _text(c, name, args, t, scope, depth):
+    """A value as a player reads it: a card's display, a player's name, a plain number."""
+    arity(name, args, t, 1, 1)
+    a = c.sub(args[0], scope, depth)
+    show = shower(a.type, c.sym.display)
+
+    def text(v):
+        if elem_of(a.type) is not None and a.type != ANY:      # a list is joined: count its length
+            c.charge(len(v or ()))
+        return show(None, v)
+    return c.fold(_call(t, name, STR, [a]), text, a)
+
+
+BUILTINS = {
+    "count": _count, "len": _count,
+    "any": _any_all, "all": _any_all,
+    "sum": _sum, "min": _min_max, "max": _min_max,
+    "max_by": _by, "min_by": _by,
+    "filter": _filter, "map": _map, "first": _first,
+    "top": _top_bottom, "bottom": _top_bottom,
+    "abs": _abs, "zone": _zone, "player": _player, "random": _random,
+    "clockwise": _clockwise, "text": _text,
+}

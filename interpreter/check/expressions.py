@@ -1,0 +1,627 @@
+"""Stage 2 for expressions: type-check a parsed expression into the typed IR (lang/expr_ir).
+
+Names are resolved here (a variable, a zone, a card attribute, a local), constant
+sub-expressions are folded, and every mistake is an ExprError at its offset in the text.
+Nothing here builds closures or needs a game: the back ends turn the IR into code.
+
+A ruleset's functions are checked once, where they are written: with the argument types of
+their first call, or, if nothing calls them, with parameters of unknown type.  A mistake in
+a body is one error, at the body (`errors`); calls to that function add none.  What a call
+costs once the bodies are counted in (parts, levels) is summarised per function, so that
+checking stays linear however the functions call one another, and an expression over the
+limits is refused at the call that takes it over.
+"""
+from __future__ import annotations
+
+import sys
+
+from lark import Token, Tree
+
+from ..errors import RulesError, did_you_mean
+from ..lang import expr_ir as ir
+from ..lang.symbols import FunctionDef, Symbols
+from ..lang.syntax import ExprError, offset_of, parse
+from ..lang.types import (ANY, BOOL, CARD, NULL, NUM, PLAYER, STR, ZONE, a_ as _a, compatible, elem_of,
+                          list_of, type_of_value)
+from ..lang.values import divide, floordiv, mod
+from ..limits import MAX_EXPR_DEPTH, MAX_EXPR_NODES, MAX_EXPR_NUMBER, MAX_NUMBER_TEXT, MAX_WORK
+
+__all__ = ["ExprChecker", "ExprError", "FunctionDef", "Symbols", "free_names"]
+
+PLAYER_BUILTINS = {"index": NUM, "seat": NUM, "name": STR, "left": PLAYER, "right": PLAYER,
+                   "eliminated": BOOL}
+ZONE_BUILTINS = {"top": CARD, "bottom": CARD, "size": NUM}
+GLOBAL_BUILTINS = {"current": PLAYER, "players": list_of(PLAYER), "active": list_of(PLAYER),
+                   "num_players": NUM, "all_cards": list_of(CARD), "options": "options"}
+_ARITH = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
+          "/": divide, "//": floordiv, "%": mod}
+_COMPARE = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
+            ">": lambda a, b: a > b, "<=": lambda a, b: a <= b, ">=": lambda a, b: a >= b}
+# Checking a function's body inside a call nests Python frames; a chain of calls deeper than
+# this (far past MAX_EXPR_DEPTH, so surely too deep) is refused without going further.
+_MAX_NESTED = 4 * MAX_EXPR_DEPTH
+
+
+class ExprChecker:
+    """Checks expression text against a Symbols table and a scope of local names."""
+
+    def __init__(self, symbols: Symbols):
+        self.sym = symbols
+        self.in_text = False            # random() is refused (a text, or whom a log is for)
+        self.functions: dict = {}       # name -> ir.Function, or None if its body has a mistake
+        self.errors: dict = {}          # name -> the ExprError of its body (at the function)
+        self._cycle_of = None           # name -> how it calls itself (when first needed)
+        self._lenient = False           # an attribute of a value of unknown type is accepted
+        self._consts: dict = {}         # local name -> the constant it stands for
+        self._base = 0                  # depth of the body being checked, below the outermost
+        self._record = False            # in a body: keep the first limit passed, go on
+        self._limit = None
+        self._nodes = self._depth = self._work = 0
+        self._random = None             # in a body: the calls by which it uses random()
+        if sys.getrecursionlimit() < 4000:      # nested bodies: see _MAX_NESTED
+            sys.setrecursionlimit(4000)
+
+    # -- entry points -------------------------------------------------------
+    def check(self, text, scope: dict | None = None, want: str | None = None, consts: dict | None = None):
+        """The IR of `text` with local names `scope` (name -> type); raise ExprError.
+        `consts` binds local names to constants (a card, when the deck derives attributes)."""
+        return self.check_tree(parse(text), scope, want, consts)
+
+    def check_tree(self, tree, scope=None, want=None, consts=None):
+        saved = self._consts
+        self._consts = consts or {}
+        self._nodes = self._depth = self._work = 0
+        try:
+            node = self.node(tree, dict(scope or {}), 0)
+        finally:
+            self._consts = saved
+        if want is not None and not compatible(node.type, want):
+            raise ExprError(f"expected {_a(want)} here, but this is {_a(node.type)}", 0)
+        return node
+
+    def check_whole(self, text, scope=None, want=None):
+        """check(), and a mistake in the body of a function it is the first to call (with
+        these argument types) raised too, as one of this expression: for a check made after
+        the ruleset's own (a scenario's)."""
+        known = set(self.errors)
+        node = self.check(text, scope, want)
+        for name, e in self.errors.items():
+            if name not in known:
+                raise ExprError(f"in function {name}(): {e.message}", 0)
+        return node
+
+    def finish(self) -> dict:
+        """Check the functions nothing has called yet (their parameters of unknown type,
+        callers first); return name -> ExprError for each function whose body is wrong."""
+        called = {n for f in self.sym.functions.values() for n in _calls_in(f.tree)}
+        for roots in (True, False):
+            for name, fdef in self.sym.functions.items():
+                if name not in self.functions and (name not in called) == roots:
+                    self._lenient = True
+                    try:
+                        self.function(fdef, [ANY] * len(fdef.params))
+                    finally:
+                        self._lenient = False
+        return self.errors
+
+    # -- dispatch -----------------------------------------------------------
+    def node(self, t, scope, depth):
+        if depth > MAX_EXPR_DEPTH:
+            raise ExprError(f"expression is nested too deeply (more than {MAX_EXPR_DEPTH} levels, "
+                            "counting the bodies of the functions it calls)", offset_of(t), wrap=False)
+        if depth > self._depth:
+            self._depth = depth
+        self._nodes += 1
+        if self._nodes > MAX_EXPR_NODES:
+            self.limit(_too_large(), offset_of(t))
+        if isinstance(t, Token):
+            raise ExprError(f"unexpected {t.value!r}", offset_of(t))
+        return getattr(self, "_" + t.data.rstrip("_"))(t, scope, depth + 1)
+
+    def sub(self, t, scope, depth, want=None):
+        n = self.node(t, scope, depth)
+        if want is not None and not compatible(n.type, want):
+            raise ExprError(f"expected {_a(want)} here, but this is {_a(n.type)}", offset_of(t))
+        return n
+
+    def limit(self, message, offset):
+        """A limit of the whole expression passed at a call: an error there, or, in a body,
+        noted (the body stays usable; each call of it is measured against the limits)."""
+        if not self._record:
+            raise ExprError(message, offset, wrap=False)
+        if self._limit is None:
+            self._limit = ExprError(message, offset, wrap=False)
+
+    # -- literals -----------------------------------------------------------
+    def _literal(self, t, *_):
+        v = t.children[0]
+        if isinstance(v, (int, float)) and not isinstance(v, bool) and not -MAX_EXPR_NUMBER < v < MAX_EXPR_NUMBER:
+            raise ExprError(f"number {v!r} is out of range: numbers must lie strictly between "
+                            f"-{MAX_EXPR_NUMBER:.0e} and {MAX_EXPR_NUMBER:.0e}", offset_of(t))
+        return ir.Const(type=BOOL if isinstance(v, bool) else NULL if v is None else NUM, tree=t, const=v)
+
+    def _number(self, t, *_):
+        tok = t.children[0]
+        text = tok.value
+        if len(text) > MAX_NUMBER_TEXT:
+            raise ExprError(f"number is {len(text)} characters long; the limit is {MAX_NUMBER_TEXT}", offset_of(tok))
+        v = float(text) if "." in text else int(text)
+        if not v < MAX_EXPR_NUMBER:
+            raise ExprError(f"number {text} is too large: numbers must lie strictly between "
+                            f"-{MAX_EXPR_NUMBER:.0e} and {MAX_EXPR_NUMBER:.0e}", offset_of(tok))
+        return ir.Const(type=NUM, tree=t, const=v)
+
+    def _string(self, t, *_):
+        tok = t.children[0]
+        return ir.Const(type=STR, tree=t, const=unescape(tok.value[1:-1], offset_of(tok) + 1))
+
+    def _true(self, t, *_):
+        return ir.Const(type=BOOL, tree=t, const=True)
+
+    def _false(self, t, *_):
+        return ir.Const(type=BOOL, tree=t, const=False)
+
+    def _null(self, t, *_):
+        return ir.Const(type=NULL, tree=t, const=None)
+
+    def _list(self, t, scope, depth):
+        args = _args(t.children[0])
+        items = [self.sub(a, scope, depth) for a in args]
+        et = NULL
+        for it, a in zip(items, args):
+            if et == NULL:
+                et = it.type
+            elif not compatible(et, it.type):
+                raise ExprError(f"a list mixes {_a(et)} and {_a(it.type)}", offset_of(a))
+        typ = list_of(ANY if et == NULL else et)
+        if all(i.is_const for i in items):
+            return ir.Const(type=typ, tree=t, const=[i.const for i in items])
+        return ir.ListLit(type=typ, tree=t, items=items)
+
+    # -- names --------------------------------------------------------------
+    def _name(self, t, scope, depth):
+        name = t.children[0].value
+        off = offset_of(t)
+        if name in scope:
+            if name in self._consts:
+                return ir.Const(type=scope[name], tree=t, const=self._consts[name])
+            return ir.Local(type=scope[name], tree=t, name=name)
+        sym = self.sym
+        if name in GLOBAL_BUILTINS:
+            return self._builtin_name(name, t, off)
+        if name in sym.global_vars:
+            return ir.GlobalVar(type=sym.global_vars[name], tree=t, name=name)
+        if name in sym.shared_zones:
+            return ir.SharedZone(type=ZONE, tree=t, name=name)
+        if name in sym.player_zones:
+            raise ExprError(f"'{name}' is a zone each player has: say whose, e.g. current.{name}", off)
+        if name in sym.player_vars:
+            raise ExprError(f"'{name}' is a variable each player has: say whose, e.g. current.{name}", off)
+        known = list(scope) + list(GLOBAL_BUILTINS) + list(sym.global_vars) + list(sym.shared_zones)
+        raise ExprError(f"unknown name '{name}'{did_you_mean(name, known)}", off)
+
+    def _builtin_name(self, name, t, off):
+        if name == "current":
+            return ir.Current(type=PLAYER, tree=t)
+        if name == "players":
+            return ir.Players(type=list_of(PLAYER), tree=t)
+        if name == "active":
+            return ir.Active(type=list_of(PLAYER), tree=t)
+        if name == "num_players":
+            return ir.NumPlayers(type=NUM, tree=t)
+        if name == "all_cards":
+            return ir.Const(type=list_of(CARD), tree=t, const=self.sym.all_cards)
+        raise ExprError("'options' needs an option name, e.g. options.some_option", off)
+
+    # -- attribute access -----------------------------------------------------
+    def _attr(self, t, scope, depth):
+        obj_t, name_tok = t.children
+        name = name_tok.value
+        off = offset_of(name_tok)
+        if isinstance(obj_t, Tree) and obj_t.data == "name" and obj_t.children[0].value == "options" \
+                and "options" not in scope:
+            if name not in self.sym.options:
+                raise ExprError(f"unknown option '{name}'{did_you_mean(name, self.sym.options)}", off)
+            v = self.sym.options[name]
+            return ir.Const(type=type_of_value(v), tree=t, const=v)
+        obj = self.sub(obj_t, scope, depth)
+        if obj.type == CARD:
+            if name not in self.sym.card_attrs:
+                raise ExprError(f"cards have no attribute '{name}'{did_you_mean(name, self.sym.card_attrs)}", off)
+            typ, table = self.sym.card_attrs[name]
+            if obj.is_const:
+                if obj.const is None:
+                    raise ExprError(f"null has no attribute '{name}'", off)
+                return ir.Const(type=typ, tree=t, const=table[obj.const])
+            return ir.CardAttr(type=typ, tree=t, obj=obj, name=name)
+        if obj.type == PLAYER:
+            return self._player_attr(obj, name, t, off)
+        if obj.type == ZONE:
+            if name in ZONE_BUILTINS:
+                return ir.ZoneProp(type=ZONE_BUILTINS[name], tree=t, obj=obj, name=name)
+            raise ExprError(f"zones have no attribute '{name}'{did_you_mean(name, ZONE_BUILTINS)} "
+                            f"(zones have: {', '.join(ZONE_BUILTINS)})", off)
+        if obj.type == ANY and (self._lenient or isinstance(obj, ir.Missing)):
+            return ir.Missing(type=ANY, tree=t)
+        raise ExprError(f"{_a(obj.type)} has no attributes (looking for '{name}')", off)
+
+    def _player_attr(self, obj, name, t, off):
+        sym = self.sym
+        if obj.is_const and obj.const is None:
+            raise ExprError(f"null has no attribute '{name}'", off)
+        if name in sym.player_vars:
+            return ir.PlayerVar(type=sym.player_vars[name], tree=t, owner=obj, name=name)
+        if name in sym.player_zones:
+            return ir.PlayerZone(type=ZONE, tree=t, owner=obj, name=name)
+        if name in PLAYER_BUILTINS:
+            return ir.PlayerProp(type=PLAYER_BUILTINS[name], tree=t, obj=obj, name=name)
+        known = list(sym.player_vars) + list(sym.player_zones) + list(PLAYER_BUILTINS)
+        raise ExprError(f"players have no attribute '{name}'{did_you_mean(name, known)}", off)
+
+    def _index(self, t, scope, depth):
+        coll_t, idx_t = t.children
+        coll = self.sub(coll_t, scope, depth)
+        et = elem_of(coll.type)
+        if et is None:
+            raise ExprError(f"cannot index {_a(coll.type)}", offset_of(coll_t))
+        idx = self.sub(idx_t, scope, depth, NUM)
+        return ir.Index(type=et, tree=t, coll=coll, index=idx)
+
+    # -- operators ----------------------------------------------------------
+    def _neg(self, t, scope, depth):
+        a = self.sub(t.children[0], scope, depth, NUM)
+        return self.fold(ir.Neg(type=NUM, tree=t, a=a), lambda v: -v, a)
+
+    def _not(self, t, scope, depth):
+        a = self.sub(t.children[0], scope, depth, BOOL)
+        return self.fold(ir.Not(type=BOOL, tree=t, a=a), lambda v: not v, a)
+
+    def _and(self, t, scope, depth):
+        a, b = (self.sub(c, scope, depth, BOOL) for c in t.children)
+        if a.is_const:
+            return b if a.const else ir.Const(type=BOOL, tree=t, const=False)
+        if b.is_const:          # the left side runs anyway: expressions have no side effects
+            return a if b.const else ir.Const(type=BOOL, tree=t, const=False)
+        return ir.And(type=BOOL, tree=t, a=a, b=b)
+
+    def _or(self, t, scope, depth):
+        a, b = (self.sub(c, scope, depth, BOOL) for c in t.children)
+        if a.is_const:
+            return ir.Const(type=BOOL, tree=t, const=True) if a.const else b
+        if b.is_const:
+            return ir.Const(type=BOOL, tree=t, const=True) if b.const else a
+        return ir.Or(type=BOOL, tree=t, a=a, b=b)
+
+    def _ifelse(self, t, scope, depth):
+        yes_t, cond_t, no_t = t.children
+        cond = self.sub(cond_t, scope, depth, BOOL)
+        yes = self.sub(yes_t, scope, depth)
+        no = self.sub(no_t, scope, depth)
+        if not compatible(yes.type, no.type):
+            raise ExprError(f"the two branches differ: {_a(yes.type)} and {_a(no.type)}", offset_of(no_t))
+        if cond.is_const:
+            return yes if cond.const else no
+        return ir.IfElse(type=no.type if yes.type == NULL else yes.type, tree=t, cond=cond, yes=yes, no=no)
+
+    def _arith(self, t, scope, depth):
+        a_t, op_tok, b_t = t.children
+        op = op_tok.value
+        a = self.sub(a_t, scope, depth)
+        b = self.sub(b_t, scope, depth)
+        if op == "+" and elem_of(a.type) and elem_of(b.type) and a.type != ANY:
+            typ = a.type if a.type != ZONE else list_of(CARD)
+            return self.fold(ir.Join(type=typ, tree=t, a=a, b=b), self._joined, a, b)
+        if op == "+" and STR in (a.type, b.type) and {a.type, b.type} <= {STR, ANY}:
+            return self.fold(ir.Concat(type=STR, tree=t, a=a, b=b), self._joined, a, b)
+        for n, nt in ((a, a_t), (b, b_t)):
+            if not compatible(n.type, NUM):
+                raise ExprError(f"'{op}' needs numbers, but this is {_a(n.type)}", offset_of(nt))
+        return self.fold(ir.Arith(type=NUM, tree=t, op=op, a=a, b=b), _ARITH[op], a, b)
+
+    def _joined(self, x, y):
+        r = x + y if isinstance(x, str) else [*x, *y]
+        self.charge(len(r))
+        return r
+
+    def _compare(self, t, scope, depth):
+        a_t, op_tok, b_t = t.children
+        op = " ".join(op_tok.value.split())
+        a = self.sub(a_t, scope, depth)
+        b = self.sub(b_t, scope, depth)
+        if op in ("in", "not in"):
+            et = elem_of(b.type)
+            if et is None:
+                raise ExprError(f"'{op}' needs a list or zone on its right, but this is {_a(b.type)}", offset_of(b_t))
+            if not compatible(a.type, et):
+                raise ExprError(f"looking for {_a(a.type)} among {_a(et)} values", offset_of(a_t))
+            member = (lambda x, c: x in c) if op == "in" else (lambda x, c: x not in c)
+            return self.fold(ir.Member(type=BOOL, tree=t, op=op, a=a, b=b), member, a, b)
+        if not compatible(a.type, b.type):
+            raise ExprError(f"cannot compare {_a(a.type)} with {_a(b.type)}", offset_of(op_tok))
+        if op in ("<", ">", "<=", ">=") and a.type not in (NUM, STR, ANY, NULL):
+            raise ExprError(f"'{op}' compares numbers or strings, not {a.type}s", offset_of(op_tok))
+        cmp = _COMPARE[op]
+        if elem_of(a.type) is not None and a.type != ANY:     # lists compare element by element
+            def cmp(x, y, f=cmp):
+                self.charge(len(x or ()))
+                return f(x, y)
+        return self.fold(ir.Compare(type=BOOL, tree=t, op=op, a=a, b=b), cmp, a, b)
+
+    def fold(self, node, compute, *parts):
+        """`node`, or its value if every part is a constant and computing it succeeds; a
+        computation that fails is left to fail at run time, at the step that runs it."""
+        if not all(p.is_const for p in parts):
+            return node
+        try:
+            value = compute(*(p.const for p in parts))
+        except (ArithmeticError, TypeError, ValueError, RulesError):
+            return node
+        if node.type == NUM and isinstance(value, (int, float)) and not -MAX_EXPR_NUMBER < value < MAX_EXPR_NUMBER:
+            raise ExprError(f"this computes a number beyond the limit of {MAX_EXPR_NUMBER:.0e}", wrap=False)
+        return ir.Const(type=node.type, tree=node.tree, const=value)
+
+    def charge(self, n):
+        """The work budget of folding constants (lists joined, compared, shown)."""
+        self._work += n
+        if self._work > MAX_WORK:
+            raise ExprError(f"the rules did more than {MAX_WORK:,} units of work between two decisions "
+                            "(elements visited by count, sum, filter, map, any, in, ...): do functions of "
+                            "each element nest too deeply?", wrap=False)
+
+    # -- calls --------------------------------------------------------------
+    def _lambda(self, t, *_):
+        raise ExprError("'x => ...' may only be an argument of a function such as count or filter",
+                        offset_of(t))
+
+    def _call(self, t, scope, depth):
+        name_tok, args_t = t.children
+        name = name_tok.value
+        args = _args(args_t)
+        if name in self.sym.functions:
+            return self._user_call(self.sym.functions[name], args, t, scope, depth)
+        from .builtins import BUILTINS
+        spec = BUILTINS.get(name)
+        if spec is None:
+            known = list(BUILTINS) + list(self.sym.functions)
+            raise ExprError(f"unknown function '{name}'{did_you_mean(name, known)}", offset_of(name_tok))
+        return spec(self, name, args, t, scope, depth)
+
+    def _user_call(self, fdef, args, t, scope, depth):
+        off = offset_of(t)
+        if len(args) != len(fdef.params):
+            raise ExprError(f"{fdef.name}() takes {len(fdef.params)} argument(s), got {len(args)}", off)
+        if self._cycle_of is None:
+            self._cycle_of = _cycles(self.sym.functions)
+        if fdef.name in self._cycle_of:
+            cycle = self._cycle_of[fdef.name]
+            raise ExprError(f"in function {_chain(cycle)}: function '{fdef.name}' calls itself; "
+                            "functions may not be recursive", off)
+        values = [self.sub(a, scope, depth) for a in args]
+        if fdef.name not in self.functions:
+            if self._base + depth > _MAX_NESTED:
+                self.limit(_too_deep(), off)
+                self._depth = MAX_EXPR_DEPTH + 1
+                return ir.Missing(type=ANY, tree=t)
+            self.function(fdef, [ANY if v.type == NULL else v.type for v in values], self._base + depth)
+        f = self.functions[fdef.name]
+        if f is None:                   # its body is wrong: said once, at the function
+            return ir.Missing(type=ANY, tree=t)
+        for i, ((p, typ), v, a) in enumerate(zip(f.params, values, args)):
+            if not compatible(v.type, typ):
+                raise ExprError(f"{f.name}() expects {_a(typ)} as its {_ordinal(i + 1)} argument, "
+                                f"but this is {_a(v.type)}", offset_of(a))
+        if self.in_text and f.random_via is not None:
+            raise ExprError(f"in function {_chain([f.name] + f.random_via)}: {RANDOM_IN_TEXT}", off)
+        if self._random is None and f.random_via is not None:
+            self._random = [f.name] + f.random_via
+        self._depth = max(self._depth, depth + f.depth)
+        if depth + f.depth > MAX_EXPR_DEPTH:
+            self.limit(_too_deep(), off)
+        self._nodes += f.size
+        if self._nodes > MAX_EXPR_NODES:
+            self.limit(_too_large(), off)
+        if all(v.is_const for v in values) and f.random_via is None:
+            folded = self._folded(fdef, f, values, t)
+            if folded is not None:
+                return folded
+        return ir.UserCall(type=f.type, tree=t, function=f, args=values)
+
+    def _folded(self, fdef, f, values, t):
+        """A call with constant arguments, computed now if its body then folds: the body is
+        checked again with its parameters bound to the values (within the size limit, which
+        bounds this too).  A body that does not fold is left to the call at run time."""
+        if f.size > MAX_EXPR_NODES or f.depth > MAX_EXPR_DEPTH or self._limit is not None:
+            return None
+        saved = self._consts, self._nodes, self._depth, self._record, self.in_text
+        self._consts = {p: v.const for p, v in zip(fdef.params, values)}
+        self._nodes, self._depth, self._record, self.in_text = 0, 0, False, False
+        try:
+            node = self.node(fdef.tree, dict(f.params), 0)
+        except ExprError as e:
+            if e.wrap:                  # e.g. null.value: the call says it at run time
+                return None
+            raise ExprError(e.message, offset_of(t), wrap=False) from None
+        finally:
+            self._consts, self._nodes, self._depth, self._record, self.in_text = saved
+        return ir.Const(type=f.type, tree=t, const=node.const) if node.is_const else None
+
+    def function(self, fdef: FunctionDef, types: list, base: int = 0):
+        """Check a function's body once, its parameters of `types`; note what it costs."""
+        saved = (self.in_text, self._consts, self._base, self._record, self._limit, self._nodes,
+                 self._depth, self._work, self._random)
+        self.in_text, self._consts, self._base, self._record, self._limit = False, {}, base, True, None
+        self._nodes = self._depth = self._work = 0
+        self._random = None
+        self.functions[fdef.name] = None            # while its body is checked, and if it is wrong
+        try:
+            body = self.node(fdef.tree, dict(zip(fdef.params, types)), 0)
+            f = ir.Function(fdef.name, list(zip(fdef.params, types)), body, min(self._nodes, MAX_EXPR_NODES + 1),
+                            self._depth, self._random)
+            self.functions[fdef.name] = f
+            if self._limit is not None:
+                self.errors[fdef.name] = self._limit
+        except ExprError as e:
+            self.errors[fdef.name] = e
+        finally:
+            (self.in_text, self._consts, self._base, self._record, self._limit, self._nodes,
+             self._depth, self._work, self._random) = saved
+
+    def collection(self, a_t, scope, depth):
+        c = self.sub(a_t, scope, depth)
+        et = elem_of(c.type)
+        if et is None:
+            raise ExprError(f"expected a list or zone, but this is {_a(c.type)}", offset_of(a_t))
+        return c, et
+
+    def each(self, a_t, elem_type, scope, depth, want=None):
+        """Check `x => body` with x bound to each element; return (var, body)."""
+        if not (isinstance(a_t, Tree) and a_t.data == "lambda_"):
+            raise ExprError("expected a function of each element here, such as c => c.points", offset_of(a_t))
+        var_tok, body_t = a_t.children
+        var = var_tok.value
+        if var in scope:
+            raise ExprError(f"'{var}' is already a name here; choose another name for the element",
+                            offset_of(var_tok))
+        inner = dict(scope)
+        inner[var] = elem_type
+        return var, self.sub(body_t, inner, depth, want)
+
+
+RANDOM_IN_TEXT = ("random() cannot be used in a text or in whom a log is for: the game would then "
+                  "depend on whether its account is kept")
+
+
+def _too_deep() -> str:
+    return (f"expression is nested too deeply (more than {MAX_EXPR_DEPTH} levels, "
+            "counting the bodies of the functions it calls)")
+
+
+def _too_large() -> str:
+    return (f"expression is too large: more than {MAX_EXPR_NODES} parts once the functions it "
+            "calls are copied in (each call copies its function's body)")
+
+
+def _ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+def _chain(names) -> str:
+    """'f()', 'f() → g()', a long chain shortened: 'f() → g() → … → h()'."""
+    names = [n + "()" for n in names]
+    if len(names) > 4:
+        names = names[:2] + ["…"] + names[-1:]
+    return " → ".join(names)
+
+
+def _calls_in(t) -> set:
+    """The names of the functions a tree calls."""
+    out = set()
+    stack = [t]
+    while stack:
+        t = stack.pop()
+        if isinstance(t, Tree):
+            if t.data == "call":
+                out.add(t.children[0].value)
+            stack.extend(t.children)
+    return out
+
+
+def _cycles(functions: dict) -> dict:
+    """name -> the shortest chain of calls by which the function calls itself, for each
+    function that does (found on the call graph, before any type is known)."""
+    calls = {name: [n for n in sorted(_calls_in(f.tree)) if n in functions] for name, f in functions.items()}
+    out = {}
+    for start in functions:
+        paths, seen = [[start]], {start}
+        while paths and start not in out:
+            nxt = []
+            for path in paths:
+                for n in calls[path[-1]]:
+                    if n == start:
+                        out[start] = path
+                        break
+                    if n not in seen:
+                        seen.add(n)
+                        nxt.append(path + [n])
+                if start in out:
+                    break
+            paths = nxt
+    return out
+
+
+def free_names(t) -> set:
+    """The names an expression tree reads, less those its own `x => ...` bind."""
+    if not isinstance(t, Tree):
+        return set()
+    if t.data == "name":
+        return {t.children[0].value}
+    if t.data == "lambda_":
+        return free_names(t.children[1]) - {t.children[0].value}
+    if t.data == "attr":
+        return free_names(t.children[0])
+    if t.data == "call":
+        return free_names(t.children[1])
+    out = set()
+    for child in t.children:
+        out |= free_names(child)
+    return out
+
+
+def arity(name, args, t, lo, hi):
+    if not lo <= len(args) <= hi:
+        want = str(lo) if lo == hi else f"{lo} or {hi}"
+        raise ExprError(f"{name}() takes {want} argument(s), got {len(args)}", offset_of(t))
+
+
+def _args(args_t) -> list:
+    if args_t is None:
+        return []
+    return list(args_t.children)
+
+
+_ESCAPES = {"\\": "\\", "'": "'", '"': '"', "n": "\n", "t": "\t", "r": "\r"}
+_HEX = {"x": 2, "u": 4, "U": 8}
+
+
+def unescape(raw: str, offset: int) -> str:
+    """The value of a string literal's text (without its quotes), which starts at `offset`.
+
+    Escapes: \\\\ \\' \\" \\n \\t \\r \\xHH \\uHHHH \\UHHHHHHHH; a code point must be a
+    character (not a surrogate, at most 10FFFF).  Anything else is an ExprError there.
+    """
+    for i, ch in enumerate(raw):
+        if "\ud800" <= ch <= "\udfff":
+            raise ExprError(f"a string holds an unpaired surrogate U+{ord(ch):04X}, which is not a character",
+                            offset + i)
+    if "\\" not in raw:
+        return raw
+    out = []
+    i = 0
+    n = len(raw)
+    while i < n:
+        ch = raw[i]
+        if ch != "\\":
+            out.append(ch)
+            i += 1
+            continue
+        kind = raw[i + 1] if i + 1 < n else ""
+        if kind in _ESCAPES:
+            out.append(_ESCAPES[kind])
+            i += 2
+            continue
+        if kind in _HEX:
+            digits = raw[i + 2:i + 2 + _HEX[kind]]
+            if len(digits) != _HEX[kind] or any(d not in "0123456789abcdefABCDEF" for d in digits):
+                raise ExprError(f"'\\{kind}' needs {_HEX[kind]} hexadecimal digits, e.g. "
+                                f"'\\{kind}{'0041'[-_HEX[kind]:] if _HEX[kind] <= 4 else '00000041'}'", offset + i)
+            code = int(digits, 16)
+            if 0xD800 <= code <= 0xDFFF or code > 0x10FFFF:
+                raise ExprError(f"'\\{kind}{digits}' is not a character "
+                                f"({'an unpaired surrogate' if code <= 0xDFFF else 'beyond U+10FFFF'})", offset + i)
+            out.append(chr(code))
+            i += 2 + _HEX[kind]
+            continue
+        shown = repr(kind)[1:-1] if kind else ""
+        raise ExprError(f"unknown escape '\\{shown}' in a string; the escapes are "
+                        "\\\\ \\' \\\" \\n \\t \\r \\xHH \\uHHHH \\UHHHHHHHH", offset + i)
+    return "".join(out)

@@ -1,0 +1,93 @@
+"""The typed intermediate form of expressions: what the checker produces and the back ends
+consume.
+
+One small class per kind of node, names already resolved.  Every node has its `type` (a
+type string of lang/types.py), `const` (the folded value, or NOCONST) and the lark `tree` it
+was checked from: its `offset` in the expression text, and its `text` for messages at run
+time, are read from the tree when they are needed (never for the common case).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+NOCONST = object()
+
+
+@dataclass(eq=False, kw_only=True)
+class Node:
+    type: str
+    tree: object = None
+    const: object = NOCONST
+
+    @property
+    def is_const(self) -> bool:
+        return self.const is not NOCONST
+
+    @property
+    def offset(self) -> int:
+        from .syntax import offset_of       # lark, only when a message needs it
+        return offset_of(self.tree)
+
+    @property
+    def text(self) -> str:
+        from .syntax import unparse
+        return unparse(self.tree) if self.tree is not None else repr(self.const)
+
+
+def ir(name, *fields):
+    """A node class with `fields` (besides type, tree and const)."""
+    ns = {"__annotations__": {f: object for f in fields}}
+    return dataclass(eq=False, kw_only=True)(type(name, (Node,), ns))
+
+
+Const = ir("Const")                         # a folded value: `const`
+Missing = ir("Missing")                     # no value: a stand-in after a reported error
+ListLit = ir("ListLit", "items")
+Local = ir("Local", "name")                 # a local name, or a function's parameter
+GlobalVar = ir("GlobalVar", "name")
+SharedZone = ir("SharedZone", "name")
+PlayerZone = ir("PlayerZone", "owner", "name")
+PlayerVar = ir("PlayerVar", "owner", "name")
+Current = ir("Current")
+Players = ir("Players")
+Active = ir("Active")
+NumPlayers = ir("NumPlayers")
+CardAttr = ir("CardAttr", "obj", "name")    # the back end finds the table by name
+PlayerProp = ir("PlayerProp", "obj", "name")    # index, seat, name, left, right, eliminated
+ZoneProp = ir("ZoneProp", "obj", "name")    # top, bottom, size
+Index = ir("Index", "coll", "index")
+Neg = ir("Neg", "a")
+Not = ir("Not", "a")
+And = ir("And", "a", "b")
+Or = ir("Or", "a", "b")
+IfElse = ir("IfElse", "cond", "yes", "no")
+Arith = ir("Arith", "op", "a", "b")         # + - * / // % on numbers
+Concat = ir("Concat", "a", "b")             # string + string
+Join = ir("Join", "a", "b")                 # list + list
+Compare = ir("Compare", "op", "a", "b")
+Member = ir("Member", "op", "a", "b")       # a in b, a not in b
+BuiltinCall = ir("BuiltinCall", "name", "args", "var", "body")  # body: of each element `var`, or None
+UserCall = ir("UserCall", "function", "args")
+
+
+@dataclass(eq=False)
+class Function:
+    """A ruleset's function, checked once: its parameters' types, its body, and what a call
+    costs once its body (and the bodies it calls) are counted in: `size` parts, `depth` levels.
+    `random_via` is the chain of calls by which it uses random(), or None."""
+    name: str
+    params: list                    # [(name, type)]
+    body: Node = field(default=None, repr=False)
+    size: int = 0
+    depth: int = 0
+    random_via: list | None = None
+
+    @property
+    def type(self) -> str:
+        return self.body.type
+
+
+@dataclass(eq=False)
+class Template:
+    """A text with {expression} parts: literal strings and nodes, in order."""
+    parts: list = field(default_factory=list)

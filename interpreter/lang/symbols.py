@@ -1,0 +1,30 @@
+"""The names an expression may use, as a ruleset declares them: the checker's input."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass
+class FunctionDef:
+    """A ruleset-defined function as written: a named expression with parameters."""
+    name: str
+    params: list
+    tree: object        # its parsed body (a lark tree)
+
+
+@dataclass
+class Symbols:
+    """Every name an expression may use, as declared by the ruleset."""
+    options: dict = field(default_factory=dict)
+    card_attrs: dict = field(default_factory=dict)      # name -> (type, table indexed by card)
+    global_vars: dict = field(default_factory=dict)     # name -> type
+    player_vars: dict = field(default_factory=dict)     # name -> type
+    shared_zones: set = field(default_factory=set)
+    player_zones: set = field(default_factory=set)
+    functions: dict = field(default_factory=dict)       # name -> FunctionDef
+    all_cards: tuple = ()
+
+    @property
+    def display(self):
+        """The card display table (card -> text), empty before the deck has one."""
+        return self.card_attrs.get("display", (None, ()))[1]

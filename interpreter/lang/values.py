@@ -1,0 +1,55 @@
+"""Pure helpers on the language's values, shared by the checker (which folds constants)
+and the back ends (which compute at run time): arithmetic that refuses a zero divisor, and
+how a value reads as text in the account."""
+from __future__ import annotations
+
+from ..errors import RulesError
+from ..limits import MAX_NUMBER
+from .types import BOOL, CARD, PLAYER, ZONE, elem_of, list_of
+
+
+def divide(a, b):
+    if b == 0:
+        raise ZeroDivisionError("division by zero")
+    r = a / b
+    return int(r) if r.is_integer() else r
+
+
+def floordiv(a, b):
+    if b == 0:
+        raise ZeroDivisionError("division by zero")
+    return a // b
+
+
+def mod(a, b):
+    if b == 0:
+        raise ZeroDivisionError("modulo by zero")
+    return a % b
+
+
+def plain(v) -> str:
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if isinstance(v, float) and v.is_integer():     # not for inf and nan, which int() refuses
+        v = int(v)
+    if isinstance(v, int) and not -MAX_NUMBER < v < MAX_NUMBER:
+        raise RulesError(f"a number beyond the limit of {MAX_NUMBER:.0e} cannot be shown")
+    return "—" if v is None else str(v)
+
+
+def shower(typ: str, display):
+    """fn(state, value) -> str for values of type `typ`; `display` is the card display table.
+    Only players need the state (their names), so constants of other types show without one."""
+    if typ == CARD:
+        return lambda s, v: "—" if v is None else display[v]
+    if typ == PLAYER:
+        return lambda s, v: "nobody" if v is None else s.names[v]
+    if typ in (ZONE, list_of(CARD)):
+        return lambda s, v: " ".join("—" if x is None else display[x] for x in v) if v else "—"
+    if typ == list_of(PLAYER):
+        return lambda s, v: ", ".join("nobody" if x is None else s.names[x] for x in v) if v else "nobody"
+    if typ == BOOL:
+        return lambda s, v: "yes" if v else "no"
+    if elem_of(typ) is not None:
+        return lambda s, v: ", ".join(plain(x) for x in v) if v else "—"
+    return lambda s, v: plain(v)
