@@ -20,7 +20,7 @@ import importlib
 
 _EXPORTS = {
     "load_program": "pipeline", "load_program_text": "pipeline", "load_named_program": "pipeline",
-    "check_file": "pipeline", "check_players": "pipeline",
+    "check_file": "play.validation", "check_players": "pipeline",
     "Program": "runtime.program",
     "new_game": "runtime.engine", "apply": "runtime.engine", "labels": "runtime.engine",
     "result": "runtime.engine", "view": "runtime.engine",

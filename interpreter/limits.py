@@ -37,6 +37,7 @@ MAX_PLAYOUTS = 1_000                  # play-outs per option of the mc bot a rec
 MAX_CARDS = 5_000                     # cards in a deck, copies included (deck.py)
 MAX_RULESET_PLAYERS = 100             # players a ruleset may allow (schema: players.maximum)
 MAX_STEPS = 10_000_000                # the highest flow.max_steps a ruleset may set (schema); default 1,000,000
+DEFAULT_MAX_STEPS = 1_000_000              # steps between two decisions when a ruleset gives no flow.max_steps
 
 # -- values while a game runs (enforced in effects.py when a variable is set or added to) -
 # A number outside +-MAX_NUMBER (or not finite), a text longer than MAX_STRING or a list

@@ -6,13 +6,16 @@ The functions here are the ones the package exports; the stages themselves never
 import this module."""
 from __future__ import annotations
 
+from .backend.expressions import Closures
 from .backend.program import build_program
+from .check.expressions import ExprChecker
 from .check.ruleset import check_ruleset
 from .check.schema import findings, load_schema
 from .errors import Problem, RulesetError, UsageError
 from .lang.ir import Ruleset
 from .limits import MAX_PLAYERS
-from .runtime.program import Program, resolve_options
+from .check.options import resolve_options
+from .runtime.program import Program
 from .source.loader import FileRefused, decode, load_file, load_text, read_bytes
 
 
@@ -113,26 +116,25 @@ def check_players(n, program: Program, src, where: tuple) -> list[Problem]:
     return []
 
 
-def check_file(path: str) -> list[Problem]:
-    """Every problem of a ruleset or scenario file (empty when it is valid)."""
-    try:
-        data, source = load_file(path)
-    except RulesetError as e:
-        return e.problems
-    from .play.scenario import check_file as check_scenario, is_scenario
-    if is_scenario(data):
-        return check_scenario(path)
-    if isinstance(data, dict) and "format" in data and "decisions" in data:
-        from .play.records import load as load_record, program_of
-        try:
-            program_of(load_record(path))
-        except RulesetError as e:
-            return e.problems
-        return []
+def check_ruleset_data(data, source) -> list[Problem]:
+    """Every problem of a loaded ruleset (empty when it is valid), found by the checker alone:
+    no run-time code is built."""
     try:
         _checked(data, source, None, None)
     except RulesetError as e:
         return e.problems
     except UsageError as e:
-        return [Problem(path, 0, 0, str(e))]
+        return [Problem(source.file, 0, 0, str(e))]
     return []
+
+
+def compile_expression(symbols, text, scope=None, want=None):
+    """Check and compile one expression (for tests and tools): the IR node, with `.fn`.
+    A mistake in a function's body that the expression calls is raised too."""
+    checker = ExprChecker(symbols)
+    node = checker.check(text, scope, want)
+    for name, e in checker.errors.items():
+        e.function = name
+        raise e
+    node.fn = Closures(symbols).fn(node)
+    return node

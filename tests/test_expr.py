@@ -11,7 +11,7 @@ from hypothesis import given, settings, strategies as st
 
 from interpreter.errors import RulesError
 from interpreter.lang.syntax import ExprError, parse
-from interpreter.backend.expressions import compile_expression
+from interpreter.pipeline import compile_expression
 from interpreter.check.expressions import ExprChecker
 from interpreter.lang.symbols import FunctionDef, Symbols
 from interpreter.lang.types import BOOL, NUM, STR

@@ -23,7 +23,7 @@ from interpreter import load_program, new_game
 from interpreter.cli import run
 from interpreter.errors import RulesError
 from interpreter.lang.syntax import ExprError, parse
-from interpreter.backend.expressions import compile_expression
+from interpreter.pipeline import compile_expression
 from interpreter.check.expressions import free_names
 from interpreter.lang.types import CARD, NUM, PLAYER, list_of
 from interpreter.limits import MAX_WORK

@@ -19,11 +19,13 @@ from lark import Tree
 
 from ..errors import RulesError
 from ..lang.expr_ir import NOCONST
-from ..lang.syntax import unparse
+from ..lang.syntax import free_names, unparse
 from ..lang.types import ANY, elem_of
 from ..lang.values import divide, floordiv, mod
 from ..limits import MAX_WORK
+from ..runtime.effects import too_much_work
 from ..runtime.state import next_seat
+from .functions import BUILTINS
 
 
 @dataclass
@@ -34,19 +36,6 @@ class Code:
     local: str | None = None        # the value is this local name
     current: bool = False           # the value is the current player
     card_attr: tuple | None = None  # (table, local name, fault) for `local.attribute` of a card
-
-
-def compile_expression(symbols, text, scope=None, want=None):
-    """Check and compile one expression (for tests and tools): the IR node, with `.fn`.
-    A mistake in a function's body that the expression calls is raised too."""
-    from ..check.expressions import ExprChecker
-    checker = ExprChecker(symbols)
-    node = checker.check(text, scope, want)
-    for name, e in checker.errors.items():
-        e.function = name
-        raise e
-    node.fn = Closures(symbols).fn(node)
-    return node
 
 
 class Closures:
@@ -430,7 +419,6 @@ class Closures:
 
     # -- calls ------------------------------------------------------------------
     def _BuiltinCall(self, node):
-        from .functions import BUILTINS
         return Code(BUILTINS[node.name](self, node))
 
     def _UserCall(self, node):
@@ -504,7 +492,6 @@ class Closures:
 
 
 def _free(node) -> set:
-    from ..check.expressions import free_names
     return free_names(node.tree) if node.tree is not None else set()
 
 
@@ -588,12 +575,6 @@ def _charged(fn, coll):
             too_much_work()
         return fn(s, l)
     return charged
-
-
-def too_much_work():
-    raise RulesError(f"the rules did more than {MAX_WORK:,} units of work between two decisions "
-                     "(elements visited by count, sum, filter, map, any, in, ...): do functions of "
-                     "each element nest too deeply?")
 
 
 # -- comparisons, written out so that the common case is one closure ------------------------

@@ -4,7 +4,7 @@ BuiltinCall node and returns fn(state, locals); the table at the end maps names 
 Functions of each element (`c => ...`) bind the element in the locals while they run:
 collections are finite, so every call ends.  Every function that goes through a
 collection charges its length to the work budget (`State.work`, at most MAX_WORK between
-two decisions; see expressions.too_much_work), once per call and written out in each
+two decisions; see runtime/effects.too_much_work), once per call and written out in each
 closure, so that functions of each element nested in one another cannot run for hours.
 A null where a value is needed stops the game with a RulesError naming the expression
 that was null (Closures.fault).
@@ -14,7 +14,7 @@ from __future__ import annotations
 from ..lang.types import ANY, elem_of
 from ..lang.values import shower
 from ..limits import MAX_WORK
-from .expressions import too_much_work
+from ..runtime.effects import too_much_work
 
 
 def _nothing(c, node, cf):

@@ -8,7 +8,16 @@ from ..lang import expr_ir as ir
 from ..lang.syntax import ExprError, offset_of
 from ..lang.types import ANY, BOOL, NUM, PLAYER, STR, ZONE, compatible, elem_of, list_of
 from ..lang.values import shower
-from .expressions import RANDOM_IN_TEXT, arity
+
+
+RANDOM_IN_TEXT = ("random() cannot be used in a text or in whom a log is for: the game would then "
+                  "depend on whether its account is kept")
+
+
+def arity(name, args, t, lo, hi):
+    if not lo <= len(args) <= hi:
+        want = str(lo) if lo == hi else f"{lo} or {hi}"
+        raise ExprError(f"{name}() takes {want} argument(s), got {len(args)}", offset_of(t))
 
 
 def _call(t, name, typ, args, var=None, body=None):

@@ -12,7 +12,7 @@ import math
 import re
 
 from ..errors import did_you_mean
-from ..runtime.program import Deck
+from ..lang.ir import Deck
 from ..limits import MAX_CARDS
 from ..lang.symbols import Symbols
 from ..lang.syntax import ExprError, parse

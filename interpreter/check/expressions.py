@@ -20,9 +20,10 @@ from lark import Token, Tree
 from ..errors import RulesError, did_you_mean
 from ..lang import expr_ir as ir
 from ..lang.symbols import FunctionDef, Symbols
-from ..lang.syntax import ExprError, offset_of, parse
+from ..lang.syntax import ExprError, free_names, offset_of, parse
 from ..lang.types import (ANY, BOOL, CARD, NULL, NUM, PLAYER, STR, ZONE, a_ as _a, compatible, elem_of,
                           list_of, type_of_value)
+from .builtins import BUILTINS, RANDOM_IN_TEXT
 from ..lang.values import divide, floordiv, mod
 from ..limits import MAX_EXPR_DEPTH, MAX_EXPR_NODES, MAX_EXPR_NUMBER, MAX_NUMBER_TEXT, MAX_WORK
 
@@ -379,7 +380,6 @@ class ExprChecker:
         args = _args(args_t)
         if name in self.sym.functions:
             return self._user_call(self.sym.functions[name], args, t, scope, depth)
-        from .builtins import BUILTINS
         spec = BUILTINS.get(name)
         if spec is None:
             known = list(BUILTINS) + list(self.sym.functions)
@@ -487,10 +487,6 @@ class ExprChecker:
         return var, self.sub(body_t, inner, depth, want)
 
 
-RANDOM_IN_TEXT = ("random() cannot be used in a text or in whom a log is for: the game would then "
-                  "depend on whether its account is kept")
-
-
 def _too_deep() -> str:
     return (f"expression is nested too deeply (more than {MAX_EXPR_DEPTH} levels, "
             "counting the bodies of the functions it calls)")
@@ -547,30 +543,6 @@ def _cycles(functions: dict) -> dict:
                     break
             paths = nxt
     return out
-
-
-def free_names(t) -> set:
-    """The names an expression tree reads, less those its own `x => ...` bind."""
-    if not isinstance(t, Tree):
-        return set()
-    if t.data == "name":
-        return {t.children[0].value}
-    if t.data == "lambda_":
-        return free_names(t.children[1]) - {t.children[0].value}
-    if t.data == "attr":
-        return free_names(t.children[0])
-    if t.data == "call":
-        return free_names(t.children[1])
-    out = set()
-    for child in t.children:
-        out |= free_names(child)
-    return out
-
-
-def arity(name, args, t, lo, hi):
-    if not lo <= len(args) <= hi:
-        want = str(lo) if lo == hi else f"{lo} or {hi}"
-        raise ExprError(f"{name}() takes {want} argument(s), got {len(args)}", offset_of(t))
 
 
 def _args(args_t) -> list:

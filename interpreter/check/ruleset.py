@@ -12,7 +12,8 @@ from ..errors import Problem, RulesetError, UsageError, did_you_mean
 from ..lang import ir
 from ..lang.types import ANY, BOOL, CARD, NULL, NUM, PLAYER, STR, list_of, type_of_value
 from ..messages import msg
-from ..runtime.program import DEFAULT_MAX_STEPS, player_range, resolve_options
+from ..limits import DEFAULT_MAX_STEPS
+from .options import player_range, resolve_options
 from ..source.loader import Source
 from .deck import build_deck, localize
 from .expr_seam import ExprSeam, constant, stand_in, stand_in_text, symbols

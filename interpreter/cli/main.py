@@ -155,7 +155,7 @@ def _bot_arguments(p):
 
 
 def _validate(args, stdout, stderr) -> int:
-    from ..pipeline import check_file
+    from ..play.validation import check_file
     bad = 0
     for path in args.files:
         problems = check_file(path)

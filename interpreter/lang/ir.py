@@ -19,6 +19,15 @@ Expr = expr_ir.Node     # a checked expression
 Steps = tuple           # of step nodes, in order
 
 
+@dataclass
+class Deck:
+    """The cards: each card is a number; each attribute a tuple indexed by it."""
+    ids: tuple          # card -> notation (e.g. "Q♠" or "QS")
+    display: tuple      # card -> text shown in the account
+    attrs: dict         # name -> (type, tuple)
+
+
+
 # -- what steps name ---------------------------------------------------------------
 @dataclass(frozen=True)
 class ZoneRef:
@@ -331,7 +340,7 @@ class Ruleset:
     options: dict                       # the options in force
     option_specs: dict
     players: tuple                      # (min, max, default)
-    deck: object                        # runtime.program.Deck
+    deck: Deck
     start_zone: str
     zones: dict                         # name -> Zone
     variables: dict                     # name -> Variable

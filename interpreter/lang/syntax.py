@@ -154,3 +154,21 @@ def _operand(t, params) -> str:
     if isinstance(t, Tree) and t.data not in _SIMPLE:
         return f"({text})"
     return text
+
+
+def free_names(t) -> set:
+    """The names an expression tree reads, less those its own `x => ...` bind."""
+    if not isinstance(t, Tree):
+        return set()
+    if t.data == "name":
+        return {t.children[0].value}
+    if t.data == "lambda_":
+        return free_names(t.children[1]) - {t.children[0].value}
+    if t.data == "attr":
+        return free_names(t.children[0])
+    if t.data == "call":
+        return free_names(t.children[1])
+    out = set()
+    for child in t.children:
+        out |= free_names(child)
+    return out

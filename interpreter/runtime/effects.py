@@ -248,6 +248,14 @@ def charge(s, n: int) -> None:
                          "(cards moved, dealt, shuffled, sorted, gathered or revealed): do they loop without end?")
 
 
+def too_much_work():
+    """Stop the game: the built-ins of the expressions (count, sum, filter, ...) have visited
+    more elements than the budget between two decisions allows (limits.MAX_WORK)."""
+    raise RulesError(f"the rules did more than {MAX_WORK:,} units of work between two decisions "
+                     "(elements visited by count, sum, filter, map, any, in, ...): do functions of "
+                     "each element nest too deeply?")
+
+
 # -- the account ---------------------------------------------------------------------
 # A game plays the same whether its account is kept (play) or not (simulate, play-outs):
 # its texts draw no random numbers (the compiler forbids random() in texts), spend none

@@ -1,21 +1,11 @@
-"""What the compiler hands the engine: a Program, with its card tables, zones,
-initial values, instructions and choices; plus the options and player counts
-read from a ruleset before it is compiled."""
+"""What a back end hands the engine: a Program, with its card tables, zones, initial
+values, instructions and choices."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
 from ..errors import UsageError, did_you_mean
-
-DEFAULT_MAX_STEPS = 1_000_000
-
-
-@dataclass
-class Deck:
-    ids: tuple          # card -> notation (e.g. "Q♠" or "QS")
-    display: tuple      # card -> text shown in the account
-    attrs: dict         # name -> (type, tuple)
-
+from ..limits import DEFAULT_MAX_STEPS
 
 @dataclass
 class ZoneSpec:
@@ -45,7 +35,7 @@ class Program:
     options: dict
     option_specs: dict
     players: tuple                     # (min, max, default)
-    deck: Deck
+    deck: object                       # lang.ir.Deck: ids, display, attrs (card tables)
     start_zone: str
     zones: dict                        # name -> ZoneSpec
     var_init: dict                     # name -> fn(state)
@@ -85,28 +75,3 @@ class Program:
         if any(notation in (a, b) for a, b in zip(self.deck.ids, self.deck.display)):
             raise UsageError(f"{self.name} has no more copies of '{notation}'")
         raise UsageError(f"{self.name} has no card '{notation}'{did_you_mean(notation, self.deck.ids)}")
-
-
-def resolve_options(data: dict, overrides: dict) -> dict:
-    """The options in force: defaults, then `overrides` (strings from the command line)."""
-    specs = data.get("options", {}) or {}
-    values = {name: spec.get("default") for name, spec in specs.items()}
-    for name, raw in overrides.items():
-        if name not in specs:
-            known = ", ".join(specs) or "none"
-            raise UsageError(f"unknown option '{name}'{did_you_mean(name, specs)}; options of "
-                             f"{data.get('name')}: {known}")
-        choices = specs[name].get("choices", [])
-        match = [c for c in choices if str(c).lower() == str(raw).lower()]
-        if not match:
-            raise UsageError(f"option '{name}' cannot be '{raw}'; choose one of: "
-                             f"{', '.join(map(str, choices))}")
-        values[name] = match[0]
-    return values
-
-
-def player_range(data: dict) -> tuple:
-    p = data.get("players", 2)
-    if isinstance(p, int):
-        return (p, p, p)
-    return (p["min"], p["max"], p.get("default", p["min"]))
