@@ -242,9 +242,26 @@ class ExprChecker:
                 return ir.ZoneProp(type=ZONE_BUILTINS[name], tree=t, obj=obj, name=name)
             raise ExprError(f"zones have no attribute '{name}'{did_you_mean(name, ZONE_BUILTINS)} "
                             f"(zones have: {', '.join(ZONE_BUILTINS)})", off)
-        if obj.type == ANY and (self._lenient or isinstance(obj, ir.Missing)):
+        if obj.type == ANY and isinstance(obj, ir.Missing):
             return ir.Missing(type=ANY, tree=t)
+        if obj.type == ANY and self._lenient:
+            return ir.Missing(type=self._attr_of_anything(name, off), tree=t)
         raise ExprError(f"{_a(obj.type)} has no attributes (looking for '{name}')", off)
+
+    def _attr_of_anything(self, name, off) -> str:
+        """The type of attribute `name` of a value whose type is not known (a parameter of a
+        function nothing calls): the attribute's type where only one kind of value has it,
+        `any` where several do; an ExprError where none does, so that a typo in such a
+        body is found too."""
+        sym = self.sym
+        kinds = {"cards": {n: t for n, (t, _) in sym.card_attrs.items()},
+                 "players": {**PLAYER_BUILTINS, **sym.player_vars, **{z: ZONE for z in sym.player_zones}},
+                 "zones": ZONE_BUILTINS}
+        having = [k for k, attrs in kinds.items() if name in attrs]
+        if not having:
+            known = [n for attrs in kinds.values() for n in attrs]
+            raise ExprError(f"no card, player or zone has an attribute '{name}'{did_you_mean(name, known)}", off)
+        return kinds[having[0]][name] if len(having) == 1 else ANY
 
     def _player_attr(self, obj, name, t, off):
         sym = self.sym
