@@ -250,3 +250,34 @@ def test_nested_functions_of_each_element_stop_at_the_work_limit():
     with pytest.raises(RulesError) as e:
         compile_expression(SYMBOLS, text).fn(state(), {})
     assert "units of work" in str(e.value) and time.perf_counter() - start < 20
+
+
+# -- calls: a function's body is compiled once and called, or compiled in where that computes the same
+class CountingRng:
+    def __init__(self):
+        self.draws = 0
+
+    def below(self, n):
+        self.draws += 1
+        return 0
+
+
+@pytest.mark.parametrize("body, total, reads", [
+    ("0 if total > 5 else x", 5, "once, on the path taken"),
+    ("0 if total > 5 else x", 9, "not at all on the path taken"),
+    ("x + x", 5, "twice"),
+])
+def test_an_argument_that_draws_is_drawn_once_however_often_the_body_reads_it(body, total, reads):
+    symbols = Symbols(global_vars={"total": NUM}, functions={"f": FunctionDef("f", ["x"], parse(body))})
+    s = state()
+    s.vars["total"] = total
+    s.rng = CountingRng()
+    compile_expression(symbols, "f(random([1, 2, 3]))").fn(s, {})
+    assert s.rng.draws == 1, reads
+
+
+def test_small_functions_of_plain_values_give_what_a_call_gives():
+    symbols = Symbols(card_attrs=SYMBOLS.card_attrs, global_vars={"total": NUM}, shared_zones={"trick"},
+                      functions={"pts": FunctionDef("pts", ["c"], parse("c.points * 2 + total")),
+                                 "all_pts": FunctionDef("all_pts", ["z"], parse("sum(z, c => pts(c))"))})
+    assert compile_expression(symbols, "all_pts(trick) + pts(top(trick))").fn(state(), {}) == (2 + 5 + 26 + 5) + 26 + 5

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from lark import Tree
 
 from ..errors import RulesError
-from ..lang.expr_ir import NOCONST
+from ..lang.expr_ir import NOCONST, Node
 from ..lang.syntax import free_names, unparse
 from ..lang.types import ANY, elem_of
 from ..lang.values import divide, floordiv, mod
@@ -424,7 +424,7 @@ class Closures:
     def _UserCall(self, node):
         f = node.function
         params = [p for p, _ in f.params]
-        if self._variant is not None:
+        if self._variant is not None or _inlinable(f, params, node.args):
             return self._inlined(node, params)
         body = self._body(f)
         fns = [self.fn(a) for a in node.args]
@@ -469,14 +469,16 @@ class Closures:
     def _inlined(self, node, params):
         """The body compiled in at this call, its parameters standing for the arguments."""
         args = {p: self.code(a) for p, a in zip(params, node.args)}
-        variant = self._variant[-1]
-        self._variant.append({p for p, a in zip(params, node.args) if not _free(a).isdisjoint(variant)})
+        if self._variant is not None:
+            variant = self._variant[-1]
+            self._variant.append({p for p, a in zip(params, node.args) if not _free(a).isdisjoint(variant)})
         self._frames = ({p: a.tree for p, a in zip(params, node.args)},) + self._frames
         self._params.append(args)
         try:
             return self.code(node.function.body)
         finally:
-            self._variant.pop()
+            if self._variant is not None:
+                self._variant.pop()
             self._frames = self._frames[1:]
             self._params.pop()
 
@@ -489,6 +491,53 @@ class Closures:
             return self.fn(body)
         finally:
             self._variant[-1].discard(var)
+
+
+# A call of a small function is compiled in at the call (no frame to build, one closure
+# fewer per level), like a call in a `where`, when that computes the same: each argument is
+# then computed where the body reads it, which is the same as computing it once for a plain
+# value (a local name, a variable, a constant, the current player) or for an argument the
+# body reads at most once and that draws no random().  Bounded by the body's size, so the
+# code grows linearly with the calls.
+INLINE_SIZE = 40
+
+
+def _inlinable(f, params, args) -> bool:
+    if f.size > INLINE_SIZE:
+        return False
+    return all(_plain(a) or (_reads(f.body.tree, p) <= 1 and not _draws(a)) for p, a in zip(params, args))
+
+
+def _plain(node) -> bool:
+    """A value read, not computed: reading it again costs nothing and gives the same."""
+    return node.is_const or type(node).__name__ in ("Local", "GlobalVar", "Current")
+
+
+def _reads(tree, name) -> int:
+    """How many times a syntax tree reads the name `name`."""
+    if not isinstance(tree, Tree):
+        return 0
+    if tree.data == "name":
+        return int(tree.children[0].value == name)
+    if tree.data == "attr":
+        return _reads(tree.children[0], name)
+    if tree.data == "call":
+        return _reads(tree.children[1], name)
+    return sum(_reads(child, name) for child in tree.children)
+
+
+def _draws(node) -> bool:
+    """Whether computing `node` draws from the game's random numbers: random(), directly or
+    in a function it calls."""
+    if type(node).__name__ == "BuiltinCall" and node.name == "random":
+        return True
+    if type(node).__name__ == "UserCall" and node.function.random_via is not None:
+        return True
+    for value in vars(node).values():
+        for part in (value if isinstance(value, (list, tuple)) else (value,)):
+            if isinstance(part, Node) and _draws(part):
+                return True
+    return False
 
 
 def _free(node) -> set:
