@@ -497,15 +497,16 @@ class Closures:
 # fewer per level), like a call in a `where`, when that computes the same: each argument is
 # then computed where the body reads it, which is the same as computing it once for a plain
 # value (a local name, a variable, a constant, the current player) or for an argument the
-# body reads at most once and that draws no random().  Bounded by the body's size, so the
-# code grows linearly with the calls.
-INLINE_SIZE = 40
+# body reads at most once (not in a function of each element) and that draws no random().
+# Bounded by the function's expanded size (the bodies it calls counted in), so the code at
+# each call is at most INLINE_SIZE parts: it grows linearly with the calls.
+INLINE_SIZE = 64
 
 
 def _inlinable(f, params, args) -> bool:
     if f.size > INLINE_SIZE:
         return False
-    return all(_plain(a) or (_reads(f.body.tree, p) <= 1 and not _draws(a)) for p, a in zip(params, args))
+    return all(_plain(a) or (_reads(f.body, p) <= 1 and not _draws(a)) for p, a in zip(params, args))
 
 
 def _plain(node) -> bool:
@@ -513,17 +514,18 @@ def _plain(node) -> bool:
     return node.is_const or type(node).__name__ in ("Local", "GlobalVar", "Current")
 
 
-def _reads(tree, name) -> int:
-    """How many times a syntax tree reads the name `name`."""
-    if not isinstance(tree, Tree):
-        return 0
-    if tree.data == "name":
-        return int(tree.children[0].value == name)
-    if tree.data == "attr":
-        return _reads(tree.children[0], name)
-    if tree.data == "call":
-        return _reads(tree.children[1], name)
-    return sum(_reads(child, name) for child in tree.children)
+def _reads(node, name) -> int:
+    """How many times computing `node` may read the local name `name`: a read inside a
+    function of each element counts as many (2); a branch folded away by the checker as none."""
+    if type(node).__name__ == "Local":
+        return int(node.name == name)
+    n = 0
+    for key, value in vars(node).items():
+        for part in (value if isinstance(value, (list, tuple)) else (value,)):
+            if isinstance(part, Node):
+                r = _reads(part, name)
+                n += 2 * r if key == "body" and type(node).__name__ == "BuiltinCall" else r
+    return n
 
 
 def _draws(node) -> bool:
