@@ -107,3 +107,22 @@ def test_the_run_time_stage_loads_neither_lark_nor_jsonschema(module):
             "print(sorted({m.split('.')[0] for m in sys.modules} & {'lark', 'jsonschema', 'yaml'}))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_validating_builds_no_run_time_code(monkeypatch):
+    """`interpret validate` runs the checker only: no Program, no closure, for a valid ruleset
+    or a broken one."""
+    import interpreter.backend.expressions as closures
+    import interpreter.pipeline as pipeline
+    from interpreter.play.validation import check_file
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("validating built run-time code")
+    monkeypatch.setattr(pipeline, "build_program", refuse)
+    monkeypatch.setattr(closures.Closures, "fn", refuse)
+    monkeypatch.setattr(closures.Closures, "code", refuse)
+    root = PACKAGE.parent
+    for path in sorted((root / "rulesets").glob("*.yaml")):
+        assert check_file(str(path)) == [], path.name
+    for path in sorted((root / "tests" / "broken").glob("*.yaml")):
+        assert check_file(str(path)), path.name
