@@ -281,3 +281,14 @@ def test_small_functions_of_plain_values_give_what_a_call_gives():
                       functions={"pts": FunctionDef("pts", ["c"], parse("c.points * 2 + total")),
                                  "all_pts": FunctionDef("all_pts", ["z"], parse("sum(z, c => pts(c))"))})
     assert compile_expression(symbols, "all_pts(trick) + pts(top(trick))").fn(state(), {}) == (2 + 5 + 26 + 5) + 26 + 5
+
+
+def test_a_function_first_called_with_null_reads_attributes_by_name():
+    symbols = Symbols(player_vars={"score": NUM}, global_vars={"total": NUM},
+                      functions={"named": FunctionDef("named", ["p"], parse("'nobody' if p == null else p.name")),
+                                 "typo": FunctionDef("typo", ["p"], parse("0 if p == null else p.scroe"))})
+    c = compile_expression(symbols, "named(null) + named(current)")
+    assert c.fn(state(), {}) == "nobodyPlayer 2"
+    with pytest.raises(ExprError) as e:
+        compile_expression(symbols, "typo(null)")
+    assert e.value.function == "typo" and "'scroe'" in e.value.message and "did you mean 'score'" in e.value.message

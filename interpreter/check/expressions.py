@@ -52,7 +52,7 @@ class ExprChecker:
         self.functions: dict = {}       # name -> ir.Function, or None if its body has a mistake
         self.errors: dict = {}          # name -> the ExprError of its body (at the function)
         self._cycle_of = None           # name -> how it calls itself (when first needed)
-        self._lenient = False           # an attribute of a value of unknown type is accepted
+        self._lenient = False           # 'uncalled' or 'null': attributes of unknown values by name
         self._consts: dict = {}         # local name -> the constant it stands for
         self._base = 0                  # depth of the body being checked, below the outermost
         self._record = False            # in a body: keep the first limit passed, go on
@@ -98,11 +98,7 @@ class ExprChecker:
         for roots in (True, False):
             for name, fdef in self.sym.functions.items():
                 if name not in self.functions and (name not in called) == roots:
-                    self._lenient = True
-                    try:
-                        self.function(fdef, [ANY] * len(fdef.params))
-                    finally:
-                        self._lenient = False
+                    self.function(fdef, [ANY] * len(fdef.params), uncalled=True)
         return self.errors
 
     # -- dispatch -----------------------------------------------------------
@@ -226,7 +222,15 @@ class ExprChecker:
             v = self.sym.options[name]
             return ir.Const(type=type_of_value(v), tree=t, const=v)
         obj = self.sub(obj_t, scope, depth)
-        if obj.type == CARD:
+        kind = obj.type
+        if kind == ANY and self._lenient and not isinstance(obj, ir.Missing):
+            kind = self._owner_of(name, off)
+            if kind is None:            # several kinds have it: fine for a body nothing calls
+                if self._lenient == "uncalled":
+                    return ir.Missing(type=ANY, tree=t)
+                raise ExprError(f"cards, players and zones may each have '{name}': call this function first "
+                                f"with a value that is not null, so that its kind is known", off)
+        if kind == CARD:
             if name not in self.sym.card_attrs:
                 raise ExprError(f"cards have no attribute '{name}'{did_you_mean(name, self.sym.card_attrs)}", off)
             typ, table = self.sym.card_attrs[name]
@@ -235,33 +239,30 @@ class ExprChecker:
                     raise ExprError(f"null has no attribute '{name}'", off)
                 return ir.Const(type=typ, tree=t, const=table[obj.const])
             return ir.CardAttr(type=typ, tree=t, obj=obj, name=name)
-        if obj.type == PLAYER:
+        if kind == PLAYER:
             return self._player_attr(obj, name, t, off)
-        if obj.type == ZONE:
+        if kind == ZONE:
             if name in ZONE_BUILTINS:
                 return ir.ZoneProp(type=ZONE_BUILTINS[name], tree=t, obj=obj, name=name)
             raise ExprError(f"zones have no attribute '{name}'{did_you_mean(name, ZONE_BUILTINS)} "
                             f"(zones have: {', '.join(ZONE_BUILTINS)})", off)
         if obj.type == ANY and isinstance(obj, ir.Missing):
             return ir.Missing(type=ANY, tree=t)
-        if obj.type == ANY and self._lenient:
-            return ir.Missing(type=self._attr_of_anything(name, off), tree=t)
         raise ExprError(f"{_a(obj.type)} has no attributes (looking for '{name}')", off)
 
-    def _attr_of_anything(self, name, off) -> str:
-        """The type of attribute `name` of a value whose type is not known (a parameter of a
-        function nothing calls): the attribute's type where only one kind of value has it,
-        `any` where several do; an ExprError where none does, so that a typo in such a
-        body is found too."""
+    def _owner_of(self, name, off):
+        """The kind of value (CARD, PLAYER or ZONE) that has attribute `name`, for a value whose
+        type is not known (a parameter of a function nothing calls, or first called with
+        null); None where several kinds have it; an ExprError where none does, so that a typo
+        in such a body is found too."""
         sym = self.sym
-        kinds = {"cards": {n: t for n, (t, _) in sym.card_attrs.items()},
-                 "players": {**PLAYER_BUILTINS, **sym.player_vars, **{z: ZONE for z in sym.player_zones}},
-                 "zones": ZONE_BUILTINS}
+        kinds = {CARD: sym.card_attrs, PLAYER: {**PLAYER_BUILTINS, **sym.player_vars, **{z: ZONE for z in sym.player_zones}},
+                 ZONE: ZONE_BUILTINS}
         having = [k for k, attrs in kinds.items() if name in attrs]
         if not having:
             known = [n for attrs in kinds.values() for n in attrs]
             raise ExprError(f"no card, player or zone has an attribute '{name}'{did_you_mean(name, known)}", off)
-        return kinds[having[0]][name] if len(having) == 1 else ANY
+        return having[0] if len(having) == 1 else None
 
     def _player_attr(self, obj, name, t, off):
         sym = self.sym
@@ -462,11 +463,13 @@ class ExprChecker:
             self._consts, self._nodes, self._depth, self._record, self.in_text = saved
         return ir.Const(type=f.type, tree=t, const=node.const) if node.is_const else None
 
-    def function(self, fdef: FunctionDef, types: list, base: int = 0):
+    def function(self, fdef: FunctionDef, types: list, base: int = 0, uncalled: bool = False):
         """Check a function's body once, its parameters of `types`; note what it costs."""
         saved = (self.in_text, self._consts, self._base, self._record, self._limit, self._nodes,
-                 self._depth, self._work, self._random)
+                 self._depth, self._work, self._random, self._lenient)
         self.in_text, self._consts, self._base, self._record, self._limit = False, {}, base, True, None
+        # a parameter of unknown type (nothing calls it, or a first call passed null): see _owner_of
+        self._lenient = ("uncalled" if uncalled else "null") if ANY in types else False
         self._nodes = self._depth = self._work = 0
         self._random = None
         self.functions[fdef.name] = None            # while its body is checked, and if it is wrong
@@ -481,7 +484,7 @@ class ExprChecker:
             self.errors[fdef.name] = e
         finally:
             (self.in_text, self._consts, self._base, self._record, self._limit, self._nodes,
-             self._depth, self._work, self._random) = saved
+             self._depth, self._work, self._random, self._lenient) = saved
 
     def collection(self, a_t, scope, depth):
         c = self.sub(a_t, scope, depth)
