@@ -16,10 +16,6 @@ class Nullable(str):
     __slots__ = ()
 
 
-def nullable(t: str) -> str:
-    return Nullable(t)
-
-
 def list_of(t: str) -> str:
     return f"list[{t}]"
 
