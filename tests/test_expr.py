@@ -12,6 +12,7 @@ from hypothesis import given, settings, strategies as st
 from interpreter.errors import RulesError
 from interpreter.lang.syntax import ExprError, parse
 from interpreter.pipeline import compile_expression
+from interpreter.backend.expressions import Closures
 from interpreter.check.expressions import ExprChecker
 from interpreter.lang.symbols import FunctionDef, Symbols
 from interpreter.lang.types import BOOL, NUM, STR
@@ -178,10 +179,21 @@ def test_sixty_functions_each_calling_the_previous_three_times_check_in_linear_t
 
 
 # -- run time: nulls, overflow, work -----------------------------------------------------
-def run_time_error(text, **vars_):
+def compiled_as_tested(text, *parts, symbols=SYMBOLS):
+    """`text` compiled as where the steps around it have tested each of `parts` (as the then-steps
+    of `if: PART != null`): the checker lets it pass, and a null that the steps after the test
+    brought about (the zone emptied since) is for the run time to find."""
+    checker = ExprChecker(symbols)
+    checker.given = frozenset(("value", part) for part in parts)
+    node = checker.check(text)
+    node.fn = Closures(symbols).fn(node)
+    return node
+
+
+def run_time_error(text, *parts, **vars_):
     s = state()
     s.vars.update(vars_)
-    c = compile_expression(SYMBOLS, text)
+    c = compiled_as_tested(text, *parts)
     with pytest.raises(RulesError) as e:
         c.fn(s, {})
     return str(e.value)
@@ -190,25 +202,40 @@ def run_time_error(text, **vars_):
 def test_null_card_names_the_expression_and_why():
     s = state()
     s.zones["trick"] = []
-    c = compile_expression(SYMBOLS, "top(trick).points + 1")
+    c = compiled_as_tested("top(trick).points + 1", "top(trick)")
     with pytest.raises(RulesError) as e:
         c.fn(s, {})
     assert str(e.value) == "'top(trick)' is null here (top of an empty zone?), so '.points' has no value"
 
 
-@pytest.mark.parametrize("text, message", [
-    ("first(trick, c => c.points > 99).suit == 'H'", "'first(trick, c => c.points > 99)' is null here (no element matched?)"),
-    ("first(players, p => p.score > 99).hand", "so '.hand' has no value"),
-    ("first(players, p => p.score > 99).score + 1", "so '.score' has no value"),
-    ("first(players, p => p.score > 99).left", "so '.left' has no value"),
-    ("players[5].name", "'players[5]' is null here (past the end of the list?)"),
-    ("double(first(trick, c => false).points)", "'first(trick, c => false)' is null here"),
-    ("total < null", "so '<' cannot compare it"),
-    ("min([1, null])", "null for some element"),
-    ("zone('hand', first(players, p => false))", "so it has no zone 'hand'"),
+def test_a_null_card_used_untested_is_refused_at_load_time():
+    with pytest.raises(ExprError) as e:
+        compile_expression(SYMBOLS, "top(trick).points + 1")
+    assert e.value.message == ("'top(trick)' may be null here (top of an empty zone): test it first, "
+                               "as in `top(trick).points if top(trick) != null else 0`")
+
+
+@pytest.mark.parametrize("text, tested_part, message", [
+    ("first(trick, c => c.points > 99).suit == 'H'", "first(trick, c => c.points > 99)",
+     "'first(trick, c => c.points > 99)' is null here (no element matched?)"),
+    ("first(players, p => p.score > 99).hand", "first(players, p => p.score > 99)", "so '.hand' has no value"),
+    ("first(players, p => p.score > 99).score + 1", "first(players, p => p.score > 99)", "so '.score' has no value"),
+    ("first(players, p => p.score > 99).left", "first(players, p => p.score > 99)", "so '.left' has no value"),
+    ("players[5].name", "players[5]", "'players[5]' is null here (past the end of the list?)"),
+    ("double(first(trick, c => false).points)", "first(trick, c => false)", "'first(trick, c => false)' is null here"),
+    ("total < null", "null", "so '<' cannot compare it"),
+    ("min([1, null])", None, "null for some element"),
+    ("zone('hand', first(players, p => false))", "first(players, p => false)", "so it has no zone 'hand'"),
 ])
-def test_nulls_at_run_time_are_rules_errors_naming_the_expression(text, message):
-    assert message in run_time_error(text)
+def test_nulls_at_run_time_are_rules_errors_naming_the_expression(text, tested_part, message):
+    assert message in run_time_error(text, *[tested_part] * (tested_part is not None))
+    if tested_part is not None:         # untested, each is refused when the rules load
+        with pytest.raises(ExprError, match="may be null here|null has no value"):
+            compile_expression(SYMBOLS, text)
+
+
+def test_a_null_number_variable_stops_a_comparison_at_run_time():
+    assert "'total' is null here (not set yet?), so '<' cannot compare it" in run_time_error("total < 3", total=None)
 
 
 def test_a_parameter_is_shown_as_its_argument():
@@ -217,7 +244,7 @@ def test_a_parameter_is_shown_as_its_argument():
     s = state()
     s.zones["trick"] = []
     with pytest.raises(RulesError) as e:
-        compile_expression(symbols, "pts(top(trick))").fn(s, {})
+        compiled_as_tested("pts(top(trick))", "top(trick)", symbols=symbols).fn(s, {})
     assert "'top(trick)' is null here" in str(e.value)
 
 

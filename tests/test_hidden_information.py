@@ -162,10 +162,11 @@ result:
 
 
 GUESS_NUMBER = GUESS.replace("  secret: {type: card, initial: null}", "  secret: {initial: 0, visibility: hidden}") \
-    .replace('set: {secret: "top(stock)"}', 'set: {secret: "top(stock).value"}').replace("secret.value", "secret")
+    .replace('set: {secret: "top(stock)"}', 'set: {secret: "top(stock).value if count(stock) > 0 else 0"}') \
+    .replace("secret.value", "secret")
 GUESS_OWNER = GUESS.replace("  secret: {type: card, initial: null}\n", "") \
     .replace("flow:", "player_variables:\n  holds: {initial: 0, visibility: owner}\nflow:", 1) \
-    .replace('set: {secret: "top(stock)"}', 'set: {"players[1].holds": "top(stock).value"}') \
+    .replace('set: {secret: "top(stock)"}', 'set: {"players[1].holds": "top(stock).value if count(stock) > 0 else 0"}') \
     .replace("secret.value", "players[1].holds")
 
 
@@ -174,7 +175,7 @@ GUESS_ZONE = GUESS.replace("  stock: {visibility: hidden}",
     .replace('    - set: {secret: "top(stock)"}\n    - turns:\n        count: 1\n        do:',
              '    - deal: {from: stock, to: hand, count: 1}\n    - for_each: z\n'
              '      in: "[players[1].hand]"\n      do:') \
-    .replace("secret.value", "top(z).value").replace("[current]", "[players[0]]") \
+    .replace("secret.value", "(top(z).value if count(z) > 0 else 0)").replace("[current]", "[players[0]]") \
     .replace("            as: guess\n", '            as: guess\n            by: "players[0]"\n')
 
 
@@ -253,7 +254,7 @@ zones:
   gone: {visibility: hidden}
 variables:
   target: {type: card, initial: null, visibility: hidden}
-  secret: {type: number, initial: "top(stock).value", visibility: hidden}
+  secret: {type: number, initial: "100 // count(stock)", visibility: hidden}
 flow:
   round:
     - shuffle: stock
@@ -298,5 +299,5 @@ def test_an_imagined_deal_forgets_a_hidden_card_variable_even_where_the_card_is_
 def test_an_initial_value_the_imagined_state_cannot_compute_is_null():
     program = load_program_text(SCOPES)
     from interpreter import new_game
-    s = new_game(program, seed=2)             # the stock is empty now: top(stock).value is null
+    s = new_game(program, seed=2)             # the stock is empty now: 100 // count(stock) has no value
     assert determinize(program, s, 1, Rng(1)).vars["secret"] is None

@@ -20,13 +20,18 @@ def arity(name, args, t, lo, hi):
         raise ExprError(f"{name}() takes {want} argument(s), got {len(args)}", offset_of(t))
 
 
+# Their value is null where the list is empty (or nothing matches): see check/nulls.py.
+MAY_BE_NULL = frozenset({"top", "bottom", "first", "min", "max", "min_by", "max_by", "random"})
+
+
 def _call(t, name, typ, args, var=None, body=None):
-    return ir.BuiltinCall(type=typ, tree=t, name=name, args=args, var=var, body=body)
+    return ir.BuiltinCall(type=typ, tree=t, name=name, args=args, var=var, body=body,
+                          maybe_null=name in MAY_BE_NULL)
 
 
 def _count(c, name, args, t, scope, depth):
     arity("count", args, t, 1, 2)           # len() is another name for it
-    coll, et = c.collection(args[0], scope, depth)
+    coll, et = c.collection(args[0], scope, depth, t)
     if len(args) == 1:
         return _call(t, "count", NUM, [coll])
     var, pred = c.each(args[1], et, scope, depth, BOOL)
@@ -35,7 +40,7 @@ def _count(c, name, args, t, scope, depth):
 
 def _any_all(c, name, args, t, scope, depth):
     arity(name, args, t, 1, 2)
-    coll, et = c.collection(args[0], scope, depth)
+    coll, et = c.collection(args[0], scope, depth, t)
     if len(args) == 1:
         if not compatible(et, BOOL):
             raise ExprError(f"{name}() of a list needs true/false values", offset_of(args[0]))
@@ -47,7 +52,7 @@ def _any_all(c, name, args, t, scope, depth):
 def _values(c, name, args, t, scope, depth, want=None):
     """(collection, var, body, type of the values) for agg(coll[, x => f])."""
     arity(name, args, t, 1, 2)
-    coll, et = c.collection(args[0], scope, depth)
+    coll, et = c.collection(args[0], scope, depth, t)
     if len(args) == 1:
         return coll, None, None, et
     var, body = c.each(args[1], et, scope, depth, want)
@@ -70,7 +75,7 @@ def _min_max(c, name, args, t, scope, depth):
 
 def _by(c, name, args, t, scope, depth):
     arity(name, args, t, 2, 2)
-    coll, et = c.collection(args[0], scope, depth)
+    coll, et = c.collection(args[0], scope, depth, t)
     var, key = c.each(args[1], et, scope, depth)
     if key.type not in (NUM, STR, ANY):
         raise ExprError(f"{name}() needs a key that is a number or string", offset_of(args[1]))
@@ -79,7 +84,7 @@ def _by(c, name, args, t, scope, depth):
 
 def _filter(c, name, args, t, scope, depth):
     arity(name, args, t, 2, 2)
-    coll, et = c.collection(args[0], scope, depth)
+    coll, et = c.collection(args[0], scope, depth, t)
     var, pred = c.each(args[1], et, scope, depth, BOOL)
     return _call(t, name, list_of(et), [coll], var, pred)
 
@@ -92,7 +97,7 @@ def _map(c, name, args, t, scope, depth):
 
 def _first(c, name, args, t, scope, depth):
     arity(name, args, t, 1, 2)
-    coll, et = c.collection(args[0], scope, depth)
+    coll, et = c.collection(args[0], scope, depth, t)
     if len(args) == 1:
         return _call(t, name, et, [coll])
     var, pred = c.each(args[1], et, scope, depth, BOOL)
@@ -101,13 +106,13 @@ def _first(c, name, args, t, scope, depth):
 
 def _top_bottom(c, name, args, t, scope, depth):
     arity(name, args, t, 1, 1)
-    coll, et = c.collection(args[0], scope, depth)
+    coll, et = c.collection(args[0], scope, depth, t)
     return _call(t, name, et, [coll])
 
 
 def _abs(c, name, args, t, scope, depth):
     arity(name, args, t, 1, 1)
-    a = c.sub(args[0], scope, depth, NUM)
+    a = c.value(args[0], scope, depth, NUM, t)
     return c.fold(_call(t, name, NUM, [a]), abs, a)
 
 
@@ -124,7 +129,7 @@ def _zone(c, name, args, t, scope, depth):
         if zname in sym.player_zones:
             raise ExprError(f"'{zname}' is a zone each player has: use zone('{zname}', player)", offset_of(args[0]))
     else:
-        owner = c.sub(args[1], scope, depth, PLAYER)
+        owner = c.value(args[1], scope, depth, PLAYER, t)
         if zname in sym.player_zones:
             return ir.PlayerZone(type=ZONE, tree=t, owner=owner, name=zname)
     known = sym.shared_zones | sym.player_zones
@@ -133,14 +138,14 @@ def _zone(c, name, args, t, scope, depth):
 
 def _player(c, name, args, t, scope, depth):
     arity(name, args, t, 1, 1)
-    return _call(t, name, PLAYER, [c.sub(args[0], scope, depth, NUM)])
+    return _call(t, name, PLAYER, [c.value(args[0], scope, depth, NUM, t)])
 
 
 def _random(c, name, args, t, scope, depth):
     arity(name, args, t, 1, 1)
     if c.in_text:
         raise ExprError(RANDOM_IN_TEXT, offset_of(t))
-    coll, et = c.collection(args[0], scope, depth)
+    coll, et = c.collection(args[0], scope, depth, t)
     if c._random is None:
         c._random = []
     return _call(t, name, et, [coll])
@@ -148,7 +153,7 @@ def _random(c, name, args, t, scope, depth):
 
 def _clockwise(c, name, args, t, scope, depth):
     arity(name, args, t, 1, 1)
-    return _call(t, name, list_of(PLAYER), [c.sub(args[0], scope, depth, PLAYER)])
+    return _call(t, name, list_of(PLAYER), [c.value(args[0], scope, depth, PLAYER, t)])
 
 
 def _text(c, name, args, t, scope, depth):

@@ -7,11 +7,13 @@ and every problem is found at once.
 """
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 from ..lang import expr_ir
 from ..lang.symbols import FunctionDef, Symbols
 from ..lang.syntax import ExprError, parse
 from ..lang.types import ANY, BOOL, PLAYER
-from . import texts
+from . import nulls, texts
 from .expressions import ExprChecker
 
 
@@ -24,12 +26,12 @@ class ExprSeam:
         self.report = report
         self.checker = ExprChecker(symbols)
 
-    def expr(self, text, path, scope=None, want=None, in_text=False):
+    def expr(self, text, path, scope=None, want=None, in_text=False, condition=False):
         """The node of one expression, of type `want` when given; `in_text`: part of the
-        account, where random() is refused."""
+        account, where random() is refused; `condition`: it decides (it may not be null)."""
         self.checker.in_text = in_text
         try:
-            return self.checker.check(text, scope, want)
+            return self.checker.check(text, scope, want, condition=condition)
         except ExprError as e:
             self.report(path, e.message, e.offset if isinstance(text, str) else None)
             return stand_in(want)
@@ -43,7 +45,19 @@ class ExprSeam:
     def where(self, text, path, scope, var):
         """The node of a choice's `where`, evaluated for each option bound to `var`, or None.
         (Which of its calls can be computed once per choice is the back end's business.)"""
-        return self.expr(text, path, scope, BOOL) if text is not None else None
+        return self.expr(text, path, scope, BOOL, condition=True) if text is not None else None
+
+    @contextmanager
+    def facts(self, cond, holds: bool):
+        """Within: the expressions checked are where the condition node `cond` holds (or
+        fails): what it tests is not null there (the then-steps of `if: X != null`)."""
+        saved = self.checker.given
+        extra = nulls.facts(cond)[0 if holds else 1]
+        self.checker.given = saved | extra
+        try:
+            yield
+        finally:
+            self.checker.given = saved
 
     def player_of(self, tree, scope):
         """The node of a parsed part of a zone or variable reference naming a player;

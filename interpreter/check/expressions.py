@@ -10,6 +10,12 @@ a body is one error, at the body (`errors`); calls to that function add none.  W
 costs once the bodies are counted in (parts, levels) is summarised per function, so that
 checking stays linear however the functions call one another, and an expression over the
 limits is refused at the call that takes it over.
+
+Null is part of the types (check/nulls.py): a value that may be null must be tested before it
+is used as a value (an attribute's object, a number, a condition, a collection).  The facts
+of a test hold in the part it guards (`X.v if X != null else 0`, `X != null and X.v > 2`);
+`given` holds the facts of the steps around the expression (an `if` step's condition).
+A function's body is checked once, without the facts of any caller.
 """
 from __future__ import annotations
 
@@ -20,9 +26,10 @@ from lark import Token, Tree
 from ..errors import RulesError, did_you_mean
 from ..lang import expr_ir as ir
 from ..lang.symbols import FunctionDef, Symbols
-from ..lang.syntax import ExprError, free_names, offset_of, parse
-from ..lang.types import (ANY, BOOL, CARD, NULL, NUM, PLAYER, STR, ZONE, a_ as _a, compatible, elem_of,
-                          list_of, type_of_value)
+from ..lang.syntax import ExprError, free_names, offset_of, parse, unparse
+from ..lang.types import (ANY, BOOL, CARD, NULL, NUM, PLAYER, STR, ZONE, Nullable, a_ as _a, compatible,
+                          elem_of, list_of, type_of_value)
+from . import nulls
 from .builtins import BUILTINS, RANDOM_IN_TEXT
 from ..lang.values import divide, floordiv, mod
 from ..limits import MAX_EXPR_DEPTH, MAX_EXPR_NODES, MAX_EXPR_NUMBER, MAX_NUMBER_TEXT, MAX_WORK
@@ -59,23 +66,31 @@ class ExprChecker:
         self._limit = None
         self._nodes = self._depth = self._work = 0
         self._random = None             # in a body: the calls by which it uses random()
+        self.given = nulls.NO_FACTS     # facts of the steps around the expression (the seam's)
+        self.seats = symbols.seats      # players[i] is not null for -seats <= i < seats
+        self._facts = nulls.NO_FACTS    # facts where the part being checked is computed
         if sys.getrecursionlimit() < 4000:      # nested bodies: see _MAX_NESTED
             sys.setrecursionlimit(4000)
 
     # -- entry points -------------------------------------------------------
-    def check(self, text, scope: dict | None = None, want: str | None = None, consts: dict | None = None):
+    def check(self, text, scope: dict | None = None, want: str | None = None, consts: dict | None = None,
+              condition: bool = False):
         """The IR of `text` with local names `scope` (name -> type); raise ExprError.
-        `consts` binds local names to constants (a card, when the deck derives attributes)."""
-        return self.check_tree(parse(text), scope, want, consts)
+        `consts` binds local names to constants (a card, when the deck derives attributes);
+        `condition`: the value decides something, so it may not be null."""
+        return self.check_tree(parse(text), scope, want, consts, condition)
 
-    def check_tree(self, tree, scope=None, want=None, consts=None):
-        saved = self._consts
+    def check_tree(self, tree, scope=None, want=None, consts=None, condition=False):
+        saved = self._consts, self._facts
         self._consts = consts or {}
+        self._facts = self.given
         self._nodes = self._depth = self._work = 0
         try:
             node = self.node(tree, dict(scope or {}), 0)
+            if condition:
+                self.needed(node, tree, tree)
         finally:
-            self._consts = saved
+            self._consts, self._facts = saved
         if want is not None and not compatible(node.type, want):
             raise ExprError(f"expected {_a(want)} here, but this is {_a(node.type)}", 0)
         return node
@@ -121,6 +136,28 @@ class ExprChecker:
             raise ExprError(f"expected {_a(want)} here, but this is {_a(n.type)}", offset_of(t))
         return n
 
+    def value(self, t, scope, depth, want=None, use=None):
+        """sub(), for a part whose value is needed (it may not be null); `use`: the tree of
+        the expression that uses it, for the example in the message."""
+        n = self.sub(t, scope, depth, want)
+        self.needed(n, t, use if use is not None else t)
+        return n
+
+    def needed(self, n, t, use, typ=None):
+        """Refuse node `n` (of tree `t`, used in `use`, a value of `typ`) if it may be null here."""
+        if nulls.may_be_null(n, self._facts):
+            raise ExprError(nulls.message(n, unparse(use), typ or n.type), offset_of(t))
+
+    def guarded(self, facts, t, scope, depth, want=None, use=None):
+        """sub() of a part computed only where `facts` hold (a branch, the right of and/or);
+        value() if it is `use`d."""
+        saved = self._facts
+        self._facts = saved | facts if facts else saved
+        try:
+            return self.sub(t, scope, depth, want) if use is None else self.value(t, scope, depth, want, use)
+        finally:
+            self._facts = saved
+
     def limit(self, message, offset):
         """A limit of the whole expression passed at a call: an error there, or, in a body,
         noted (the body stays usable; each call of it is measured against the limits)."""
@@ -135,7 +172,8 @@ class ExprChecker:
         if isinstance(v, (int, float)) and not isinstance(v, bool) and not -MAX_EXPR_NUMBER < v < MAX_EXPR_NUMBER:
             raise ExprError(f"number {v!r} is out of range: numbers must lie strictly between "
                             f"-{MAX_EXPR_NUMBER:.0e} and {MAX_EXPR_NUMBER:.0e}", offset_of(t))
-        return ir.Const(type=BOOL if isinstance(v, bool) else NULL if v is None else NUM, tree=t, const=v)
+        return ir.Const(type=BOOL if isinstance(v, bool) else NULL if v is None else NUM, tree=t, const=v,
+                        maybe_null=v is None)
 
     def _number(self, t, *_):
         tok = t.children[0]
@@ -159,7 +197,7 @@ class ExprChecker:
         return ir.Const(type=BOOL, tree=t, const=False)
 
     def _null(self, t, *_):
-        return ir.Const(type=NULL, tree=t, const=None)
+        return ir.Const(type=NULL, tree=t, const=None, maybe_null=True)
 
     def _list(self, t, scope, depth):
         args = _args(t.children[0])
@@ -181,8 +219,9 @@ class ExprChecker:
         off = offset_of(t)
         if name in scope:
             if name in self._consts:
-                return ir.Const(type=scope[name], tree=t, const=self._consts[name])
-            return ir.Local(type=scope[name], tree=t, name=name)
+                v = self._consts[name]
+                return ir.Const(type=scope[name], tree=t, const=v, maybe_null=v is None)
+            return ir.Local(type=scope[name], tree=t, name=name, maybe_null=isinstance(scope[name], Nullable))
         sym = self.sym
         if name in GLOBAL_BUILTINS:
             return self._builtin_name(name, t, off)
@@ -222,6 +261,12 @@ class ExprChecker:
             v = self.sym.options[name]
             return ir.Const(type=type_of_value(v), tree=t, const=v)
         obj = self.sub(obj_t, scope, depth)
+        node = self._attr_of(obj, name, t, off)
+        self.needed(obj, obj_t, t, node.type)
+        return node
+
+    def _attr_of(self, obj, name, t, off):
+        """The node of attribute `name` of `obj` (a card, player or zone)."""
         kind = obj.type
         if kind == ANY and self._lenient and not isinstance(obj, ir.Missing):
             kind = self._owner_of(name, off)
@@ -243,7 +288,8 @@ class ExprChecker:
             return self._player_attr(obj, name, t, off)
         if kind == ZONE:
             if name in ZONE_BUILTINS:
-                return ir.ZoneProp(type=ZONE_BUILTINS[name], tree=t, obj=obj, name=name)
+                return ir.ZoneProp(type=ZONE_BUILTINS[name], tree=t, obj=obj, name=name,
+                                   maybe_null=name in ("top", "bottom"))
             raise ExprError(f"zones have no attribute '{name}'{did_you_mean(name, ZONE_BUILTINS)} "
                             f"(zones have: {', '.join(ZONE_BUILTINS)})", off)
         if obj.type == ANY and isinstance(obj, ir.Missing):
@@ -279,24 +325,31 @@ class ExprChecker:
 
     def _index(self, t, scope, depth):
         coll_t, idx_t = t.children
-        coll = self.sub(coll_t, scope, depth)
+        coll = self.value(coll_t, scope, depth, use=t)
         et = elem_of(coll.type)
         if et is None:
             raise ExprError(f"cannot index {_a(coll.type)}", offset_of(coll_t))
-        idx = self.sub(idx_t, scope, depth, NUM)
-        return ir.Index(type=et, tree=t, coll=coll, index=idx)
+        idx = self.value(idx_t, scope, depth, NUM, use=t)
+        return ir.Index(type=et, tree=t, coll=coll, index=idx, maybe_null=not self._a_seat(coll, idx))
+
+    def _a_seat(self, coll, idx) -> bool:
+        """Whether `coll[idx]` is a player every game has (players[0] when there are 2 or more)."""
+        return isinstance(coll, ir.Players) and idx.is_const and isinstance(idx.const, int) \
+            and -self.seats <= idx.const < self.seats
 
     # -- operators ----------------------------------------------------------
     def _neg(self, t, scope, depth):
-        a = self.sub(t.children[0], scope, depth, NUM)
+        a = self.value(t.children[0], scope, depth, NUM, use=t)
         return self.fold(ir.Neg(type=NUM, tree=t, a=a), lambda v: -v, a)
 
     def _not(self, t, scope, depth):
-        a = self.sub(t.children[0], scope, depth, BOOL)
+        a = self.value(t.children[0], scope, depth, BOOL, use=t)
         return self.fold(ir.Not(type=BOOL, tree=t, a=a), lambda v: not v, a)
 
     def _and(self, t, scope, depth):
-        a, b = (self.sub(c, scope, depth, BOOL) for c in t.children)
+        a_t, b_t = t.children
+        a = self.value(a_t, scope, depth, BOOL, use=t)
+        b = self.guarded(nulls.facts(a)[0], b_t, scope, depth, BOOL, use=t)
         if a.is_const:
             return b if a.const else ir.Const(type=BOOL, tree=t, const=False)
         if b.is_const:          # the left side runs anyway: expressions have no side effects
@@ -304,7 +357,9 @@ class ExprChecker:
         return ir.And(type=BOOL, tree=t, a=a, b=b)
 
     def _or(self, t, scope, depth):
-        a, b = (self.sub(c, scope, depth, BOOL) for c in t.children)
+        a_t, b_t = t.children
+        a = self.value(a_t, scope, depth, BOOL, use=t)
+        b = self.guarded(nulls.facts(a)[1], b_t, scope, depth, BOOL, use=t)
         if a.is_const:
             return ir.Const(type=BOOL, tree=t, const=True) if a.const else b
         if b.is_const:
@@ -313,20 +368,23 @@ class ExprChecker:
 
     def _ifelse(self, t, scope, depth):
         yes_t, cond_t, no_t = t.children
-        cond = self.sub(cond_t, scope, depth, BOOL)
-        yes = self.sub(yes_t, scope, depth)
-        no = self.sub(no_t, scope, depth)
+        cond = self.value(cond_t, scope, depth, BOOL, use=t)
+        if_yes, if_no = nulls.facts(cond)
+        yes = self.guarded(if_yes, yes_t, scope, depth)
+        no = self.guarded(if_no, no_t, scope, depth)
         if not compatible(yes.type, no.type):
             raise ExprError(f"the two branches differ: {_a(yes.type)} and {_a(no.type)}", offset_of(no_t))
         if cond.is_const:
             return yes if cond.const else no
-        return ir.IfElse(type=no.type if yes.type == NULL else yes.type, tree=t, cond=cond, yes=yes, no=no)
+        maybe_null = nulls.may_be_null(yes, self._facts | if_yes) or nulls.may_be_null(no, self._facts | if_no)
+        return ir.IfElse(type=no.type if yes.type == NULL else yes.type, tree=t, cond=cond, yes=yes, no=no,
+                         maybe_null=maybe_null)
 
     def _arith(self, t, scope, depth):
         a_t, op_tok, b_t = t.children
         op = op_tok.value
-        a = self.sub(a_t, scope, depth)
-        b = self.sub(b_t, scope, depth)
+        a = self.value(a_t, scope, depth, use=t)
+        b = self.value(b_t, scope, depth, use=t)
         if op == "+" and elem_of(a.type) and elem_of(b.type) and a.type != ANY:
             typ = a.type if a.type != ZONE else list_of(CARD)
             return self.fold(ir.Join(type=typ, tree=t, a=a, b=b), self._joined, a, b)
@@ -347,6 +405,10 @@ class ExprChecker:
         op = " ".join(op_tok.value.split())
         a = self.sub(a_t, scope, depth)
         b = self.sub(b_t, scope, depth)
+        if op in ("<", ">", "<=", ">="):         # == and != take null
+            self.needed(a, a_t, t)
+        if op != "==" and op != "!=":
+            self.needed(b, b_t, t)
         if op in ("in", "not in"):
             et = elem_of(b.type)
             if et is None:
@@ -420,7 +482,8 @@ class ExprChecker:
                 self.limit(_too_deep(), off)
                 self._depth = MAX_EXPR_DEPTH + 1
                 return ir.Missing(type=ANY, tree=t)
-            self.function(fdef, [ANY if v.type == NULL else v.type for v in values], self._base + depth)
+            self.function(fdef, [_param_type(v, nulls.may_be_null(v, self._facts)) for v in values],
+                          self._base + depth)
         f = self.functions[fdef.name]
         if f is None:                   # its body is wrong: said once, at the function
             return ir.Missing(type=ANY, tree=t)
@@ -442,7 +505,7 @@ class ExprChecker:
             folded = self._folded(fdef, f, values, t)
             if folded is not None:
                 return folded
-        return ir.UserCall(type=f.type, tree=t, function=f, args=values)
+        return ir.UserCall(type=f.type, tree=t, function=f, args=values, maybe_null=f.body.maybe_null)
 
     def _folded(self, fdef, f, values, t):
         """A call with constant arguments, computed now if its body then folds: the body is
@@ -450,9 +513,9 @@ class ExprChecker:
         bounds this too).  A body that does not fold is left to the call at run time."""
         if f.size > MAX_EXPR_NODES or f.depth > MAX_EXPR_DEPTH or self._limit is not None:
             return None
-        saved = self._consts, self._nodes, self._depth, self._record, self.in_text
+        saved = self._consts, self._nodes, self._depth, self._record, self.in_text, self._facts
         self._consts = {p: v.const for p, v in zip(fdef.params, values)}
-        self._nodes, self._depth, self._record, self.in_text = 0, 0, False, False
+        self._nodes, self._depth, self._record, self.in_text, self._facts = 0, 0, False, False, nulls.NO_FACTS
         try:
             node = self.node(fdef.tree, dict(f.params), 0)
         except ExprError as e:
@@ -460,16 +523,19 @@ class ExprChecker:
                 return None
             raise ExprError(e.message, offset_of(t), wrap=False) from None
         finally:
-            self._consts, self._nodes, self._depth, self._record, self.in_text = saved
-        return ir.Const(type=f.type, tree=t, const=node.const) if node.is_const else None
+            self._consts, self._nodes, self._depth, self._record, self.in_text, self._facts = saved
+        if not node.is_const:
+            return None
+        return ir.Const(type=f.type, tree=t, const=node.const, maybe_null=node.const is None)
 
     def function(self, fdef: FunctionDef, types: list, base: int = 0, uncalled: bool = False):
         """Check a function's body once, its parameters of `types`; note what it costs."""
         saved = (self.in_text, self._consts, self._base, self._record, self._limit, self._nodes,
-                 self._depth, self._work, self._random, self._lenient)
+                 self._depth, self._work, self._random, self._lenient, self._facts)
         self.in_text, self._consts, self._base, self._record, self._limit = False, {}, base, True, None
         # a parameter of unknown type (nothing calls it, or a first call passed null): see _owner_of
         self._lenient = ("uncalled" if uncalled else "null") if ANY in types else False
+        self._facts = nulls.NO_FACTS
         self._nodes = self._depth = self._work = 0
         self._random = None
         self.functions[fdef.name] = None            # while its body is checked, and if it is wrong
@@ -484,14 +550,15 @@ class ExprChecker:
             self.errors[fdef.name] = e
         finally:
             (self.in_text, self._consts, self._base, self._record, self._limit, self._nodes,
-             self._depth, self._work, self._random, self._lenient) = saved
+             self._depth, self._work, self._random, self._lenient, self._facts) = saved
 
-    def collection(self, a_t, scope, depth):
-        c = self.sub(a_t, scope, depth)
+    def collection(self, a_t, scope, depth, use=None):
+        """(the node of a list or zone, the type of its elements: Nullable if it may hold null)."""
+        c = self.value(a_t, scope, depth, use=use)
         et = elem_of(c.type)
         if et is None:
             raise ExprError(f"expected a list or zone, but this is {_a(c.type)}", offset_of(a_t))
-        return c, et
+        return c, nulls.element_type(et, c)
 
     def each(self, a_t, elem_type, scope, depth, want=None):
         """Check `x => body` with x bound to each element; return (var, body)."""
@@ -504,7 +571,15 @@ class ExprChecker:
                             offset_of(var_tok))
         inner = dict(scope)
         inner[var] = elem_type
-        return var, self.sub(body_t, inner, depth, want)
+        if want is None:
+            return var, self.sub(body_t, inner, depth)
+        return var, self.value(body_t, inner, depth, want)
+
+
+def _param_type(v, maybe_null: bool) -> str:
+    """The type a function's parameter takes from the first call's argument `v`."""
+    typ = ANY if v.type == NULL else v.type
+    return Nullable(typ) if maybe_null else typ
 
 
 def _too_deep() -> str:

@@ -57,10 +57,10 @@ class _Checker:
         return RulesetError(self.problems)
 
     # -- what steps use: expressions and texts ---------------------------------
-    def expr(self, text, path, scope=None, want=None, in_text=False):
+    def expr(self, text, path, scope=None, want=None, in_text=False, condition=False):
         if self.skipped(path):
             return stand_in(want)
-        return self.seam.expr(text, path, scope, want, in_text)
+        return self.seam.expr(text, path, scope, want, in_text, condition)
 
     def template(self, text, path, scope) -> ir.Template:
         if not self.clean(path):
@@ -93,6 +93,8 @@ class _Checker:
         self.sym = symbols(options, deck.attrs, tuple(range(len(deck.ids))),
                            {n for n, z in zones.items() if not z.per_player},
                            {n for n, z in zones.items() if z.per_player})
+        if self.clean(("players",)):
+            self.sym.seats = player_range(d)[0]
         self.seam = ExprSeam(self.sym, self.report)
         variables = self._variables("variables", self.sym.global_vars)
         player_variables = self._variables("player_variables", self.sym.player_vars)
@@ -205,7 +207,7 @@ class _Checker:
         flow = _mapping(self.data.get("flow"))
         setup = steps(flow.get("setup") or [], ("flow", "setup"), {})
         round_ = steps(flow.get("round"), ("flow", "round"), {})
-        until = self.expr(flow.get("until", True), ("flow", "until"), {}, BOOL)
+        until = self.expr(flow.get("until", True), ("flow", "until"), {}, BOOL, condition=True)
         end = steps(flow.get("end") or [], ("flow", "end"), {})
         procedures = {name: steps(body, ("procedures", name), {})
                       for name, body in _mapping(self.data.get("procedures")).items()}
@@ -214,8 +216,10 @@ class _Checker:
             triggers[name] = []
             for i, t in found:
                 scope = dict(self.events[name])
-                when = self.expr(t["when"], ("triggers", i, "when"), scope, BOOL) if "when" in t else None
-                body = steps(t.get("do"), ("triggers", i, "do"), scope)
+                when = self.expr(t["when"], ("triggers", i, "when"), scope, BOOL, condition=True) \
+                    if "when" in t else None
+                with self.seam.facts(when or stand_in(), True):     # the body runs where `when` holds
+                    body = steps(t.get("do"), ("triggers", i, "do"), scope)
                 triggers[name].append(ir.Trigger(("triggers", i), when, body))
         max_steps = flow.get("max_steps", DEFAULT_MAX_STEPS)
         return ir.Flow(setup, round_, until, end, max_steps), procedures, triggers

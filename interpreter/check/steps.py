@@ -12,6 +12,7 @@ from ..errors import did_you_mean
 from ..lang import ir
 from ..lang.syntax import ExprError, parse
 from ..lang.types import ANY, BOOL, CARD, NUM, PLAYER, STR, ZONE, elem_of, list_of
+from .nulls import element_type
 from ..messages import msg
 from .expr_seam import constant
 
@@ -296,7 +297,7 @@ class StepChecker:
         return None
 
     def _cf_if(self, step, path, scope):
-        cond = self.expr(step["if"], path + ("if",), scope, BOOL)
+        cond = self.expr(step["if"], path + ("if",), scope, BOOL, condition=True)
         else_ = None
         if cond.is_const:
             # the branch an option rules out is checked first, as the one kept may bind names
@@ -308,9 +309,11 @@ class StepChecker:
             return ir.If(path, cond, branches["then"], branches["else"] if "else" in step else None,
                          bool(cond.const))
         then_scope, else_scope = dict(scope), dict(scope)
-        then = self.steps(step.get("then") or [], path + ("then",), then_scope)
+        with self.ck.seam.facts(cond, True):
+            then = self.steps(step.get("then") or [], path + ("then",), then_scope)
         if "else" in step:
-            else_ = self.steps(step["else"], path + ("else",), else_scope)
+            with self.ck.seam.facts(cond, False):
+                else_ = self.steps(step["else"], path + ("else",), else_scope)
         for name, typ in then_scope.items():   # names both branches bind stay bound after the if
             if name not in scope and else_scope.get(name) == typ:
                 scope[name] = typ
@@ -319,10 +322,10 @@ class StepChecker:
     def _cf_repeat(self, step, path, scope):
         inner = dict(scope)
         body = self.steps(step["repeat"], path + ("repeat",), inner)
-        return ir.Repeat(path, body, self.expr(step["until"], path + ("until",), inner, BOOL))
+        return ir.Repeat(path, body, self.expr(step["until"], path + ("until",), inner, BOOL, condition=True))
 
     def _cf_while(self, step, path, scope):
-        cond = self.expr(step["while"], path + ("while",), scope, BOOL)
+        cond = self.expr(step["while"], path + ("while",), scope, BOOL, condition=True)
         return ir.While(path, cond, self.steps(step["do"], path + ("do",), dict(scope)))
 
     def _cf_for_each(self, step, path, scope):
@@ -332,6 +335,7 @@ class StepChecker:
         if et is None:
             self.report(path + ("in",), "for_each needs a list or zone to walk through")
             et = ANY
+        et = element_type(et, items)
         inner = dict(scope)
         inner[var] = et
         return ir.ForEach(path, var, items, et, self.steps(step["do"], path + ("do",), inner))
@@ -343,7 +347,7 @@ class StepChecker:
             return None                 # the schema has said what is wrong with it
         first = self.expr(t["first"], p + ("first",), scope, PLAYER) if "first" in t else None
         nxt = self.expr(t["next"], p + ("next",), scope, PLAYER) if "next" in t else None
-        until = self.expr(t["until"], p + ("until",), scope, BOOL) if "until" in t else None
+        until = self.expr(t["until"], p + ("until",), scope, BOOL, condition=True) if "until" in t else None
         count = self.expr(t["count"], p + ("count",), scope, NUM) if "count" in t else None
         order = None
         if "order" in t:
@@ -365,6 +369,7 @@ class StepChecker:
         if et is None:
             self.report(path + ("choose",), "choose needs a list or zone of options")
             et = ANY
+        et = element_type(et, options)
         inner = dict(scope)
         inner[var] = et
         where = None

@@ -2,8 +2,9 @@
 consume.
 
 One small class per kind of node, names already resolved.  Every node has its `type` (a
-type string of lang/types.py), `const` (the folded value, or NOCONST) and the lark `tree` it
-was checked from: its `offset` in the expression text, and its `text` for messages at run
+type string of lang/types.py), `const` (the folded value, or NOCONST), `maybe_null` (the
+value may be null where it is computed: see check/nulls.py) and the lark `tree` it was
+checked from: its `offset` in the expression text, and its `text` for messages at run
 time, are read from the tree when they are needed (never for the common case).
 """
 from __future__ import annotations
@@ -18,6 +19,7 @@ class Node:
     type: str
     tree: object = None
     const: object = NOCONST
+    maybe_null: bool = False
 
     @property
     def is_const(self) -> bool:

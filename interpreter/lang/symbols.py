@@ -23,6 +23,7 @@ class Symbols:
     player_zones: set = field(default_factory=set)
     functions: dict = field(default_factory=dict)       # name -> FunctionDef
     all_cards: tuple = ()
+    seats: int = 0                  # the fewest players a game has: players[i] below it is never null
 
     @property
     def display(self):

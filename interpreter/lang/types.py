@@ -9,6 +9,13 @@ NUM, BOOL, STR, CARD, PLAYER, ZONE, NULL, ANY = (
     "number", "bool", "string", "card", "player", "zone", "null", "any")
 
 
+class Nullable(str):
+    """The type of a local name that may hold null (an element of a list with null in it, a
+    parameter a call gave a value that may be null): equal to the type itself, so every test
+    of types holds as before; only the null checks (check/nulls.py) look at the class."""
+    __slots__ = ()
+
+
 def list_of(t: str) -> str:
     return f"list[{t}]"
 

@@ -114,6 +114,7 @@ class _Run:
         if problems:
             raise RulesetError(problems)
         self.checker = ExprChecker(self.program.symbols)
+        self.checker.seats = d.get("players") or self.program.players[2]   # players[i] of a seat is not null
         self.closures = Closures(self.program.symbols)
         checks = self._expectations()
         stacks = d.get("stacks") or ([d["stack"]] if "stack" in d else None)

@@ -1,0 +1,161 @@
+"""Null in the type system: which values may be null, which tests rule it out, and what the
+checker says when a value that may be null is used where a value is needed.
+
+A node's `maybe_null` is set where it is built (check/expressions.py): the `null` literal,
+the top or bottom of a zone, first(), min(), max(), min_by(), max_by(), random(), an index,
+a branch that may be null, a call of a function whose body may be null, and a local name
+whose type is `Nullable` (lang/types.py).  A variable declared `initial: null` is not: the
+flow sets it before it is read, and the run-time message covers a mistake.
+
+A fact is what a condition tells where it holds: ("value", TEXT), the expression written
+TEXT is not null; ("items", TEXT), the list or zone written TEXT is not empty, so its top,
+bottom, first, min, max (and [0], [-1]) are not null.  `players` and a constant list
+with elements are never empty.  Expressions are compared by their
+text: a fact about `top(pile)` says nothing about `top(current.hand)`.
+"""
+from __future__ import annotations
+
+from ..lang import expr_ir as ir
+from ..lang.types import BOOL, NUM, STR, Nullable
+
+NO_FACTS = frozenset()
+# What a value needs to be null (as the run-time messages say it, backend/expressions.py).
+_WHY = {"top": "top of an empty zone", "bottom": "bottom of an empty zone", "first": "no element matched",
+        "max_by": "an empty list", "min_by": "an empty list", "min": "an empty list",
+        "max": "an empty list", "random": "an empty list"}
+# Calls of these on a list or zone that is not empty are not null (first() only without a test).
+_OF_ITEMS = {"top", "bottom", "min", "max", "min_by", "max_by", "random"}
+_EMPTY_ELSE = {NUM: "0", BOOL: "false", STR: "''"}
+# Nodes written without an operator: `X != null` needs no brackets round them.
+_OPERANDS = (ir.Const, ir.Local, ir.GlobalVar, ir.BuiltinCall, ir.UserCall, ir.ZoneProp, ir.Index, ir.CardAttr,
+             ir.PlayerProp, ir.PlayerVar, ir.PlayerZone, ir.SharedZone, ir.ListLit)
+
+
+def may_be_null(node, facts) -> bool:
+    """Whether `node` may be null where `facts` hold."""
+    return node.maybe_null and not known(node, facts)
+
+
+def known(node, facts) -> bool:
+    """Whether `facts` rule out null for `node` (texts are made only when there are facts)."""
+    if facts and ("value", node.text) in facts:
+        return True
+    coll = _collection_of(node)
+    return coll is not None and (_never_empty(coll) or bool(facts) and ("items", coll.text) in facts)
+
+
+def _never_empty(coll) -> bool:
+    """`players`, or a constant list with elements, none of them null."""
+    if isinstance(coll, ir.Players):
+        return True
+    return coll.is_const and isinstance(coll.const, (list, tuple)) and len(coll.const) > 0 \
+        and all(v is not None for v in coll.const)
+
+
+def _collection_of(node):
+    """The list or zone `node` is an element of, when its not being empty makes `node` not null."""
+    if isinstance(node, ir.ZoneProp) and node.name in ("top", "bottom"):
+        return node.obj
+    if isinstance(node, ir.BuiltinCall) and (node.name in _OF_ITEMS or node.name == "first" and node.body is None):
+        return node.args[0]
+    if isinstance(node, ir.Index) and node.index.is_const and node.index.const in (0, -1):
+        return node.coll
+    return None
+
+
+def holds_null(node) -> bool:
+    """Whether a list may hold null among its elements (as `filter(xs, ...) + [null]`)."""
+    if node.is_const:
+        return isinstance(node.const, (list, tuple)) and any(v is None for v in node.const)
+    if isinstance(node, ir.ListLit):
+        return any(i.maybe_null for i in node.items)
+    if isinstance(node, (ir.Join, ir.IfElse)):
+        return holds_null(node.a if isinstance(node, ir.Join) else node.yes) or \
+            holds_null(node.b if isinstance(node, ir.Join) else node.no)
+    if isinstance(node, ir.BuiltinCall) and node.name == "filter":
+        return holds_null(node.args[0])
+    if isinstance(node, ir.BuiltinCall) and node.name == "map":
+        return node.body.maybe_null
+    return False
+
+
+def element_type(typ: str, coll) -> str:
+    """The type of an element of `coll`: Nullable if the list may hold null."""
+    return Nullable(typ) if holds_null(coll) else typ
+
+
+def facts(cond) -> tuple:
+    """(facts where `cond` holds, facts where it does not)."""
+    if isinstance(cond, ir.Not):
+        yes, no = facts(cond.a)
+        return no, yes
+    if isinstance(cond, (ir.And, ir.Or)):
+        (ya, na), (yb, nb) = facts(cond.a), facts(cond.b)
+        return (ya | yb, na & nb) if isinstance(cond, ir.And) else (ya & yb, na | nb)
+    if isinstance(cond, ir.Compare):
+        return _null_test(cond) or _size_test(cond) or (NO_FACTS, NO_FACTS)
+    return NO_FACTS, NO_FACTS
+
+
+def _null_test(cond):
+    """The facts of `X != null` and `X == null` (either way round)."""
+    if cond.op not in ("==", "!="):
+        return None
+    for x, other in ((cond.a, cond.b), (cond.b, cond.a)):
+        if other.is_const and other.const is None and not x.is_const:
+            fact = frozenset({("value", x.text)})
+            return (fact, NO_FACTS) if cond.op == "!=" else (NO_FACTS, fact)
+    return None
+
+
+_FLIP = {"<": ">", ">": "<", "<=": ">=", ">=": "<=", "==": "==", "!=": "!="}
+
+
+def _size_test(cond):
+    """The facts of `count(Z) > 0`, `Z.size != 0`, `count(Z) == 0`, `0 < len(Z)`, ..."""
+    for size, k, op in ((cond.a, cond.b, cond.op), (cond.b, cond.a, _FLIP[cond.op])):
+        coll = _sized(size)
+        if coll is None or not k.is_const or isinstance(k.const, bool) or not isinstance(k.const, (int, float)):
+            continue
+        n = k.const
+        fact = frozenset({("items", coll.text)})
+        if op == ">" and n >= 0 or op == ">=" and n >= 1 or op == "!=" and n == 0 or op == "==" and n >= 1:
+            return fact, NO_FACTS
+        if op == "==" and n == 0 or op == "<" and n <= 1 or op == "<=" and n < 1:
+            return NO_FACTS, fact
+    return None
+
+
+def _sized(node):
+    """The list or zone whose number of elements `node` is, or None."""
+    if isinstance(node, ir.BuiltinCall) and node.name == "count" and node.body is None:
+        return node.args[0]
+    if isinstance(node, ir.ZoneProp) and node.name == "size":
+        return node.obj
+    return None
+
+
+def why(node) -> str:
+    """Why `node` may be null, as a message says it: ' (top of an empty zone)', or ''."""
+    if isinstance(node, (ir.ZoneProp, ir.BuiltinCall)) and node.name in _WHY:
+        return f" ({_WHY[node.name]})"
+    if isinstance(node, ir.Index):
+        return " (past the end of the list)"
+    if isinstance(node, ir.IfElse):
+        return why(node.yes if node.yes.maybe_null else node.no)
+    if isinstance(node, ir.UserCall):
+        inner = why(node.function.body)
+        return f" ({node.function.name}() may give null{': ' + inner[2:-1] if inner else ''})"
+    if isinstance(node, ir.Local):
+        return " (it may be bound to null)"
+    return ""
+
+
+def message(node, use_text: str, typ: str) -> str:
+    """What the checker says of `node`, which may be null, used in `use_text` (a value of `typ`)."""
+    if node.is_const and node.const is None:
+        return "null has no value: it cannot be used here"
+    text = node.text
+    tested = text if isinstance(node, _OPERANDS) else f"({text})"
+    example = f"{use_text} if {tested} != null else {_EMPTY_ELSE.get(typ, '...')}"
+    return f"'{text}' may be null here{why(node)}: test it first, as in `{example}`"
