@@ -319,3 +319,15 @@ def test_a_function_first_called_with_null_reads_attributes_by_name():
     with pytest.raises(ExprError) as e:
         compile_expression(symbols, "typo(null)")
     assert e.value.function == "typo" and "'scroe'" in e.value.message and "did you mean 'score'" in e.value.message
+
+
+def test_a_value_tested_not_null_is_computed_once_and_means_the_same():
+    symbols = Symbols(card_attrs=SYMBOLS.card_attrs, global_vars={"total": NUM}, shared_zones={"trick"},
+                      functions={"pts": FunctionDef("pts", ["trick"], parse("top(trick).points if top(trick) != null else -1")),
+                                 "first_pts": FunctionDef("first_pts", ["z"], parse("pts([z[0]])"))})
+    s = state()             # trick: 5♥ (1 point), Q♠ (13 points)
+    text = "top(trick).points * 100 + pts([top(trick), first(trick)]) + first_pts(trick) * 10" \
+           " if top(trick) != null else 0"
+    assert compile_expression(symbols, text).fn(s, {}) == 13 * 100 + 1 + 1 * 10
+    s.zones["trick"] = []
+    assert compile_expression(symbols, text).fn(s, {}) == 0

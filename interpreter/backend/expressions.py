@@ -49,6 +49,7 @@ class Closures:
         self._params = [{}]             # inlined bodies: parameter -> the argument's Code
         self._variant = None            # in a `where`: per body, the names that vary per option
         self.hoisted = 0                # calls memoised in the last condition
+        self._shared = {}               # text -> Code of a value tested not null (see _tested)
 
     def fn(self, node):
         """fn(state, locals) computing `node`."""
@@ -74,6 +75,8 @@ class Closures:
         if node.is_const:
             v = node.const
             return Code(lambda s, l: v, v)
+        if self._shared and node.text in self._shared:
+            return self._shared[node.text]
         c = getattr(self, "_" + type(node).__name__)(node)
         if self._variant is not None and _hoistable(node, self._variant[-1]):
             c = self._memoised(c)
@@ -289,8 +292,32 @@ class Closures:
         return Code(lambda s, l: fa(s, l) or fb(s, l))
 
     def _IfElse(self, node):
+        tested = _null_test(node.cond)
+        if tested is not None:
+            return self._tested(node, *tested)
         fc, fy, fn = self.fn(node.cond), self.fn(node.yes), self.fn(node.no)
         return Code(lambda s, l: fy(s, l) if fc(s, l) else fn(s, l))
+
+    def _tested(self, node, subject, is_null: bool):
+        """`... X ... if X != null else ...` (or `... if X == null else ... X ...`): X is
+        computed once, and the branch where it is not null reads that value.  The value is
+        kept in a cell of this closure: no evaluation of it can start again before it ends,
+        since functions do not recurse."""
+        cell = [None]
+        fx = self.fn(subject)
+        read = Code(lambda s, l: cell[0])
+        with_value, without = (node.no, node.yes) if is_null else (node.yes, node.no)
+        self._shared = {**self._shared, subject.text: read}
+        try:
+            fv = self.fn(with_value)
+        finally:
+            self._shared = {k: v for k, v in self._shared.items() if k != subject.text}
+        fw = self.fn(without)
+
+        def tested(s, l):
+            v = cell[0] = fx(s, l)
+            return fw(s, l) if v is None else fv(s, l)
+        return Code(tested)
 
     def _Join(self, node):
         fa, fb = self.fn(node.a), self.fn(node.b)
@@ -458,12 +485,12 @@ class Closures:
     def _body(self, f):
         """The closure of a function's body, compiled once, outside any inlining."""
         if f not in self._bodies:
-            saved = self._frames, self._params, self._variant
-            self._frames, self._params, self._variant = (), [{}], None
+            saved = self._frames, self._params, self._variant, self._shared
+            self._frames, self._params, self._variant, self._shared = (), [{}], None, {}
             try:
                 self._bodies[f] = self.fn(f.body)
             finally:
-                self._frames, self._params, self._variant = saved
+                self._frames, self._params, self._variant, self._shared = saved
         return self._bodies[f]
 
     def _inlined(self, node, params):
@@ -474,6 +501,7 @@ class Closures:
             self._variant.append({p for p, a in zip(params, node.args) if not _free(a).isdisjoint(variant)})
         self._frames = ({p: a.tree for p, a in zip(params, node.args)},) + self._frames
         self._params.append(args)
+        shared, self._shared = self._shared, {}     # the body's texts are its own
         try:
             return self.code(node.function.body)
         finally:
@@ -481,6 +509,7 @@ class Closures:
                 self._variant.pop()
             self._frames = self._frames[1:]
             self._params.pop()
+            self._shared = shared
 
     def each(self, var, body):
         """The closure of a function of each element, its element `var` varying per option."""
@@ -540,6 +569,17 @@ def _draws(node) -> bool:
             if isinstance(part, Node) and _draws(part):
                 return True
     return False
+
+
+def _null_test(cond):
+    """(X, is_null) for a condition `X != null` (False) or `X == null` (True) whose X draws no
+    random number (computing it once is then the same as twice), or None."""
+    if type(cond).__name__ != "Compare" or cond.op not in ("==", "!="):
+        return None
+    for x, other in ((cond.a, cond.b), (cond.b, cond.a)):
+        if other.is_const and other.const is None and not x.is_const and not _draws(x):
+            return x, cond.op == "=="
+    return None
 
 
 def _free(node) -> set:
