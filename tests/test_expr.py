@@ -331,3 +331,16 @@ def test_a_value_tested_not_null_is_computed_once_and_means_the_same():
     assert compile_expression(symbols, text).fn(s, {}) == 13 * 100 + 1 + 1 * 10
     s.zones["trick"] = []
     assert compile_expression(symbols, text).fn(s, {}) == 0
+
+
+@pytest.mark.parametrize("text, holding, empty", [
+    ("top(trick) != null and top(trick).points > 5", True, False),
+    ("top(trick) == null or top(trick).points > 5", True, True),
+    ("top(trick) == null or top(trick).points > 50", False, True),
+    ("0 if top(trick) == null else top(trick).points", 13, 0),
+])
+def test_and_or_and_if_else_read_a_tested_value_once(text, holding, empty):
+    s = state()
+    assert compile_expression(SYMBOLS, text).fn(s, {}) == holding
+    s.zones["trick"] = []
+    assert compile_expression(SYMBOLS, text).fn(s, {}) == empty

@@ -284,40 +284,59 @@ class Closures:
         return Code(lambda s, l: not f(s, l))
 
     def _And(self, node):
+        tested = _null_test(node.a)
+        if tested is not None and not tested[1]:         # X != null and ... X ...
+            fx, fv, cell = self._tested(tested[0], node.b)
+
+            def tested_and(s, l):
+                v = cell[0] = fx(s, l)
+                return v is not None and fv(s, l)
+            return Code(tested_and)
         fa, fb = self.fn(node.a), self.fn(node.b)
         return Code(lambda s, l: fa(s, l) and fb(s, l))
 
     def _Or(self, node):
+        tested = _null_test(node.a)
+        if tested is not None and tested[1]:             # X == null or ... X ...
+            fx, fv, cell = self._tested(tested[0], node.b)
+
+            def tested_or(s, l):
+                v = cell[0] = fx(s, l)
+                return v is None or fv(s, l)
+            return Code(tested_or)
         fa, fb = self.fn(node.a), self.fn(node.b)
         return Code(lambda s, l: fa(s, l) or fb(s, l))
 
     def _IfElse(self, node):
         tested = _null_test(node.cond)
         if tested is not None:
-            return self._tested(node, *tested)
+            subject, is_null = tested
+            with_value, without = (node.no, node.yes) if is_null else (node.yes, node.no)
+            fx, fv, cell = self._tested(subject, with_value)
+            fw = self.fn(without)
+
+            def tested_ifelse(s, l):
+                v = cell[0] = fx(s, l)
+                return fw(s, l) if v is None else fv(s, l)
+            return Code(tested_ifelse)
         fc, fy, fn = self.fn(node.cond), self.fn(node.yes), self.fn(node.no)
         return Code(lambda s, l: fy(s, l) if fc(s, l) else fn(s, l))
 
-    def _tested(self, node, subject, is_null: bool):
-        """`... X ... if X != null else ...` (or `... if X == null else ... X ...`): X is
-        computed once, and the branch where it is not null reads that value.  The value is
-        kept in a cell of this closure: no evaluation of it can start again before it ends,
-        since functions do not recurse."""
+    def _tested(self, subject, where):
+        """(fx, fv, cell) for a value X tested not null and the part `where` that reads it
+        there (`... X ... if X != null else ...`, `X != null and ... X ...`, and the forms with
+        `X == null`): X is computed once, by fx into the cell, and fv reads that value where it
+        reads X.  No evaluation of the closure can start again before it ends (functions do
+        not recurse), so one cell serves."""
         cell = [None]
         fx = self.fn(subject)
         read = Code(lambda s, l: cell[0])
-        with_value, without = (node.no, node.yes) if is_null else (node.yes, node.no)
         self._shared = {**self._shared, subject.text: read}
         try:
-            fv = self.fn(with_value)
+            fv = self.fn(where)
         finally:
             self._shared = {k: v for k, v in self._shared.items() if k != subject.text}
-        fw = self.fn(without)
-
-        def tested(s, l):
-            v = cell[0] = fx(s, l)
-            return fw(s, l) if v is None else fv(s, l)
-        return Code(tested)
+        return fx, fv, cell
 
     def _Join(self, node):
         fa, fb = self.fn(node.a), self.fn(node.b)
