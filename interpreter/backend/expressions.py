@@ -21,7 +21,7 @@ from ..errors import RulesError
 from ..lang.expr_ir import NOCONST, Node
 from ..lang.syntax import free_names, unparse
 from ..lang.types import ANY, elem_of
-from ..lang.values import divide, floordiv, mod
+from ..lang.values import NULL_REASONS, divide, floordiv, mod
 from ..limits import MAX_WORK
 from ..runtime.effects import too_much_work
 from ..runtime.state import next_seat
@@ -828,9 +828,7 @@ def _text(t, pmap) -> str:
     return text if len(text) <= 80 else text[:77] + "..."
 
 
-_NULL_HINTS = {"top": " (top of an empty zone?)", "bottom": " (bottom of an empty zone?)",
-               "first": " (no element matched?)", "max_by": " (an empty list?)", "min_by": " (an empty list?)",
-               "min": " (an empty list?)", "max": " (an empty list?)", "random": " (an empty list?)"}
+_NULL_HINTS = {name: f" ({reason}?)" for name, reason in NULL_REASONS.items()}
 
 
 def _why_null(t, pmap) -> str:

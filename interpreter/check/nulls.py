@@ -17,12 +17,9 @@ from __future__ import annotations
 
 from ..lang import expr_ir as ir
 from ..lang.types import BOOL, NUM, STR, Nullable
+from ..lang.values import NULL_REASONS
 
 NO_FACTS = frozenset()
-# What a value needs to be null (as the run-time messages say it, backend/expressions.py).
-_WHY = {"top": "top of an empty zone", "bottom": "bottom of an empty zone", "first": "no element matched",
-        "max_by": "an empty list", "min_by": "an empty list", "min": "an empty list",
-        "max": "an empty list", "random": "an empty list"}
 # Calls of these on a list or zone that is not empty are not null (first() only without a test).
 _OF_ITEMS = {"top", "bottom", "min", "max", "min_by", "max_by", "random"}
 _EMPTY_ELSE = {NUM: "0", BOOL: "false", STR: "''"}
@@ -137,8 +134,8 @@ def _sized(node):
 
 def why(node) -> str:
     """Why `node` may be null, as a message says it: ' (top of an empty zone)', or ''."""
-    if isinstance(node, (ir.ZoneProp, ir.BuiltinCall)) and node.name in _WHY:
-        return f" ({_WHY[node.name]})"
+    if isinstance(node, (ir.ZoneProp, ir.BuiltinCall)) and node.name in NULL_REASONS:
+        return f" ({NULL_REASONS[node.name]})"
     if isinstance(node, ir.Index):
         return " (past the end of the list)"
     if isinstance(node, ir.IfElse):

@@ -53,3 +53,10 @@ def shower(typ: str, display):
     if elem_of(typ) is not None:
         return lambda s, v: ", ".join(plain(x) for x in v) if v else "—"
     return lambda s, v: plain(v)
+
+
+# Why a value may be null, by the built-in or zone attribute that gave it: the checker says
+# it when it refuses an untested value, the run time when a null stops the game.
+NULL_REASONS = {"top": "top of an empty zone", "bottom": "bottom of an empty zone", "first": "no element matched",
+                "max_by": "an empty list", "min_by": "an empty list", "min": "an empty list",
+                "max": "an empty list", "random": "an empty list"}
