@@ -344,3 +344,59 @@ def test_and_or_and_if_else_read_a_tested_value_once(text, holding, empty):
     assert compile_expression(SYMBOLS, text).fn(s, {}) == holding
     s.zones["trick"] = []
     assert compile_expression(SYMBOLS, text).fn(s, {}) == empty
+
+
+class SteppingRng:
+    """Draws 0, 1, 2, ... (modulo the size): two draws are never the same value."""
+    def __init__(self):
+        self.draws = 0
+
+    def below(self, n):
+        self.draws += 1
+        return self.draws % n
+
+
+def where(symbols, text, scope, option):
+    from interpreter.backend.expressions import Closures
+    node = ExprChecker(symbols).check(text, scope, BOOL)
+    return Closures(symbols).condition(node, option)[0]
+
+
+def test_in_a_where_an_argument_that_draws_is_drawn_once():
+    symbols = Symbols(global_vars={"total": NUM}, functions={"same": FunctionDef("same", ["x"], parse("x == x"))})
+    fn = where(symbols, "same(random([1, 2, 3])) and c > 0", {"c": NUM}, "c")
+    s = state()
+    s.rng = SteppingRng()
+    assert fn(s, {"c": 1, "#memo": {}}) is True and s.rng.draws == 1
+
+
+def test_in_a_where_a_call_that_draws_is_drawn_for_each_option():
+    symbols = Symbols(global_vars={"total": NUM}, functions={"coin": FunctionDef("coin", [], parse("random([true, false])"))})
+    fn = where(symbols, "coin() == true and c > 0", {"c": NUM}, "c")
+    s = state()
+    s.rng = SteppingRng()
+    memo = {}
+    for option in (1, 2, 3):
+        fn(s, {"c": option, "#memo": memo})
+    assert s.rng.draws == 3
+
+
+def test_a_costly_argument_is_not_computed_again_through_a_body_compiled_in():
+    symbols = Symbols(card_attrs=SYMBOLS.card_attrs, global_vars={"total": NUM}, shared_zones={"trick"},
+                      functions={"g": FunctionDef("g", ["y"], parse(
+                                     "count(filter(trick, a => count(filter(trick, b => b.points < y)) > 0))")),
+                                 "f": FunctionDef("f", ["x"], parse("g(x)"))})
+    s = state()             # trick: two cards; the argument visits 2, g's filters 2 + 2 x 2
+    assert compile_expression(symbols, "f(count(filter(trick, c => c.points > 0)))").fn(s, {}) == 2
+    assert s.work == 2 + 2 + 2 * 2
+
+
+@pytest.mark.parametrize("text", [
+    "count(trick + [null]) > 0 and top(trick + [null]).points > 1",
+    "(trick + [null])[-1].points if count(trick + [null]) > 0 else 0",
+    "random(trick) != null and random(trick).points > 1",
+])
+def test_a_test_does_not_vouch_for_a_list_holding_null_or_a_value_drawn_again(text):
+    with pytest.raises(ExprError) as e:
+        compile_expression(SYMBOLS, text)
+    assert "may be null here" in e.value.message

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from lark import Tree
 
 from ..errors import RulesError
-from ..lang.expr_ir import NOCONST, Node
+from ..lang.expr_ir import NOCONST, Node, draws_random
 from ..lang.syntax import free_names, unparse
 from ..lang.types import ANY, elem_of
 from ..lang.values import NULL_REASONS, divide, floordiv, mod
@@ -47,6 +47,7 @@ class Closures:
         self._bodies = {}               # Function -> its body's closure, compiled once
         self._frames = ()               # inlined bodies: {parameter: argument tree}, innermost first
         self._params = [{}]             # inlined bodies: parameter -> the argument's Code
+        self._plain_params = [set()]    # inlined bodies: the parameters whose argument is plain
         self._variant = None            # in a `where`: per body, the names that vary per option
         self.hoisted = 0                # calls memoised in the last condition
         self._shared = {}               # text -> Code of a value tested not null (see _tested)
@@ -62,8 +63,9 @@ class Closures:
         value for every option: they are computed once per choice and memoised in the
         locals slot '#memo', which the choice sets up.  To tell them apart inside the
         functions the condition calls, their bodies are compiled in at each call here (as
-        the checker's size limit allows), not called: a memoised call inside a body shared
-        by several callers would mix up their values.
+        the checker's size limit allows) where that computes the same as a call (see
+        INLINE_SIZE), and called otherwise: a memoised call inside a body shared by several
+        callers would mix up their values.  A call that draws random() is never memoised.
         """
         self._variant, self.hoisted = [{option}], 0
         try:
@@ -470,7 +472,7 @@ class Closures:
     def _UserCall(self, node):
         f = node.function
         params = [p for p, _ in f.params]
-        if self._variant is not None or _inlinable(f, params, node.args):
+        if self._inlinable(f, params, node.args):
             return self._inlined(node, params)
         body = self._body(f)
         fns = [self.fn(a) for a in node.args]
@@ -501,25 +503,45 @@ class Closures:
                     raise e.through(frame) from None
         return Code(call)
 
+    def _inlinable(self, f, params, args) -> bool:
+        """Whether compiling the body in at this call computes what a call computes (see
+        INLINE_SIZE); in a `where` any size will do, so that calls inside can be memoised."""
+        if self._variant is None and f.size > INLINE_SIZE:
+            return False
+        return all(self._plain(a) or (_reads(f.body, p) <= 1 and not draws_random(a))
+                   for p, a in zip(params, args))
+
+    def _plain(self, node) -> bool:
+        """A value read, not computed (a constant, a variable, the current player, a local
+        name): reading it again costs nothing and gives the same.  A parameter of a body being
+        compiled in stands for its argument: plain if that is."""
+        if node.is_const or type(node).__name__ in ("GlobalVar", "Current"):
+            return True
+        if type(node).__name__ != "Local":
+            return False
+        return node.name not in self._params[-1] or node.name in self._plain_params[-1]
+
     def _body(self, f):
         """The closure of a function's body, compiled once, outside any inlining."""
         if f not in self._bodies:
-            saved = self._frames, self._params, self._variant, self._shared
-            self._frames, self._params, self._variant, self._shared = (), [{}], None, {}
+            saved = self._frames, self._params, self._plain_params, self._variant, self._shared
+            self._frames, self._params, self._plain_params, self._variant, self._shared = (), [{}], [set()], None, {}
             try:
                 self._bodies[f] = self.fn(f.body)
             finally:
-                self._frames, self._params, self._variant, self._shared = saved
+                self._frames, self._params, self._plain_params, self._variant, self._shared = saved
         return self._bodies[f]
 
     def _inlined(self, node, params):
         """The body compiled in at this call, its parameters standing for the arguments."""
         args = {p: self.code(a) for p, a in zip(params, node.args)}
+        plain = {p for p, a in zip(params, node.args) if self._plain(a)}
         if self._variant is not None:
             variant = self._variant[-1]
             self._variant.append({p for p, a in zip(params, node.args) if not _free(a).isdisjoint(variant)})
         self._frames = ({p: a.tree for p, a in zip(params, node.args)},) + self._frames
         self._params.append(args)
+        self._plain_params.append(plain)
         shared, self._shared = self._shared, {}     # the body's texts are its own
         try:
             return self.code(node.function.body)
@@ -528,6 +550,7 @@ class Closures:
                 self._variant.pop()
             self._frames = self._frames[1:]
             self._params.pop()
+            self._plain_params.pop()
             self._shared = shared
 
     def each(self, var, body):
@@ -542,24 +565,16 @@ class Closures:
 
 
 # A call of a small function is compiled in at the call (no frame to build, one closure
-# fewer per level), like a call in a `where`, when that computes the same: each argument is
+# fewer per level) when that computes the same as a call, at the same cost: each argument is
 # then computed where the body reads it, which is the same as computing it once for a plain
-# value (a local name, a variable, a constant, the current player) or for an argument the
-# body reads at most once (not in a function of each element) and that draws no random().
-# Bounded by the function's expanded size (the bodies it calls counted in), so the code at
-# each call is at most INLINE_SIZE parts: it grows linearly with the calls.
+# value (a local name, a variable, a constant, the current player, a parameter standing for
+# one of these) or for an argument the body reads at most once (not in a function of each
+# element) and that draws no random().  (An argument the body does not read on the path taken
+# is then not computed at all: a fault or a charge in it does not happen.)  Bounded by the
+# function's expanded size (the bodies it calls counted in), so the code at each call is at
+# most INLINE_SIZE parts: it grows linearly with the calls.  In a `where` the size does not
+# matter (see condition), the rest does.
 INLINE_SIZE = 64
-
-
-def _inlinable(f, params, args) -> bool:
-    if f.size > INLINE_SIZE:
-        return False
-    return all(_plain(a) or (_reads(f.body, p) <= 1 and not _draws(a)) for p, a in zip(params, args))
-
-
-def _plain(node) -> bool:
-    """A value read, not computed: reading it again costs nothing and gives the same."""
-    return node.is_const or type(node).__name__ in ("Local", "GlobalVar", "Current")
 
 
 def _reads(node, name) -> int:
@@ -576,27 +591,13 @@ def _reads(node, name) -> int:
     return n
 
 
-def _draws(node) -> bool:
-    """Whether computing `node` draws from the game's random numbers: random(), directly or
-    in a function it calls."""
-    if type(node).__name__ == "BuiltinCall" and node.name == "random":
-        return True
-    if type(node).__name__ == "UserCall" and node.function.random_via is not None:
-        return True
-    for value in vars(node).values():
-        for part in (value if isinstance(value, (list, tuple)) else (value,)):
-            if isinstance(part, Node) and _draws(part):
-                return True
-    return False
-
-
 def _null_test(cond):
     """(X, is_null) for a condition `X != null` (False) or `X == null` (True) whose X draws no
     random number (computing it once is then the same as twice), or None."""
     if type(cond).__name__ != "Compare" or cond.op not in ("==", "!="):
         return None
     for x, other in ((cond.a, cond.b), (cond.b, cond.a)):
-        if other.is_const and other.const is None and not x.is_const and not _draws(x):
+        if other.is_const and other.const is None and not x.is_const and not draws_random(x):
             return x, cond.op == "=="
     return None
 
@@ -608,7 +609,7 @@ def _free(node) -> set:
 def _hoistable(node, variant) -> bool:
     """A call that gives the same value for every option of a choice (see condition)."""
     t = node.tree
-    return (t is not None and getattr(t, "data", None) == "call" and t.children[0].value != "random"
+    return (t is not None and getattr(t, "data", None) == "call" and not draws_random(node)
             and _free(node).isdisjoint(variant))
 
 

@@ -38,7 +38,9 @@ def known(node, facts) -> bool:
     if facts and ("value", node.text) in facts:
         return True
     coll = _collection_of(node)
-    return coll is not None and (_never_empty(coll) or bool(facts) and ("items", coll.text) in facts)
+    if coll is None or holds_null(coll):        # a list with null in it: its top may be null
+        return False
+    return _never_empty(coll) or bool(facts) and ("items", coll.text) in facts
 
 
 def _never_empty(coll) -> bool:
@@ -99,8 +101,8 @@ def _null_test(cond):
     if cond.op not in ("==", "!="):
         return None
     for x, other in ((cond.a, cond.b), (cond.b, cond.a)):
-        if other.is_const and other.const is None and not x.is_const:
-            fact = frozenset({("value", x.text)})
+        if other.is_const and other.const is None and not x.is_const and not ir.draws_random(x):
+            fact = frozenset({("value", x.text)})      # (a value drawn at random is drawn again)
             return (fact, NO_FACTS) if cond.op == "!=" else (NO_FACTS, fact)
     return None
 

@@ -72,6 +72,20 @@ BuiltinCall = ir("BuiltinCall", "name", "args", "var", "body")  # body: of each 
 UserCall = ir("UserCall", "function", "args")
 
 
+def draws_random(node) -> bool:
+    """Whether computing `node` draws from the game's random numbers: random(), directly or
+    in a function it calls.  Computing it twice is then not the same as computing it once."""
+    if isinstance(node, BuiltinCall) and node.name == "random":
+        return True
+    if isinstance(node, UserCall) and node.function.random_via is not None:
+        return True
+    for value in vars(node).values():
+        for part in (value if isinstance(value, (list, tuple)) else (value,)):
+            if isinstance(part, Node) and draws_random(part):
+                return True
+    return False
+
+
 @dataclass(eq=False)
 class Function:
     """A ruleset's function, checked once: its parameters' types, its body, and what a call
