@@ -400,3 +400,17 @@ def test_a_test_does_not_vouch_for_a_list_holding_null_or_a_value_drawn_again(te
     with pytest.raises(ExprError) as e:
         compile_expression(SYMBOLS, text)
     assert "may be null here" in e.value.message
+
+
+def test_first_of_clockwise_walks_the_seats_from_the_player():
+    s = state()
+    s.players, s.out, s.names = (0, 1, 2, 3), [False, True, False, False], ["A", "B", "C", "D"]
+    s.pvars = {"score": [9, 4, 7, 1]}
+    assert compile_expression(SYMBOLS, "first(clockwise(current), p => p.score > 5)").fn(s, {}) == 2
+    assert compile_expression(SYMBOLS, "first(clockwise(current), p => p.score > 50)").fn(s, {}) is None
+    assert compile_expression(SYMBOLS, "first(clockwise(current.left), p => true)").fn(s, {}) == 2
+    assert compile_expression(SYMBOLS, "first(clockwise(current), p => p.score < 5)").fn(s, {}) == 3
+    s.current = None            # before anyone's turn: a null the checker cannot see
+    with pytest.raises(RulesError) as e:
+        compile_expression(SYMBOLS, "first(clockwise(current), q => true)").fn(s, {})
+    assert "'current' is null here" in str(e.value) and "so clockwise() has no player to start from" in str(e.value)

@@ -232,7 +232,10 @@ def _filter(c, node):
 
 
 def _first(c, node):
-    cf = c.fn(node.args[0])
+    arg = node.args[0]
+    if node.body is not None and type(arg).__name__ == "BuiltinCall" and arg.name == "clockwise":
+        return _first_clockwise(c, node, arg)
+    cf = c.fn(arg)
     if node.body is None:
         return lambda s, l: (v[0] if (v := cf(s, l)) else None)
     var, pf = node.var, c.each(node.var, node.body)
@@ -251,6 +254,35 @@ def _first(c, node):
             l[var] = x
             if pf(s, l):
                 return x
+        return None
+    return first
+
+
+def _first_clockwise(c, node, clockwise):
+    """first(clockwise(p), q => ...): the seats are walked from p until one matches, not
+    listed first (finding the next seat that may play costs the seats passed, not all)."""
+    f = c.fn(clockwise.args[0])
+    fault = c.fault(clockwise.args, "so clockwise() has no player to start from", [f])
+    var, pf = node.var, c.each(node.var, node.body)
+
+    def first(s, l):
+        p = f(s, l)
+        out = s.out
+        n = len(s.players)
+        w = s.work = s.work + n
+        if w > MAX_WORK:
+            too_much_work()
+        try:
+            p + 0
+        except TypeError:
+            fault(s, l)
+            raise
+        for i in range(n):
+            q = (p + i) % n
+            if not out[q]:
+                l[var] = q
+                if pf(s, l):
+                    return q
         return None
     return first
 
