@@ -6,6 +6,7 @@ every card exactly once, and replay identically from its seed and decisions.
 from __future__ import annotations
 
 import pathlib
+import signal
 
 import pytest
 
@@ -148,3 +149,23 @@ def test_a_game_that_fails_in_a_worker_raises_its_error_as_with_one_job(monkeypa
     for jobs in (1, 2):
         with pytest.raises(RulesError, match="game 5 went wrong"):
             simulation.simulate(program, games=12, jobs=jobs)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not pathlib.Path("/proc/self").exists(), reason="Linux: pgrep and /proc")
+@pytest.mark.parametrize("sig", ["SIGINT", "SIGTERM"])
+def test_interrupting_simulate_stops_its_workers_quietly(sig):
+    import os
+    import subprocess
+    import sys
+    import time
+    p = subprocess.Popen([sys.executable, "-c", "from interpreter.cli.main import main; main()", "simulate", str(RULESETS[0].parent / "hearts2.yaml"),
+                          "--games", "100000", "--jobs", "2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         start_new_session=True, text=True)
+    time.sleep(1.5)
+    workers = subprocess.run(["pgrep", "-P", str(p.pid)], capture_output=True, text=True).stdout.split()
+    os.killpg(p.pid, getattr(signal, sig))         # Ctrl-C reaches the whole process group
+    _, err = p.communicate(timeout=30)
+    assert p.returncode == 130 and err.strip() == "interrupted" and len(workers) == 2
+    time.sleep(0.2)
+    assert not [w for w in workers if os.path.exists(f"/proc/{w}")]
