@@ -120,11 +120,15 @@ def _pool(jobs: int):
     """Forked workers that ignore Ctrl-C: the terminal sends it to them too, and it is for the
     parent to stop them, quietly.  SIGINT is ignored while they are forked, so that none
     can catch it between its birth and its initializer."""
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except ValueError:                # not the main thread: only the initializer can do it
+        previous = None
     try:
         return multiprocessing.get_context("fork").Pool(jobs, initializer=_worker_signals)
     finally:
-        signal.signal(signal.SIGINT, previous)
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
 
 
 def _worker_signals() -> None:
