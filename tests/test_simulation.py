@@ -6,6 +6,7 @@ every card exactly once, and replay identically from its seed and decisions.
 from __future__ import annotations
 
 import pathlib
+import signal
 
 import pytest
 
@@ -86,3 +87,85 @@ def test_every_option_value_plays_to_the_end(path):
 def test_ruleset_starts_with_the_schema_line_for_editors(path):
     first = path.read_text(encoding="utf-8").splitlines()[0]
     assert first == "# yaml-language-server: $schema=../schema/ruleset.schema.json"
+
+
+def _played(report: dict) -> dict:
+    """A simulation report without the fields that say how the run went rather than what the games did."""
+    return {k: v for k, v in report.items() if k not in ("games_per_s", "jobs")}
+
+
+@pytest.mark.parametrize("name, kw", [("hearts2", dict(games=12)),
+                                      ("gnav", dict(games=40, players=5)),
+                                      ("gnav", dict(games=5, players=3, mc_seats=[2], playouts=2))],
+                         ids=["hearts2", "gnav-5", "gnav-mc"])
+def test_simulate_reports_the_same_for_any_number_of_jobs(name, kw):
+    from interpreter.play.simulation import simulate
+    program = load_program(str(RULESETS[0].parent / f"{name}.yaml"))
+    one = simulate(program, jobs=1, **kw)
+    assert one["jobs"] == 1
+    for jobs in (2, 3):
+        many = simulate(program, jobs=jobs, **kw)
+        assert _played(many) == _played(one)
+        if "fork" in __import__("multiprocessing").get_all_start_methods():
+            assert many["jobs"] == jobs
+
+
+def test_simulate_uses_no_more_processes_than_games():
+    from interpreter.play.simulation import simulate
+    report = simulate(load_program(str(RULESETS[0].parent / "gnav2.yaml")), games=1, jobs=4)
+    assert report["jobs"] == 1 and report["games"] == 1
+
+
+def test_simulate_command_takes_jobs_and_refuses_none_or_too_many():
+    import io
+    import json
+
+    from interpreter.cli.main import run
+    from interpreter.limits import MAX_JOBS
+    path = str(RULESETS[0].parent / "gnav2.yaml")
+    reports = []
+    for jobs in ("1", "2"):
+        out = io.StringIO()
+        assert run(["simulate", path, "--games", "10", "--jobs", jobs, "--json"], stdout=out) == 0
+        reports.append(json.loads(out.getvalue()))
+    assert _played(reports[0]) == _played(reports[1])
+    for bad in ("0", str(MAX_JOBS + 1), "-1"):
+        err = io.StringIO()
+        assert run(["simulate", path, "--games", "1", "--jobs", bad], stdout=io.StringIO(), stderr=err) == 2
+        assert "--jobs must be 1 to" in err.getvalue()
+
+
+def test_a_game_that_fails_in_a_worker_raises_its_error_as_with_one_job(monkeypatch):
+    from interpreter.errors import RulesError
+    from interpreter.play import simulation
+    real = simulation.play
+
+    def play(program, agents, seed, **kw):
+        if seed == 5:
+            raise RulesError(f"game {seed} went wrong")
+        return real(program, agents, seed=seed, **kw)
+    monkeypatch.setattr(simulation, "play", play)      # the forked workers inherit it
+    program = load_program(str(RULESETS[0].parent / "gnav2.yaml"))
+    for jobs in (1, 2):
+        with pytest.raises(RulesError, match="game 5 went wrong"):
+            simulation.simulate(program, games=12, jobs=jobs)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not pathlib.Path("/proc/self").exists(), reason="Linux: pgrep and /proc")
+@pytest.mark.parametrize("sig", ["SIGINT", "SIGTERM"])
+def test_interrupting_simulate_stops_its_workers_quietly(sig):
+    import os
+    import subprocess
+    import sys
+    import time
+    p = subprocess.Popen([sys.executable, "-c", "from interpreter.cli.main import main; main()", "simulate", str(RULESETS[0].parent / "hearts2.yaml"),
+                          "--games", "100000", "--jobs", "2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         start_new_session=True, text=True)
+    time.sleep(1.5)
+    workers = subprocess.run(["pgrep", "-P", str(p.pid)], capture_output=True, text=True).stdout.split()
+    os.killpg(p.pid, getattr(signal, sig))         # Ctrl-C reaches the whole process group
+    _, err = p.communicate(timeout=30)
+    assert p.returncode == 130 and err.strip() == "interrupted" and len(workers) == 2
+    time.sleep(0.2)
+    assert not [w for w in workers if os.path.exists(f"/proc/{w}")]

@@ -3,13 +3,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import secrets
 import sys
 
 from ..pipeline import load_program
 from ..errors import InterpreterError, Problem, RulesetError, UsageError, format_problem
 from ..play import records
-from ..limits import MAX_NUMBER, MAX_PLAYOUTS
+from ..limits import MAX_JOBS, MAX_NUMBER, MAX_PLAYOUTS
 from ..messages import msg
 from ..play.simulation import report_lines, simulate
 from .table import TerminalTable
@@ -48,6 +49,10 @@ def run(argv, stdin=None, stdout=None, stderr=None) -> int:
     playouts = getattr(args, "playouts", 1)
     if not 1 <= playouts <= MAX_PLAYOUTS:
         print(f"interpret: error: --playouts must be 1 to {MAX_PLAYOUTS}, not {playouts}", file=stderr)
+        return 2
+    jobs = getattr(args, "jobs", 1)
+    if not 1 <= jobs <= MAX_JOBS:
+        print(f"interpret: error: --jobs must be 1 to {MAX_JOBS}, not {jobs}", file=stderr)
         return 2
     seed = getattr(args, "seed", None)
     if seed is not None and not 0 <= seed < MAX_NUMBER:     # a record must be able to hold it
@@ -121,6 +126,9 @@ def _parser(command):
         p.add_argument("--mc-seats", type=int, nargs="*", default=[], metavar="SEAT",
                        help="seats played by the mc bot (the others by random bots)")
         p.add_argument("--playouts", type=int, default=20, help="play-outs per option for the mc bot")
+        p.add_argument("--jobs", type=int, default=_cores(), metavar="N",
+                       help=f"worker processes sharing the games (default: every core, here {_cores()}); "
+                            "the report is the same for any N")
         return p
     if command == "scenario":
         p = argparse.ArgumentParser(prog="interpret scenario", description="Run scenario files and check their expectations.")
@@ -259,9 +267,18 @@ def _replay(args, stdout, stderr) -> int:
     return 0
 
 
+def _cores() -> int:
+    """simulate's default --jobs: the cores this process may use, within MAX_JOBS."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:           # not on every platform
+        cores = os.cpu_count() or 1
+    return max(1, min(cores, MAX_JOBS))
+
+
 def _simulate(args, stdout) -> int:
     program = load_program(args.ruleset, _parse_options(args.option))
-    report = simulate(program, args.games, args.players, args.seed, args.mc_seats, args.playouts)
+    report = simulate(program, args.games, args.players, args.seed, args.mc_seats, args.playouts, args.jobs)
     if args.json:
         print(json.dumps(report, ensure_ascii=False), file=stdout)
     else:

@@ -4,49 +4,154 @@ A library function, so that a designer can call it from Python as the command do
 
     from interpreter import load_program
     from interpreter.play.simulation import simulate
-    report = simulate(load_program("rulesets/gnav2.yaml"), games=1000)
+    report = simulate(load_program("rulesets/gnav2.yaml"), games=1000, jobs=4)
+
+Game k is played with seed `seed + k` and bots seeded from that number alone, so the
+games are independent of one another and of the process that plays them: `jobs`
+worker processes share them out, and the parent sums their results in game order,
+which makes the report the same, to the bit, for any number of jobs.
 """
 from __future__ import annotations
 
+import multiprocessing
+import signal
 import time
 
 from .agents import MonteCarloAgent, RandomAgent
 from ..errors import UsageError
-from ..limits import MAX_NUMBER
+from ..limits import MAX_JOBS, MAX_NUMBER
 from .table import play
+
+CHUNKS_PER_JOB = 8      # blocks of games per worker: small enough to even out slow games, few enough to cost little
+
+_program = None         # the program the forked workers play: set just before the pool starts (a Program holds closures, it cannot be pickled)
 
 
 def simulate(program, games: int, players: int | None = None, seed: int = 0, mc_seats=(),
-             playouts: int = 20) -> dict:
+             playouts: int = 20, jobs: int = 1) -> dict:
     """Win shares per seat, draws, mean scores and length over `games` games with seeds
-    seed, seed + 1, ...; `mc_seats` (1-based) are played by the planning bot."""
+    seed, seed + 1, ...; `mc_seats` (1-based) are played by the planning bot.
+
+    With `jobs` > 1 the games are played by that many worker processes, forked so that
+    they inherit the program; where the platform cannot fork (Windows) they are played
+    in this process, as with jobs=1.  Every field of the report is the same whatever
+    `jobs` is, but the two that say how the run went: games_per_s and jobs (the worker
+    processes used: at most one a game, 1 where the platform cannot fork)."""
     n = program.player_count(players)
     if games < 1:
         raise UsageError("--games must be at least 1")
+    if not 1 <= jobs <= MAX_JOBS:
+        raise UsageError(f"--jobs must be 1 to {MAX_JOBS}, not {jobs}")
     if seed + games > MAX_NUMBER:
         raise UsageError(f"--seed plus --games must stay below {MAX_NUMBER} (a record must hold each seed)")
     for seat in mc_seats:
         if not 1 <= seat <= n:
             raise UsageError(f"--mc-seats {seat}: seats are numbered 1 to {n}")
-    wins, draws, totals, decisions = [0.0] * n, 0, [0.0] * n, 0
+    jobs = min(jobs, games) if _can_fork() else 1
     start = time.perf_counter()
-    for k in range(games):
-        s = play(program, _agents(n, seed + k, mc_seats, playouts), seed=seed + k, players=n, log=False)
-        winners = s.result["winners"]
-        if not winners:
-            draws += 1
-        for w in winners:
-            wins[w] += 1 / len(winners)
-        for p, v in enumerate(s.result["scores"] or []):
-            totals[p] += v
-        decisions += s.decisions
+    if jobs == 1:
+        results = (_game(program, n, seed + k, mc_seats, playouts) for k in range(games))
+        totals = _summed(results, n)
+    else:
+        totals = _summed_in_workers(program, n, games, seed, mc_seats, playouts, jobs)
     elapsed = time.perf_counter() - start
+    wins, draws, scores, decisions = totals
     return {"ruleset": program.name, "players": n, "games": games, "seeds": [seed, seed + games - 1],
             "options": {k: v for k, v in program.options.items() if v != program.option_specs[k]["default"]},
             "mc_seats": sorted(mc_seats),
             "win_share": [round(w / games, 4) for w in wins], "draws": round(draws / games, 4),
-            "mean_score": [round(t / games, 2) for t in totals] if program.score else None,
-            "decisions_per_game": round(decisions / games, 1), "games_per_s": round(games / elapsed, 1)}
+            "mean_score": [round(t / games, 2) for t in scores] if program.score else None,
+            "decisions_per_game": round(decisions / games, 1), "games_per_s": round(games / elapsed, 1),
+            "jobs": jobs}
+
+
+def _can_fork() -> bool:
+    """Whether workers can inherit the program: only a forked process can, as it is not picklable."""
+    return "fork" in multiprocessing.get_all_start_methods()
+
+
+def _game(program, n: int, seed: int, mc_seats, playouts: int) -> tuple:
+    """One game's winners, scores and decisions: all that the report sums, small to send back."""
+    s = play(program, _agents(n, seed, mc_seats, playouts), seed=seed, players=n, log=False)
+    return s.result["winners"], s.result["scores"] or [], s.decisions
+
+
+def _summed(results, n: int) -> tuple:
+    """Wins (a shared win split evenly), draws, score totals and decisions, added up in the
+    order the games come: floating-point sums depend on the order, and the report must not."""
+    wins, draws, totals, decisions = [0.0] * n, 0, [0.0] * n, 0
+    for winners, scores, d in results:
+        if not winners:
+            draws += 1
+        for w in winners:
+            wins[w] += 1 / len(winners)
+        for p, v in enumerate(scores):
+            totals[p] += v
+        decisions += d
+    return wins, draws, totals, decisions
+
+
+def _summed_in_workers(program, n, games, seed, mc_seats, playouts, jobs) -> tuple:
+    """The sums of _summed over games played by `jobs` forked workers, in contiguous blocks
+    taken back in game order.  A game that fails in a worker is played again here, so that
+    its error is raised as it would be with one job (an error need not survive pickling)."""
+    global _program
+    size = -(-games // (jobs * CHUNKS_PER_JOB))
+    blocks = [(seed + k, min(size, games - k), n, tuple(mc_seats), playouts) for k in range(0, games, size)]
+    _program = program
+    try:
+        pool = _pool(jobs)
+        try:
+            played = (r for block in pool.imap(_played_block, blocks) for r in block)
+            totals = _summed((r if r is not None else _game(program, n, seed + k, mc_seats, playouts)
+                              for k, r in enumerate(played)), n)
+        except BaseException:         # Ctrl-C, or a game's error: no worker outlives the call
+            pool.terminate()
+            pool.join()
+            raise
+        pool.close()
+        pool.join()
+        return totals
+    finally:
+        _program = None
+
+
+def _pool(jobs: int):
+    """Forked workers that ignore Ctrl-C: the terminal sends it to them too, and it is for the
+    parent to stop them, quietly.  SIGINT is ignored while they are forked, so that none
+    can catch it between its birth and its initializer."""
+    try:
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except ValueError:                # not the main thread: only the initializer can do it
+        previous = None
+    try:
+        return multiprocessing.get_context("fork").Pool(jobs, initializer=_worker_signals)
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
+
+
+def _worker_signals() -> None:
+    """A worker dies of SIGTERM and SIGHUP, as the pool expects, rather than raise
+    KeyboardInterrupt as the command's handlers (inherited from the parent) would."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), signal.SIG_DFL)
+
+
+def _played_block(block) -> list:
+    """The results of a block of consecutive games, None for a game that raised an error."""
+    first, count, n, mc_seats, playouts = block
+    return [_game_or_none(first + i, n, mc_seats, playouts) for i in range(count)]
+
+
+def _game_or_none(seed: int, n: int, mc_seats, playouts: int):
+    """A worker's game: its result, or None if it failed (the parent plays it again to raise the error)."""
+    try:
+        return _game(_program, n, seed, mc_seats, playouts)
+    except Exception:
+        return None
 
 
 def _agents(n: int, seed: int, mc_seats, playouts: int) -> list:
@@ -64,6 +169,7 @@ def report_lines(report: dict) -> list[str]:
     for p in range(n):
         score = f", mean score {report['mean_score'][p]}" if report["mean_score"] else ""
         lines.append(f"  Player {p + 1}: wins {100 * report['win_share'][p]:.1f}%{score}")
+    jobs = report.get("jobs", 1)
     lines.append(f"  draws {100 * report['draws']:.1f}%, {report['decisions_per_game']} decisions a game, "
-                 f"{report['games_per_s']} games/s")
+                 f"{report['games_per_s']} games/s" + (f" ({jobs} processes)" if jobs > 1 else ""))
     return lines
