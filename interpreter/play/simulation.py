@@ -18,7 +18,7 @@ import signal
 import time
 
 from .agents import MonteCarloAgent, RandomAgent
-from ..errors import UsageError
+from ..errors import InterpreterError, UsageError
 from ..limits import MAX_JOBS, MAX_NUMBER
 from .table import play
 
@@ -98,46 +98,70 @@ def _summed_in_workers(program, n, games, seed, mc_seats, playouts, jobs) -> tup
     global _program
     size = -(-games // (jobs * CHUNKS_PER_JOB))
     blocks = [(seed + k, min(size, games - k), n, tuple(mc_seats), playouts) for k in range(0, games, size)]
+    jobs = min(jobs, len(blocks))
     _program = program
+    workers = []
     try:
-        pool = _pool(jobs)
-        try:
-            played = (r for block in pool.imap(_played_block, blocks) for r in block)
-            totals = _summed((r if r is not None else _game(program, n, seed + k, mc_seats, playouts)
-                              for k, r in enumerate(played)), n)
-        except BaseException:         # Ctrl-C, or a game's error: no worker outlives the call
-            pool.terminate()
-            pool.join()
-            raise
-        pool.close()
-        pool.join()
-        return totals
-    finally:
+        workers = _started(jobs, blocks)
+        played = (r for i in range(len(blocks)) for r in _received(workers[i % jobs][1]))
+        return _summed((r if r is not None else _game(program, n, seed + k, mc_seats, playouts)
+                        for k, r in enumerate(played)), n)
+    finally:                          # Ctrl-C, a signal or an error: no worker outlives the call
         _program = None
+        for process, reader in workers:
+            if process.is_alive():
+                process.kill()
+            process.join()
+            reader.close()
 
 
-def _pool(jobs: int):
-    """Forked workers that ignore Ctrl-C: the terminal sends it to them too, and it is for the
-    parent to stop them, quietly.  SIGINT is ignored while they are forked, so that none
-    can catch it between its birth and its initializer."""
+_SIGNALS = [getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)]
+
+
+def _started(jobs: int, blocks: list) -> list:
+    """(process, reader) of each forked worker; worker i plays blocks i, i + jobs, ... and
+    sends each block's results on its own pipe.  Each worker has a pipe of its own and no
+    lock is shared, so a worker killed by a signal cannot leave the others or the parent
+    waiting for ever (a multiprocessing.Pool can).  Signals are held while the workers are
+    forked, so that none runs the parent's handlers before its own are set."""
+    context = multiprocessing.get_context("fork")
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, _SIGNALS)
+    workers = []
     try:
-        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    except ValueError:                # not the main thread: only the initializer can do it
-        previous = None
-    try:
-        return multiprocessing.get_context("fork").Pool(jobs, initializer=_worker_signals)
+        for i in range(jobs):
+            reader, writer = context.Pipe(duplex=False)
+            process = context.Process(target=_work, args=(blocks[i::jobs], writer), daemon=True)
+            process.start()
+            writer.close()
+            workers.append((process, reader))
     finally:
-        if previous is not None:
-            signal.signal(signal.SIGINT, previous)
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+    return workers
 
 
-def _worker_signals() -> None:
-    """A worker dies of SIGTERM and SIGHUP, as the pool expects, rather than raise
-    KeyboardInterrupt as the command's handlers (inherited from the parent) would."""
+def _received(reader) -> list:
+    """The next block of results a worker sends."""
+    try:
+        return reader.recv()
+    except EOFError:
+        raise InterpreterError("a simulation worker stopped before its games were played "
+                               "(was it killed?)") from None
+
+
+def _work(blocks, writer) -> None:
+    """A worker: Ctrl-C is for the parent (the terminal sends it to the whole group); a
+    SIGTERM or SIGHUP ends the worker at once."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    for name in ("SIGTERM", "SIGHUP"):
-        if hasattr(signal, name):
-            signal.signal(getattr(signal, name), signal.SIG_DFL)
+    for sig in _SIGNALS[1:]:
+        signal.signal(sig, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, _SIGNALS)
+    try:
+        for block in blocks:
+            writer.send(_played_block(block))
+    except (BrokenPipeError, EOFError):         # the parent has stopped
+        pass
+    finally:
+        writer.close()
 
 
 def _played_block(block) -> list:
