@@ -1,4 +1,5 @@
-"""Every ruleset under rulesets/ played to the end for many seeds (one generic test).
+"""Every ruleset under rulesets/ played to the end for many seeds (one generic test), and
+simulate(): many games summed up, the same report for any number of worker processes.
 
 A new ruleset is picked up automatically.  Each game must end without error, keep
 every card exactly once, and replay identically from its seed and decisions.
