@@ -18,6 +18,7 @@ ALLOWED = {
     "lang": set(),
     "check": {"source", "lang"},
     "backend": {"lang", "runtime"},
+    "pyback": {"lang", "runtime", "backend"},      # backend: the closures it falls back on
     "runtime": set(),
     "pipeline": {"source", "lang", "check", "backend", "runtime"},
     "play": {"pipeline", "source", "lang", "check", "backend", "runtime"},

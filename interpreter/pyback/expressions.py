@@ -1,0 +1,473 @@
+"""Expressions as Python source: an expression node becomes the text of one Python
+expression in terms of `s` (the state) and `l` (the locals), compiled once into
+`lambda s, l: ...`.
+
+A second back end beside the closure back end (backend/expressions.py), computing the same
+values at the same cost to the work budget, with one evaluation instead of a call per part:
+constants are folded into the text, card tables and other values are names of a namespace
+this class keeps, functions of each element become generator expressions, and a small
+function's body is written in at its call where the closure back end compiles it in.
+
+Faults: the generated code does not work out which part was null.  On an exception it
+re-runs the closure back end's function for the same node on the same state and locals
+(expressions are pure, bar random(), and the work charged is put back first), which raises
+the message the closure back end raises, or computes what it computes (a float index).  A
+node that draws random() is the closure back end's function: computing it twice would draw
+twice.
+"""
+from __future__ import annotations
+
+import itertools
+
+from ..errors import RulesError
+from ..lang.expr_ir import draws_random
+from ..lang.types import ANY, elem_of
+from ..lang.values import divide, shower
+from ..limits import MAX_WORK
+from ..runtime.effects import too_much_work
+from ..runtime.state import next_seat
+from ..backend.expressions import INLINE_SIZE, Closures, _null_test, _reads
+
+
+# -- helpers the generated code calls (the namespace's fixed names) --------------------------
+def _charged(s, xs):
+    """xs, its length charged to the work budget (as each collection built-in does)."""
+    w = s.work = s.work + len(xs)
+    if w > MAX_WORK:
+        too_much_work()
+    return xs
+
+
+def _charged_list(s, xs):
+    """xs, the length of a list compared element by element charged (null counts none)."""
+    w = s.work = s.work + len(xs or ())
+    if w > MAX_WORK:
+        too_much_work()
+    return xs
+
+
+def _index(c, i):
+    return c[i] if -len(c) <= i < len(c) else None
+
+
+def _best(xs, key, better):
+    """max_by / min_by: the first element whose key no later one beats (backend/functions._by)."""
+    found, best_key = None, None
+    for x in xs:
+        k = key(x)
+        if found is None or better(k, best_key):
+            found, best_key = x, k
+    return found
+
+
+def _seats_from(s, p):
+    """The seats still in the game from p on, charged as first(clockwise(p), ...) charges:
+    every seat, though the walk stops at the first match."""
+    n = len(s.players)
+    _charged(s, s.players)
+    p + 0
+    out = s.out
+    for i in range(n):
+        q = (p + i) % n
+        if not out[q]:
+            yield q
+
+
+def _clockwise(s, p):
+    n = len(s.players)
+    return [q for q in ((p + i) % n for i in range(n)) if not s.out[q]]
+
+
+def _random(s, items):
+    return items[s.rng.below(len(items))] if items else None
+
+
+def _player(s, v):
+    return s.players[int(v) % len(s.players)]
+
+
+HELPERS = {
+    "_charged": _charged, "_charged_list": _charged_list, "_index": _index, "_best": _best,
+    "_seats_from": _seats_from, "_clockwise": _clockwise, "_random": _random, "_player": _player,
+    "_divide": divide, "_next_seat": next_seat, "_gt": lambda a, b: a > b, "_lt": lambda a, b: a < b,
+}
+
+_PLAIN_CONSTS = (bool, int, str, type(None))
+
+
+class Source:
+    """Writes expression nodes as Python source against a deck's card tables."""
+
+    def __init__(self, symbols):
+        self.symbols = symbols
+        self.ns = dict(HELPERS)
+        self._names = itertools.count()
+        self._consts = {}               # id(value) -> name in ns
+        self._tables = {}               # card attribute -> name in ns
+        self._bodies = {}               # Function -> name in ns of its body's function
+        self._params = {}               # inlined body: parameter -> (argument node, caller's context)
+        self._plain_params = set()
+        self._elems = {}                # element names of the functions of each element -> Python names
+        self._shared = {}               # text of a value tested not null -> its Python name
+        self._iterable = 0              # > 0: writing a comprehension's iterable (no `:=` there)
+        self._closures = None
+
+    # -- the public face ---------------------------------------------------------------
+    def fn(self, node):
+        """fn(state, locals) computing `node`: the generated function, falling back on the
+        closure back end's function for the same node when it raises."""
+        if draws_random(node):
+            return self.closures.fn(node)
+        fast = self.compiled(self.text(node))
+        slow = []
+
+        def generated(s, l):
+            w = s.work
+            try:
+                return fast(s, l)
+            except RulesError:
+                raise
+            except Exception:
+                s.work = w
+                if not slow:
+                    slow.append(self.closures.fn(node))
+                return slow[0](s, l)
+        generated.source = fast.source
+        return generated
+
+    def compiled(self, text):
+        """The bare `lambda s, l: text`, compiled in the namespace (no fallback)."""
+        source = f"lambda s, l: {text}"
+        f = eval(compile(source, "<ruleset expression>", "eval"), self.ns)
+        f.source = source
+        return f
+
+    @property
+    def closures(self):
+        if self._closures is None:
+            self._closures = Closures(self.symbols)
+        return self._closures
+
+    def text(self, node) -> str:
+        """A Python expression computing `node`, in terms of `s` and `l`."""
+        if node.is_const:
+            return self._const(node.const)
+        if self._shared and node.text in self._shared:
+            return self._shared[node.text]
+        return getattr(self, "_" + type(node).__name__)(node)
+
+    # -- names in the namespace ----------------------------------------------------------
+    def _name(self, prefix="_v"):
+        return f"{prefix}{next(self._names)}"
+
+    def _const(self, v) -> str:
+        if isinstance(v, _PLAIN_CONSTS) or (isinstance(v, float) and v == v and abs(v) != float("inf")):
+            return f"({v!r})"
+        if id(v) not in self._consts:
+            name = self._consts[id(v)] = self._name("_k")
+            self.ns[name] = v
+        return self._consts[id(v)]
+
+    def _table(self, attr) -> str:
+        if attr not in self._tables:
+            name = self._tables[attr] = self._name("_t")
+            self.ns[name] = self.symbols.card_attrs[attr][1]
+        return self._tables[attr]
+
+    def _once(self, x, fmt) -> str:
+        """`fmt` with the value of the text `x` computed once: `{first}` where it is first read
+        (in the order Python evaluates), `{v}` where it is read again."""
+        v = self._name()
+        if self._iterable:          # `:=` is refused in a comprehension's iterable
+            return f"(lambda {v}: {fmt.format(first=v, v=v)})({x})"
+        return fmt.format(first=f"({v} := {x})", v=v)
+
+    def _iter(self, node) -> str:
+        self._iterable += 1
+        try:
+            return self.text(node)
+        finally:
+            self._iterable -= 1
+
+    # -- leaves ------------------------------------------------------------------------
+    def _Missing(self, node):
+        return "None"
+
+    def _ListLit(self, node):
+        return "[" + ", ".join(self.text(i) for i in node.items) + "]"
+
+    def _Local(self, node):
+        name = node.name
+        if name in self._params:
+            return self._argument(name)
+        if name in self._elems:
+            return self._elems[name]
+        return f"l[{name!r}]"
+
+    def _GlobalVar(self, node):
+        return f"s.vars[{node.name!r}]"
+
+    def _SharedZone(self, node):
+        return f"s.zones[{node.name!r}]"
+
+    def _Current(self, node):
+        return "s.current"
+
+    def _Players(self, node):
+        return "s.players"
+
+    def _Active(self, node):
+        return "[_p for _p in s.players if not s.out[_p]]"
+
+    def _NumPlayers(self, node):
+        return "len(s.players)"
+
+    # -- attributes --------------------------------------------------------------------
+    def _CardAttr(self, node):
+        return f"{self._table(node.name)}[{self.text(node.obj)}]"
+
+    def _PlayerVar(self, node):
+        return f"s.pvars[{node.name!r}][{self.text(node.owner)}]"
+
+    def _PlayerZone(self, node):
+        return f"s.zones[{node.name!r}][{self.text(node.owner)}]"
+
+    def _PlayerProp(self, node):
+        a = self.text(node.obj)
+        return {"index": a, "seat": f"({a} + 1)", "name": f"s.names[{a}]", "left": f"_next_seat(s, {a}, 1)",
+                "right": f"_next_seat(s, {a}, -1)"}.get(node.name, f"s.out[{a}]")
+
+    def _ZoneProp(self, node):
+        a = self.text(node.obj)
+        if node.name == "size":
+            return f"len({a})"
+        return self._once(a, "({v}[-1] if {first} else None)" if node.name == "top" else "({v}[0] if {first} else None)")
+
+    def _Index(self, node):
+        return f"_index({self.text(node.coll)}, {self.text(node.index)})"
+
+    # -- operators ---------------------------------------------------------------------
+    def _Neg(self, node):
+        return f"(-{self.text(node.a)})"
+
+    def _Not(self, node):
+        return f"(not {self.text(node.a)})"
+
+    def _And(self, node):
+        tested = _null_test(node.a)
+        if tested is not None and not tested[1]:         # X != null and ... X ...
+            return self._tested(tested[0], node.b, "({first} is not None and {then})")
+        return f"({self.text(node.a)} and {self.text(node.b)})"
+
+    def _Or(self, node):
+        tested = _null_test(node.a)
+        if tested is not None and tested[1]:             # X == null or ... X ...
+            return self._tested(tested[0], node.b, "({first} is None or {then})")
+        return f"({self.text(node.a)} or {self.text(node.b)})"
+
+    def _IfElse(self, node):
+        tested = _null_test(node.cond)
+        if tested is not None:
+            subject, is_null = tested
+            with_value, without = (node.no, node.yes) if is_null else (node.yes, node.no)
+            other = self.text(without)
+            return self._tested(subject, with_value, "({other} if {first} is None else {then})", other=other)
+        return f"({self.text(node.yes)} if {self.text(node.cond)} else {self.text(node.no)})"
+
+    def _tested(self, subject, where, fmt, **more):
+        """A value X tested not null, computed once (as the closure back end's _tested does, so
+        that what X charges to the work budget is charged once): `where` reads its name."""
+        x = self.text(subject)
+        v = self._name()
+        saved = self._shared
+        self._shared = {**saved, subject.text: v}
+        try:
+            then = self.text(where)
+        finally:
+            self._shared = saved
+        if self._iterable:
+            return f"(lambda {v}: {fmt.format(first=v, then=then, **more)})({x})"
+        return fmt.format(first=f"({v} := {x})", then=then, **more)
+
+    def _Join(self, node):
+        return f"_charged(s, [*{self.text(node.a)}, *{self.text(node.b)}])"
+
+    def _Concat(self, node):
+        return f"_charged(s, {self.text(node.a)} + {self.text(node.b)})"
+
+    def _Arith(self, node):
+        a, b = self.text(node.a), self.text(node.b)
+        if node.op == "/":
+            return f"_divide({a}, {b})"
+        return f"({a} {node.op} {b})"      # // and % by zero raise as divide's siblings do
+
+    def _Member(self, node):
+        a, b = self.text(node.a), self.text(node.b)
+        if node.b.is_const:         # bounded by the expression's text: no work to count
+            return f"({a} {node.op} {b})"
+        return f"({a} {node.op} _charged(s, {b}))"
+
+    def _Compare(self, node):
+        a, b = self.text(node.a), self.text(node.b)
+        if not node.b.is_const and elem_of(node.a.type) is not None and node.a.type != ANY:
+            a = f"_charged_list(s, {a})"        # lists compare element by element
+        return f"({a} {node.op} {b})"
+
+    # -- calls -------------------------------------------------------------------------
+    def _BuiltinCall(self, node):
+        return getattr(self, "_b_" + node.name)(node)
+
+    def _each(self, node, fmt) -> str:
+        """A comprehension over the first argument's elements, charged: `fmt` with {x} the
+        element's Python name, {xs} the charged collection and {body} the body's text."""
+        xs = f"_charged(s, {self._iter(node.args[0])})"
+        if node.body is None:
+            return fmt.format(xs=xs)
+        x = self._name("_e")
+        saved = self._elems
+        self._elems = {**saved, node.var: x}
+        try:
+            body = self.text(node.body)
+        finally:
+            self._elems = saved
+        return fmt.format(x=x, xs=xs, body=body)
+
+    def _b_count(self, node):
+        if node.body is None:
+            return f"len({self.text(node.args[0])})"
+        return self._each(node, "sum(1 for {x} in {xs} if {body})")
+
+    def _b_any(self, node):
+        return self._each(node, "any({xs})" if node.body is None else "any({body} for {x} in {xs})")
+
+    def _b_all(self, node):
+        return self._each(node, "all({xs})" if node.body is None else "all({body} for {x} in {xs})")
+
+    def _b_map(self, node):
+        return self._each(node, "{xs}" if node.body is None else "[{body} for {x} in {xs}]")
+
+    def _b_sum(self, node):
+        return self._each(node, "sum({xs})" if node.body is None else "sum([{body} for {x} in {xs}])")
+
+    def _b_min(self, node):
+        return self._each(node, "min({xs}, default=None)" if node.body is None
+                          else "min([{body} for {x} in {xs}], default=None)")
+
+    def _b_max(self, node):
+        return self._each(node, "max({xs}, default=None)" if node.body is None
+                          else "max([{body} for {x} in {xs}], default=None)")
+
+    def _b_max_by(self, node):
+        return self._each(node, "_best({xs}, lambda {x}: {body}, _gt)")
+
+    def _b_min_by(self, node):
+        return self._each(node, "_best({xs}, lambda {x}: {body}, _lt)")
+
+    def _b_filter(self, node):
+        return self._each(node, "[{x} for {x} in {xs} if {body}]")
+
+    def _b_first(self, node):
+        arg = node.args[0]
+        if node.body is None:
+            return self._once(self.text(arg), "({v}[0] if {first} else None)")
+        if type(arg).__name__ == "BuiltinCall" and arg.name == "clockwise":
+            # walked from the seat until one matches, charged every seat (functions._first_clockwise)
+            seats = f"_seats_from(s, {self._iter(arg.args[0])})"
+            x = self._name("_e")
+            saved = self._elems
+            self._elems = {**saved, node.var: x}
+            try:
+                body = self.text(node.body)
+            finally:
+                self._elems = saved
+            return f"next(({x} for {x} in {seats} if {body}), None)"
+        return self._each(node, "next(({x} for {x} in {xs} if {body}), None)")
+
+    def _b_top(self, node):
+        return self._once(self.text(node.args[0]), "({v}[-1] if {first} else None)")
+
+    def _b_bottom(self, node):
+        return self._once(self.text(node.args[0]), "({v}[0] if {first} else None)")
+
+    def _b_abs(self, node):
+        return f"abs({self.text(node.args[0])})"
+
+    def _b_player(self, node):
+        return f"_player(s, {self.text(node.args[0])})"
+
+    def _b_random(self, node):
+        return f"_random(s, {self.text(node.args[0])})"
+
+    def _b_clockwise(self, node):
+        return f"_clockwise(s, {self.text(node.args[0])})"
+
+    def _b_text(self, node):
+        a = node.args[0]
+        show = self._const(shower(a.type, self.symbols.display))
+        if elem_of(a.type) is not None and a.type != ANY:      # a list is joined: count its length
+            return f"{show}(s, _charged_list(s, {self.text(a)}))"
+        return f"{show}(s, {self.text(a)})"
+
+    # -- a ruleset's functions ---------------------------------------------------------
+    def _UserCall(self, node):
+        f = node.function
+        params = [p for p, _ in f.params]
+        if self._inlinable(f, params, node.args):
+            return self._inlined(node, params)
+        args = ", ".join(f"{p!r}: {self.text(a)}" for p, a in zip(params, node.args))
+        return f"{self._body(f)}(s, {{{args}}})"
+
+    def _inlinable(self, f, params, args) -> bool:
+        """As the closure back end decides (Closures._inlinable, outside a `where`)."""
+        if f.size > INLINE_SIZE:
+            return False
+        return all(self._plain(a) or (_reads(f.body, p) <= 1 and not draws_random(a))
+                   for p, a in zip(params, args))
+
+    def _plain(self, node) -> bool:
+        if node.is_const or type(node).__name__ in ("GlobalVar", "Current"):
+            return True
+        if type(node).__name__ != "Local":
+            return False
+        return node.name not in self._params or node.name in self._plain_params
+
+    def _context(self):
+        return self._params, self._plain_params, self._elems, self._shared
+
+    def _set_context(self, context):
+        self._params, self._plain_params, self._elems, self._shared = context
+
+    def _argument(self, name) -> str:
+        """A parameter of a body written in: its argument's text, written where it is read
+        (in the caller's names), so that it is computed there, as the closure back end does."""
+        arg, context = self._params[name]
+        saved = self._context()
+        self._set_context(context)
+        try:
+            return f"({self.text(arg)})"
+        finally:
+            self._set_context(saved)
+
+    def _inlined(self, node, params):
+        caller = self._context()
+        plain = {p for p, a in zip(params, node.args) if self._plain(a)}
+        self._set_context(({p: (a, caller) for p, a in zip(params, node.args)}, plain, {}, {}))
+        try:
+            return self.text(node.function.body)
+        finally:
+            self._set_context(caller)
+
+    def _body(self, f) -> str:
+        """The name of a function's body as a function of (s, frame), generated once."""
+        if f not in self._bodies:
+            saved, iterable = self._context(), self._iterable
+            self._set_context(({}, set(), {}, {}))
+            self._iterable = 0
+            try:
+                body = self.compiled(self.text(f.body))
+            finally:
+                self._set_context(saved)
+                self._iterable = iterable
+            name = self._bodies[f] = self._name("_f")
+            self.ns[name] = body
+        return self._bodies[f]
