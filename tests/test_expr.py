@@ -414,3 +414,10 @@ def test_first_of_clockwise_walks_the_seats_from_the_player():
     with pytest.raises(RulesError) as e:
         compile_expression(SYMBOLS, "first(clockwise(current), q => true)").fn(s, {})
     assert "'current' is null here" in str(e.value) and "so clockwise() has no player to start from" in str(e.value)
+
+
+def test_a_body_compiled_in_does_not_hide_the_names_its_arguments_read():
+    symbols = Symbols(card_attrs=SYMBOLS.card_attrs, global_vars={"total": NUM}, shared_zones={"trick"},
+                      functions={"same": FunctionDef("same", ["x"], parse("count(trick, c => c == x)"))})
+    s = state()                 # trick: two different cards, each the same as itself once
+    assert compile_expression(symbols, "sum(trick, c => same(c))").fn(s, {}) == 2

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from lark import Tree
 
 from ..errors import RulesError
-from ..lang.expr_ir import NOCONST, Node, draws_random
+from ..lang.expr_ir import NOCONST, Node, draws_random, element_names
 from ..lang.syntax import free_names, unparse
 from ..lang.types import ANY, elem_of
 from ..lang.values import NULL_REASONS, divide, floordiv, mod
@@ -508,6 +508,8 @@ class Closures:
         INLINE_SIZE); in a `where` any size will do, so that calls inside can be memoised."""
         if self._variant is None and f.size > INLINE_SIZE:
             return False
+        if not set().union(*map(_free, args)).isdisjoint(element_names(f.body)):
+            return False            # the body's `x => ...` would hide a name an argument reads
         return all(self._plain(a) or (_reads(f.body, p) <= 1 and not draws_random(a))
                    for p, a in zip(params, args))
 

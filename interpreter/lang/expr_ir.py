@@ -86,6 +86,22 @@ def draws_random(node) -> bool:
     return False
 
 
+def element_names(node) -> set:
+    """The names `x => ...` binds anywhere in computing `node`, the bodies of the functions it
+    calls included: a back end that compiles a body in at a call, its arguments read where
+    the body reads them, must not let such a name hide one the arguments read."""
+    names = set()
+    if isinstance(node, BuiltinCall) and node.var is not None:
+        names.add(node.var)
+    if isinstance(node, UserCall) and node.function.body is not None:
+        names |= element_names(node.function.body)
+    for value in vars(node).values():
+        for part in (value if isinstance(value, (list, tuple)) else (value,)):
+            if isinstance(part, Node):
+                names |= element_names(part)
+    return names
+
+
 @dataclass(eq=False)
 class Function:
     """A ruleset's function, checked once: its parameters' types, its body, and what a call

@@ -20,13 +20,13 @@ from __future__ import annotations
 import itertools
 
 from ..errors import RulesError
-from ..lang.expr_ir import draws_random
+from ..lang.expr_ir import draws_random, element_names
 from ..lang.types import ANY, elem_of
 from ..lang.values import divide, shower
 from ..limits import MAX_WORK
 from ..runtime.effects import too_much_work
 from ..runtime.state import next_seat
-from ..backend.expressions import INLINE_SIZE, Closures, _null_test, _reads
+from ..backend.expressions import INLINE_SIZE, Closures, _free, _null_test, _reads
 
 
 # -- helpers the generated code calls (the namespace's fixed names) --------------------------
@@ -420,6 +420,8 @@ class Source:
     def _inlinable(self, f, params, args) -> bool:
         """As the closure back end decides (Closures._inlinable, outside a `where`)."""
         if f.size > INLINE_SIZE:
+            return False
+        if not set().union(*map(_free, args)).isdisjoint(element_names(f.body)):
             return False
         return all(self._plain(a) or (_reads(f.body, p) <= 1 and not draws_random(a))
                    for p, a in zip(params, args))
