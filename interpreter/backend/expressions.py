@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from lark import Tree
 
 from ..errors import RulesError
-from ..lang.expr_ir import NOCONST, Node, draws_random, element_names
+from ..lang.expr_ir import NOCONST, Node, draws_random, element_names, null_test
 from ..lang.syntax import free_names, unparse
 from ..lang.types import ANY, elem_of
 from ..lang.values import NULL_REASONS, divide, floordiv, mod
@@ -286,7 +286,7 @@ class Closures:
         return Code(lambda s, l: not f(s, l))
 
     def _And(self, node):
-        tested = _null_test(node.a)
+        tested = null_test(node.a)
         if tested is not None and not tested[1]:         # X != null and ... X ...
             fx, fv, cell = self._tested(tested[0], node.b)
 
@@ -298,7 +298,7 @@ class Closures:
         return Code(lambda s, l: fa(s, l) and fb(s, l))
 
     def _Or(self, node):
-        tested = _null_test(node.a)
+        tested = null_test(node.a)
         if tested is not None and tested[1]:             # X == null or ... X ...
             fx, fv, cell = self._tested(tested[0], node.b)
 
@@ -310,7 +310,7 @@ class Closures:
         return Code(lambda s, l: fa(s, l) or fb(s, l))
 
     def _IfElse(self, node):
-        tested = _null_test(node.cond)
+        tested = null_test(node.cond)
         if tested is not None:
             subject, is_null = tested
             with_value, without = (node.no, node.yes) if is_null else (node.yes, node.no)
@@ -506,12 +506,7 @@ class Closures:
     def _inlinable(self, f, params, args) -> bool:
         """Whether compiling the body in at this call computes what a call computes (see
         INLINE_SIZE); in a `where` any size will do, so that calls inside can be memoised."""
-        if self._variant is None and f.size > INLINE_SIZE:
-            return False
-        if not set().union(*map(_free, args)).isdisjoint(element_names(f.body)):
-            return False            # the body's `x => ...` would hide a name an argument reads
-        return all(self._plain(a) or (_reads(f.body, p) <= 1 and not draws_random(a))
-                   for p, a in zip(params, args))
+        return compiles_in(f, params, args, self._plain, any_size=self._variant is not None)
 
     def _plain(self, node) -> bool:
         """A value read, not computed (a constant, a variable, the current player, a local
@@ -579,6 +574,16 @@ class Closures:
 INLINE_SIZE = 64
 
 
+def compiles_in(f, params, args, plain, any_size=False) -> bool:
+    """Whether a call of `f` with `args` may be compiled in at the call (see INLINE_SIZE);
+    `plain(node)` says whether an argument is a value read, not computed."""
+    if not any_size and f.size > INLINE_SIZE:
+        return False
+    if not set().union(*map(_free, args)).isdisjoint(element_names(f.body)):
+        return False            # the body's `x => ...` would hide a name an argument reads
+    return all(plain(a) or (_reads(f.body, p) <= 1 and not draws_random(a)) for p, a in zip(params, args))
+
+
 def _reads(node, name) -> int:
     """How many times computing `node` may read the local name `name`: a read inside a
     function of each element counts as many (2); a branch folded away by the checker as none."""
@@ -591,17 +596,6 @@ def _reads(node, name) -> int:
                 r = _reads(part, name)
                 n += 2 * r if key == "body" and type(node).__name__ == "BuiltinCall" else r
     return n
-
-
-def _null_test(cond):
-    """(X, is_null) for a condition `X != null` (False) or `X == null` (True) whose X draws no
-    random number (computing it once is then the same as twice), or None."""
-    if type(cond).__name__ != "Compare" or cond.op not in ("==", "!="):
-        return None
-    for x, other in ((cond.a, cond.b), (cond.b, cond.a)):
-        if other.is_const and other.const is None and not x.is_const and not draws_random(x):
-            return x, cond.op == "=="
-    return None
 
 
 def _free(node) -> set:

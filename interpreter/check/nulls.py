@@ -97,14 +97,12 @@ def facts(cond) -> tuple:
 
 
 def _null_test(cond):
-    """The facts of `X != null` and `X == null` (either way round)."""
-    if cond.op not in ("==", "!="):
+    """The facts of `X != null` and `X == null` (either way round; see expr_ir.null_test)."""
+    tested = ir.null_test(cond)
+    if tested is None:
         return None
-    for x, other in ((cond.a, cond.b), (cond.b, cond.a)):
-        if other.is_const and other.const is None and not x.is_const and not ir.draws_random(x):
-            fact = frozenset({("value", x.text)})      # (a value drawn at random is drawn again)
-            return (fact, NO_FACTS) if cond.op == "!=" else (NO_FACTS, fact)
-    return None
+    fact = frozenset({("value", tested[0].text)})
+    return (NO_FACTS, fact) if tested[1] else (fact, NO_FACTS)
 
 
 _FLIP = {"<": ">", ">": "<", "<=": ">=", ">=": "<=", "==": "==", "!=": "!="}

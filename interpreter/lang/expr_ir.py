@@ -86,6 +86,18 @@ def draws_random(node) -> bool:
     return False
 
 
+def null_test(cond):
+    """(X, is_null) for a condition `X != null` (is_null False) or `X == null` (True), either
+    way round, whose X draws no random number (so that X computed again is X), or None: the
+    checker narrows X where such a test holds, a back end computes X once."""
+    if not isinstance(cond, Compare) or cond.op not in ("==", "!="):
+        return None
+    for x, other in ((cond.a, cond.b), (cond.b, cond.a)):
+        if other.is_const and other.const is None and not x.is_const and not draws_random(x):
+            return x, cond.op == "=="
+    return None
+
+
 def element_names(node) -> set:
     """The names `x => ...` binds anywhere in computing `node`, the bodies of the functions it
     calls included: a back end that compiles a body in at a call, its arguments read where

@@ -20,13 +20,13 @@ from __future__ import annotations
 import itertools
 
 from ..errors import RulesError
-from ..lang.expr_ir import draws_random, element_names
+from ..lang.expr_ir import draws_random, null_test
 from ..lang.types import ANY, elem_of
 from ..lang.values import divide, shower
 from ..limits import MAX_WORK
 from ..runtime.effects import too_much_work
 from ..runtime.state import next_seat
-from ..backend.expressions import INLINE_SIZE, Closures, _free, _null_test, _reads
+from ..backend.expressions import Closures, compiles_in
 
 
 # -- helpers the generated code calls (the namespace's fixed names) --------------------------
@@ -254,19 +254,19 @@ class Source:
         return f"(not {self.text(node.a)})"
 
     def _And(self, node):
-        tested = _null_test(node.a)
+        tested = null_test(node.a)
         if tested is not None and not tested[1]:         # X != null and ... X ...
             return self._tested(tested[0], node.b, "({first} is not None and {then})")
         return f"({self.text(node.a)} and {self.text(node.b)})"
 
     def _Or(self, node):
-        tested = _null_test(node.a)
+        tested = null_test(node.a)
         if tested is not None and tested[1]:             # X == null or ... X ...
             return self._tested(tested[0], node.b, "({first} is None or {then})")
         return f"({self.text(node.a)} or {self.text(node.b)})"
 
     def _IfElse(self, node):
-        tested = _null_test(node.cond)
+        tested = null_test(node.cond)
         if tested is not None:
             subject, is_null = tested
             with_value, without = (node.no, node.yes) if is_null else (node.yes, node.no)
@@ -419,12 +419,7 @@ class Source:
 
     def _inlinable(self, f, params, args) -> bool:
         """As the closure back end decides (Closures._inlinable, outside a `where`)."""
-        if f.size > INLINE_SIZE:
-            return False
-        if not set().union(*map(_free, args)).isdisjoint(element_names(f.body)):
-            return False
-        return all(self._plain(a) or (_reads(f.body, p) <= 1 and not draws_random(a))
-                   for p, a in zip(params, args))
+        return compiles_in(f, params, args, self._plain)
 
     def _plain(self, node) -> bool:
         if node.is_const or type(node).__name__ in ("GlobalVar", "Current"):
