@@ -467,7 +467,8 @@ class Closures:
 
     # -- calls ------------------------------------------------------------------
     def _BuiltinCall(self, node):
-        return Code(BUILTINS[node.name](self, node))
+        c = Code(BUILTINS[node.name](self, node))
+        return c if node.body is None else _keeping(c, (node.var,))
 
     def _UserCall(self, node):
         f = node.function
@@ -559,6 +560,30 @@ class Closures:
             return self.fn(body)
         finally:
             self._variant[-1].discard(var)
+
+
+_GONE = object()
+
+
+def _keeping(c: Code, names) -> Code:
+    """A function of each element binds its element (`p => ...`) in the locals, where a step may
+    hold a name of its own that is the same (a for_each `p`, when the function is a body compiled
+    in at a call): it puts back what it found, so that no element outlives its function."""
+    if not names:
+        return c
+    names, f = tuple(sorted(names)), c.fn
+
+    def kept(s, l):
+        saved = [l.get(n, _GONE) for n in names]
+        try:
+            return f(s, l)
+        finally:
+            for n, v in zip(names, saved):
+                if v is _GONE:
+                    l.pop(n, None)
+                else:
+                    l[n] = v
+    return Code(kept)
 
 
 # A call of a small function is compiled in at the call (no frame to build, one closure

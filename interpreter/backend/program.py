@@ -16,11 +16,19 @@ from .steps import Code, StepBuilder
 
 def build_program(ruleset: ir.Ruleset) -> Program:
     """The Program of a checked ruleset."""
+    return build_layout(ruleset)[0]
+
+
+def build_layout(ruleset: ir.Ruleset, closures=None):
+    """(Program, StepBuilder, Code): the program, and where each step's instructions lie
+    (the builder's marks, the code's labels), for a back end that writes the same
+    instructions another way (pyback/).  `closures` compiles the expressions (default:
+    the closure back end's)."""
     r = ruleset
     code = Code()
     dispatch = {name: code.label() for name in r.triggers}
     procs = {name: code.label() for name in r.procedures}
-    b = StepBuilder(code, Closures(r.symbols), dispatch, procs)
+    b = StepBuilder(code, closures or Closures(r.symbols), dispatch, procs)
     for payload in r.events.values():
         for name, typ in payload.items():
             b.bind(name, typ)
@@ -35,7 +43,7 @@ def build_program(ruleset: ir.Ruleset) -> Program:
             _trigger(b, t)
         code.emit(vm.ret(), ("triggers",))
     res = r.result
-    return Program(
+    program = Program(
         name=r.name, title=r.title, file=r.file, lang=r.lang, languages=r.languages, options=r.options,
         option_specs=r.option_specs, players=r.players, deck=r.deck, start_zone=r.start_zone,
         zones={n: ZoneSpec(z.name, z.per_player, z.visibility, z.label) for n, z in r.zones.items()},
@@ -49,32 +57,36 @@ def build_program(ruleset: ir.Ruleset) -> Program:
         pvar_visibility={n: v.visibility for n, v in r.player_variables.items()},
         card_locals=frozenset(b.card_locals), card_cursors=frozenset(b.card_cursors), card_scopes=b.card_scopes,
         player_name=r.player_name)
+    b.marks["dispatch"] = {name: code.labels[label] for name, label in dispatch.items()}
+    b.marks["procs"] = {name: code.labels[label] for name, label in procs.items()}
+    return program, b, code
 
 
 def _flow(b: StepBuilder, flow: ir.Flow):
     """The game: setup, rounds until `until`, then the end steps."""
     code = b.code
     end, round_top, round_end = code.label(), code.label(), code.label()
+    m = b.marks["flow"] = {"end": end, "round_top": round_top, "round_end": round_end}
     code.emit(vm.push_scope("game", end), ("flow",))
     b.steps(flow.setup)
     code.place(round_top)
     code.emit(vm.push_scope("round", round_end), ("flow", "round"))
-    b.emit_event("round_start", {}, ("flow", "round"))
+    m["start_call"] = b.emit_event("round_start", {}, ("flow", "round"))
     b.steps(flow.round)
     code.place(round_end)
     code.emit(vm.pop_scope(), ("flow", "round"))
-    b.emit_event("round_end", {}, ("flow", "round"))
-    code.emit(vm.jump_unless(b.fn_of(flow.until), round_top), ("flow", "until"))
+    m["end_call"] = b.emit_event("round_end", {}, ("flow", "round"))
+    m["until"] = code.emit(vm.jump_unless(b.fn_of(flow.until), round_top), ("flow", "until"))
     code.place(end)
     code.emit(vm.pop_scope(), ("flow",))
     b.steps(flow.end)
-    code.emit(vm.halt(), ("flow",))
+    m["halt"] = code.emit(vm.halt(), ("flow",))
 
 
 def _trigger(b: StepBuilder, t: ir.Trigger):
     skip = b.code.label()
     if t.when is not None:
-        b.code.emit(vm.jump_unless(b.fn_of(t.when), skip), t.path + ("when",))
+        b.marks[id(t)] = b.code.emit(vm.jump_unless(b.fn_of(t.when), skip), t.path + ("when",))
     b.steps(t.body)
     b.code.place(skip)
 

@@ -58,11 +58,13 @@ class StepBuilder:
         self.procs = procs              # procedure -> label
         self.choices: list[ChoiceSpec] = []
         self.card_locals, self.card_cursors, self.card_scopes = set(), set(), {}
+        self.marks = {}                 # id(step) -> where its instructions are (for pyback/)
 
     def steps(self, steps):
         batch = []
         for step in steps:
             if isinstance(step, ir.Effect):
+                self.marks[id(step)] = (len(self.code.factories), len(batch))
                 batch.append((getattr(self, "_fx_" + type(step).__name__)(step), step.path))
                 continue
             self._flush(batch)
@@ -93,9 +95,12 @@ class StepBuilder:
             self.card_locals.add(name)
 
     def emit_event(self, name, payload: dict, path, holding=frozenset()):
+        """The pc of the call of the event's dispatcher (None: no trigger answers it)."""
         if name in self.dispatch:
             pc = self.code.emit(vm.call(self.dispatch[name], payload), path)
             self._note_card_scope(pc + 1, holding)
+            return pc
+        return None
 
     def _note_card_scope(self, pc, holding):
         """The local names that hold cards when the game waits at `pc` (a decision, or the
@@ -162,7 +167,7 @@ class StepBuilder:
 
     # -- control flow -----------------------------------------------------------------
     def _cf_Exit(self, s: ir.Exit):
-        self.code.emit(vm.exit_to(s.to), s.path)
+        self.marks[id(s)] = {"pc": self.code.emit(vm.exit_to(s.to), s.path)}
 
     def _cf_If(self, s: ir.If):
         code = self.code
@@ -172,7 +177,7 @@ class StepBuilder:
             self.steps(live or ())
             return
         other, end = code.label(), code.label()
-        code.emit(vm.jump_unless(self.fn_of(s.cond), other), s.path + ("if",))
+        self.marks[id(s)] = {"pc": code.emit(vm.jump_unless(self.fn_of(s.cond), other), s.path + ("if",))}
         self.steps(s.then)
         if s.else_ is not None:
             code.emit(vm.jump(end), s.path)
@@ -195,13 +200,15 @@ class StepBuilder:
         top = self.code.label()
         self.code.place(top)
         self.steps(s.body)
-        self.code.emit(vm.jump_unless(self.fn_of(s.until), top), s.path + ("until",))
+        pc = self.code.emit(vm.jump_unless(self.fn_of(s.until), top), s.path + ("until",))
+        self.marks[id(s)] = {"top": top, "pc": pc}
 
     def _cf_While(self, s: ir.While):
         code = self.code
         top, end = code.label(), code.label()
         code.place(top)
-        code.emit(vm.jump_unless(self.fn_of(s.cond), end), s.path + ("while",))
+        pc = code.emit(vm.jump_unless(self.fn_of(s.cond), end), s.path + ("while",))
+        self.marks[id(s)] = {"top": top, "pc": pc}
         self.steps(s.body)
         code.emit(vm.jump(top), s.path)
         code.place(end)
@@ -212,9 +219,10 @@ class StepBuilder:
         key = f"#{len(code.factories)}"
         if s.elem_type == CARD:
             self.card_cursors.add(key)
-        code.emit(vm.iter_start(key, self.fn_of(s.items)), s.path + ("in",))
+        start = code.emit(vm.iter_start(key, self.fn_of(s.items)), s.path + ("in",))
         code.place(top)
         code.emit(vm.iter_next(key, s.var, end), s.path + ("for_each",))
+        self.marks[id(s)] = {"top": top, "pc": start, "key": key}
         self.bind(s.var, s.elem_type)
         self.steps(s.body)
         code.emit(vm.jump(top), s.path)
@@ -225,6 +233,7 @@ class StepBuilder:
         p = s.path
         top, turn_end, end = code.label(), code.label(), code.label()
         key = f"#{len(code.factories)}"
+        m = self.marks[id(s)] = {"top": top, "turn_end": turn_end, "key": key, "pc": len(code.factories)}
         if s.order is not None:
             code.emit(vm.iter_start(key, self.fn_of(s.order)), p)
             code.place(top)
@@ -233,11 +242,11 @@ class StepBuilder:
             code.emit(vm.turns_start(key, self.fn(s.first), self.fn(s.count)), p)
             code.place(top)
             code.emit(vm.turns_check(key, self.fn(s.until), end, turn_end), p)
-        self.emit_event("turn_start", {}, p, s.holding)
+        m["start_call"] = self.emit_event("turn_start", {}, p, s.holding)
         self.steps(s.body)
         code.place(turn_end)
         code.emit(vm.pop_scope(), p)
-        self.emit_event("turn_end", {}, p, s.holding)
+        m["end_call"] = self.emit_event("turn_end", {}, p, s.holding)
         if s.order is not None:
             code.emit(vm.jump(top), p)
         else:
@@ -253,6 +262,7 @@ class StepBuilder:
         where, memo = self.closures.condition(s.where, s.var) if s.where is not None else (None, False)
         pc = code.emit(vm.choose(cid, self.fn_of(s.options), s.var, where, self.fn(s.by),
                                  otherwise if s.otherwise is not None else None, memo), s.path)
+        self.marks[id(s)] = {"pc": pc, "cid": cid}
         self._note_card_scope(pc + 1, s.holding)
         if s.otherwise is not None:
             code.emit(vm.jump(end), s.path)
@@ -275,16 +285,17 @@ class StepBuilder:
         return label_fn
 
     def _cf_Emit(self, s: ir.Emit):
-        self.emit_event(s.event, {k: self.fn_of(e) for k, e in s.payload}, s.path, s.holding)
+        self.marks[id(s)] = {"pc": self.emit_event(s.event, {k: self.fn_of(e) for k, e in s.payload}, s.path, s.holding)}
 
     def _cf_Request(self, s: ir.Request):
         code = self.code
         if s.piece is not None:
             self.bind("piece", s.piece_type)
         top, answer, end = code.label(), code.label(), code.label()
-        code.emit(vm.request_start(self.fn_of(s.src), self.fn_of(s.dst)), s.path)
+        start = code.emit(vm.request_start(self.fn_of(s.src), self.fn_of(s.dst)), s.path)
         code.place(top)
         pc = code.emit(vm.request_ask(self.dispatch.get(s.event), self.fn(s.piece)), s.path)
+        self.marks[id(s)] = {"pc": start, "top": top, "end": end}
         self._note_card_scope(pc + 1, s.holding)
         code.emit(vm.request_check(s.var, answer, top, end), s.path)
         code.place(answer)
@@ -294,6 +305,7 @@ class StepBuilder:
 
     def _cf_Call(self, s: ir.Call):
         pc = self.code.emit(vm.call(self.procs[s.procedure], {}), s.path)
+        self.marks[id(s)] = {"pc": pc}
         self._note_card_scope(pc + 1, s.holding)
 
 

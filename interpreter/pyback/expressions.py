@@ -26,7 +26,7 @@ from ..lang.values import divide, shower
 from ..limits import MAX_WORK
 from ..runtime.effects import too_much_work
 from ..runtime.state import next_seat
-from ..backend.expressions import Closures, compiles_in
+from ..backend.expressions import Closures, _free, _hoistable, compiles_in
 
 
 # -- helpers the generated code calls (the namespace's fixed names) --------------------------
@@ -47,7 +47,16 @@ def _charged_list(s, xs):
 
 
 def _index(c, i):
+    if i.__class__ is float:            # a whole float indexes as the closure back end's does
+        if not i.is_integer():
+            raise TypeError("not a whole number")
+        i = int(i)
     return c[i] if -len(c) <= i < len(c) else None
+
+
+def _put(memo, key, value):
+    memo[key] = value
+    return value
 
 
 def _best(xs, key, better):
@@ -89,7 +98,7 @@ def _player(s, v):
 HELPERS = {
     "_charged": _charged, "_charged_list": _charged_list, "_index": _index, "_best": _best,
     "_seats_from": _seats_from, "_clockwise": _clockwise, "_random": _random, "_player": _player,
-    "_divide": divide, "_next_seat": next_seat, "_gt": lambda a, b: a > b, "_lt": lambda a, b: a < b,
+    "_divide": divide, "_next_seat": next_seat, "_put": _put, "_gt": lambda a, b: a > b, "_lt": lambda a, b: a < b,
 }
 
 _PLAIN_CONSTS = (bool, int, str, type(None))
@@ -111,6 +120,8 @@ class Source:
         self._shared = {}               # text of a value tested not null -> its Python name
         self._iterable = 0              # > 0: writing a comprehension's iterable (no `:=` there)
         self._closures = None
+        self._variant = None            # in a `where`: the names that vary per option (see condition)
+        self.memos = 0                  # calls memoised in the last condition
 
     # -- the public face ---------------------------------------------------------------
     def fn(self, node):
@@ -135,6 +146,19 @@ class Source:
         generated.source = fast.source
         return generated
 
+    def condition(self, node, option: str, name: str):
+        """(text, memoised): a choice's `where` with its option read from the Python name
+        `name`.  The calls the closure back end memoises (Closures.condition: those that
+        give the same value for every option) are memoised here too, in the dict `_m`
+        the caller sets up, so that the work charged is the same."""
+        saved = self._context()
+        self._params, self._plain_params, self._elems, self._shared, self._variant = {}, set(), {option: name}, {}, {option}
+        self.memos = 0
+        try:
+            return self.text(node), self.memos > 0
+        finally:
+            self._set_context(saved)
+
     def compiled(self, text):
         """The bare `lambda s, l: text`, compiled in the namespace (no fallback)."""
         source = f"lambda s, l: {text}"
@@ -154,7 +178,12 @@ class Source:
             return self._const(node.const)
         if self._shared and node.text in self._shared:
             return self._shared[node.text]
-        return getattr(self, "_" + type(node).__name__)(node)
+        text = getattr(self, "_" + type(node).__name__)(node)
+        if self._variant is not None and _hoistable(node, self._variant):
+            self.memos += 1
+            key = self.memos
+            return f"(_m[{key}] if {key} in _m else _put(_m, {key}, {text}))"
+        return text
 
     # -- names in the namespace ----------------------------------------------------------
     def _name(self, prefix="_v"):
@@ -324,12 +353,14 @@ class Source:
         if node.body is None:
             return fmt.format(xs=xs)
         x = self._name("_e")
-        saved = self._elems
+        saved, variant = self._elems, self._variant
         self._elems = {**saved, node.var: x}
+        if variant is not None:
+            self._variant = variant | {node.var}
         try:
             body = self.text(node.body)
         finally:
-            self._elems = saved
+            self._elems, self._variant = saved, variant
         return fmt.format(x=x, xs=xs, body=body)
 
     def _b_count(self, node):
@@ -374,12 +405,14 @@ class Source:
             # walked from the seat until one matches, charged every seat (functions._first_clockwise)
             seats = f"_seats_from(s, {self._iter(arg.args[0])})"
             x = self._name("_e")
-            saved = self._elems
+            saved, variant = self._elems, self._variant
             self._elems = {**saved, node.var: x}
+            if variant is not None:
+                self._variant = variant | {node.var}
             try:
                 body = self.text(node.body)
             finally:
-                self._elems = saved
+                self._elems, self._variant = saved, variant
             return f"next(({x} for {x} in {seats} if {body}), None)"
         return self._each(node, "next(({x} for {x} in {xs} if {body}), None)")
 
@@ -418,8 +451,8 @@ class Source:
         return f"{self._body(f)}(s, {{{args}}})"
 
     def _inlinable(self, f, params, args) -> bool:
-        """As the closure back end decides (Closures._inlinable, outside a `where`)."""
-        return compiles_in(f, params, args, self._plain)
+        """As the closure back end decides (Closures._inlinable): in a `where` any size."""
+        return compiles_in(f, params, args, self._plain, any_size=self._variant is not None)
 
     def _plain(self, node) -> bool:
         if node.is_const or type(node).__name__ in ("GlobalVar", "Current"):
@@ -429,10 +462,10 @@ class Source:
         return node.name not in self._params or node.name in self._plain_params
 
     def _context(self):
-        return self._params, self._plain_params, self._elems, self._shared
+        return self._params, self._plain_params, self._elems, self._shared, self._variant
 
     def _set_context(self, context):
-        self._params, self._plain_params, self._elems, self._shared = context
+        self._params, self._plain_params, self._elems, self._shared, self._variant = context
 
     def _argument(self, name) -> str:
         """A parameter of a body written in: its argument's text, written where it is read
@@ -448,7 +481,9 @@ class Source:
     def _inlined(self, node, params):
         caller = self._context()
         plain = {p for p, a in zip(params, node.args) if self._plain(a)}
-        self._set_context(({p: (a, caller) for p, a in zip(params, node.args)}, plain, {}, {}))
+        variant = None if self._variant is None else \
+            {p for p, a in zip(params, node.args) if not _free(a).isdisjoint(self._variant)}
+        self._set_context(({p: (a, caller) for p, a in zip(params, node.args)}, plain, {}, {}, variant))
         try:
             return self.text(node.function.body)
         finally:
@@ -458,7 +493,7 @@ class Source:
         """The name of a function's body as a function of (s, frame), generated once."""
         if f not in self._bodies:
             saved, iterable = self._context(), self._iterable
-            self._set_context(({}, set(), {}, {}))
+            self._set_context(({}, set(), {}, {}, None))
             self._iterable = 0
             try:
                 body = self.compiled(self.text(f.body))

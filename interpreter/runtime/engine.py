@@ -78,6 +78,9 @@ def _init_variables(program: Program, s: State):
 
 def run(program: Program, s: State) -> None:
     """Advance until a decision is pending or the game is over."""
+    if program.counted:
+        _run_counted(program, s)
+        return
     code = program.code
     pc = s.pc
     limit = program.max_steps
@@ -95,6 +98,28 @@ def run(program: Program, s: State) -> None:
         raise RulesError(_at(program, pc, e)) from None
     finally:
         s.steps = steps
+    if s.over and s.result is None:
+        s.result = result(program, s)
+
+
+def _run_counted(program: Program, s: State) -> None:
+    """The run loop of generated code: each function runs many instructions, counts them in
+    s.steps itself and notes where a fault happened (e.at_pc, e.at_effect)."""
+    code = program.code
+    pc = s.pc
+    limit = program.max_steps
+    s.work = 0
+    try:
+        while pc >= 0:
+            pc = code[pc](s)
+            if s.steps > limit:
+                raise RulesError(f"the game took more than {limit} steps; do the rules loop forever?")
+    except (RulesError,) + RUN_TIME_FAULTS as e:
+        at = getattr(e, "at_pc", None)
+        if at is not None:
+            pc = at
+            e.effect_index = e.at_effect
+        raise RulesError(_at(program, pc, e)) from None
     if s.over and s.result is None:
         s.result = result(program, s)
 

@@ -57,6 +57,9 @@ class Program:
     card_locals: frozenset = frozenset()           # local names that may hold cards somewhere
     card_scopes: dict = field(default_factory=dict)  # pc -> local names holding cards when waiting there
     card_cursors: frozenset = frozenset()          # for_each cursors over cards
+    backend: str = "closures"                      # which back end built the code
+    counted: bool = False                          # the code counts its own steps (generated)
+    source: str = ""                               # the generated Python, when there is some
 
     def player_count(self, n: int | None) -> int:
         """`n`, or the default when None; a UsageError when the ruleset is not for n players."""

@@ -1,0 +1,739 @@
+"""Steps as Python source: the generated back end's instructions.
+
+The closure back end lays a ruleset out as VM instructions (backend/steps.py), one
+closure per instruction, and the run loop calls one per step.  This module writes the
+same instructions as Python functions, each running as far as it can: from an *entry*
+(a point the run loop may continue at: the start, the return from a decision, from a
+procedure or a trigger, the top of a loop that waits for a decision inside, the end of a
+scope that end_turn / end_round / end_game jumps to) through plain Python `if`s, loops and
+inlined expressions, up to the next point where the game waits or control moves
+elsewhere, where it returns the next pc as an instruction does.
+
+The layout is the closure back end's, instruction for instruction: the same pcs, the same
+locals (loop cursors included), frames, scopes and requests, and the same count of steps
+(each function adds the number of instructions it stood for), so that a state is the same
+plain data under either back end, and a game paused under one can continue under the other.
+
+A fault: each function notes in `w` which expression or effect it is at; on an exception
+`fault` names that place (the pc and the effect, for the message's position) and, for an
+expression, computes it again with the closure back end, which says what was null.
+"""
+from __future__ import annotations
+
+from ..errors import RulesError
+from ..lang import ir
+from ..limits import MAX_NUMBER
+from ..runtime import effects
+from ..runtime.state import next_seat
+from .expressions import Source
+
+
+# -- helpers the generated code calls ----------------------------------------------------------
+def _exit_to(s, kind):
+    """vm.exit_to: unwind to the innermost scope of `kind`; its exit pc."""
+    for i in range(len(s.scopes) - 1, -1, -1):
+        k, depth, exit_pc, open_requests = s.scopes[i]
+        if k == kind:
+            del s.scopes[i + 1:]
+            del s.requests[open_requests:]
+            if len(s.frames) > depth:
+                s.locals = s.frames[depth][1]
+                del s.frames[depth:]
+            return exit_pc
+    raise RulesError(f"end_{kind} outside any {kind}")
+
+
+def _no_option():
+    raise RulesError("no legal option for this choice, and the step has no 'otherwise'")
+
+
+def _nobody(by):
+    raise RulesError("nobody is to make this choice: outside 'turns' a choice needs 'by'"
+                     if not by else "'by' names nobody (null) here")
+
+
+def _not_in_zone():
+    raise RulesError("the card to move is not in the zone it should leave")
+
+
+def _too_many(limit):
+    raise RulesError(f"the game took more than {limit} steps; do the rules loop forever?")
+
+
+HELPERS = {"_exit_to": _exit_to, "_no_option": _no_option, "_nobody": _nobody, "_not_in_zone": _not_in_zone,
+           "_too_many": _too_many, "_too_big": effects._too_big, "_MAXN": MAX_NUMBER,
+           "_checks": effects._CHECKS, "RulesError": RulesError, "_next_seat": next_seat}
+
+
+class Fn:
+    """The lines of one generated function, and the instructions counted but not yet added to
+    `n` (added at once where control may branch or leave)."""
+
+    def __init__(self, name):
+        self.name = name
+        self.lines = []
+        self.depth = 2
+        self.k = 0
+
+    def add(self, line):
+        self.lines.append("    " * self.depth + line)
+
+    def count(self, k=1):
+        self.k += k
+
+    def flush(self):
+        if self.k:
+            self.add(f"n += {self.k}")
+            self.k = 0
+
+    def leave(self, value):
+        """Return `value` (a pc) to the run loop, with the steps counted."""
+        self.flush()
+        self.add("s.steps += n")
+        self.add(f"return {value}")
+
+    def block(self):
+        return _Block(self)
+
+    def text(self):
+        head = [f"def {self.name}(s):", "    l = s.locals", "    n = 0", "    w = 0", "    try:"]
+        tail = ["    except Exception as e:", "        raise _fault(e, w, s, l, locals())"]
+        return "\n".join(head + (self.lines or ["        pass"]) + tail)
+
+
+class _Block:
+    """An indented block: counts flushed on the way in and out, `pass` if it stays empty."""
+
+    def __init__(self, fn):
+        self.fn = fn
+
+    def __enter__(self):
+        self.fn.flush()
+        self.fn.depth += 1
+        self.start = len(self.fn.lines)
+
+    def __exit__(self, *exc):
+        self.fn.flush()
+        if len(self.fn.lines) == self.start:
+            self.fn.add("pass")
+        self.fn.depth -= 1
+
+
+# -- what comes after a list of steps ends: a chain of contexts --------------------------------
+class After:
+    """Continue a list at `index`, then whatever follows it."""
+
+    def __init__(self, steps, index, then):
+        self.steps, self.index, self.then = steps, index, then
+
+    def emit(self, g, fn):
+        g.tail(self.steps, self.index, self.then, fn)
+
+
+class Special:
+    """Code written by a function of the generator: `write(fn)` ends in a return."""
+
+    def __init__(self, write):
+        self.write = write
+
+    def emit(self, g, fn):
+        self.write(fn)
+
+
+class Generator:
+    """Writes every entry of a program as a Python function (see the module's docstring)."""
+
+    def __init__(self, ruleset: ir.Ruleset, program, builder, code, source: Source):
+        self.r = ruleset
+        self.program = program
+        self.marks = builder.marks
+        self.labels = code.labels
+        self.src = source
+        self.ns = source.ns
+        self.ns.update(HELPERS)
+        self.ns["_LIMIT"] = program.max_steps
+        self.effect_fns = builder           # builds the effects not written out (closures over generated parts)
+        self.entries = {}                   # pc -> Fn
+        self.todo = []                      # (pc, write)
+        self.places = [(0, None, None, None)]   # w -> (pc, effect index, node, {python name: local name})
+        self.uid = 0
+        self.leaves_memo = {}
+
+    # -- names and places ----------------------------------------------------------------------
+    def fresh(self, prefix):
+        self.uid += 1
+        return f"{prefix}{self.uid}"
+
+    def const(self, value, prefix="_x"):
+        name = self.fresh(prefix)
+        self.ns[name] = value
+        return name
+
+    def at(self, fn, pc, index=None, node=None, binds=None):
+        """Note in `w` the place the next line is at."""
+        self.places.append((pc, index, node, binds))
+        fn.add(f"w = {len(self.places) - 1}")
+
+    def expr(self, fn, node, pc, index=None) -> str:
+        """The text of `node`, its place noted (a fault in it is computed again by the closures)."""
+        self.at(fn, pc, index, node)
+        return self.src.text(node)
+
+    def pc(self, label):
+        return label if isinstance(label, int) else self.labels[label]
+
+    # -- entries ---------------------------------------------------------------------------------
+    def entry(self, pc, write):
+        """Make `pc` an entry (once): a function whose code `write(fn)` writes, ending in a return."""
+        if pc not in self.entries and all(p != pc for p, _ in self.todo):
+            self.todo.append((pc, write))
+        return pc
+
+    def goto(self, fn, pc, write):
+        self.entry(pc, write)
+        fn.leave(pc)
+
+    def build(self):
+        """Every entry's function, compiled: {pc: fn}, and the source of them all."""
+        r, m = self.r, self.marks["flow"]
+        self.entry(0, self.write_start)
+        self.entry(self.pc(m["round_top"]), self.write_round_top)
+        self.entry(self.pc(m["round_end"]), self.write_round_end)
+        self.entry(self.pc(m["end"]), self.write_game_end)
+        for name, pc in self.marks["procs"].items():
+            self.entry(pc, lambda fn, name=name: self.tail(r.procedures[name], 0, Special(self.write_ret), fn))
+        for name, pc in self.marks["dispatch"].items():
+            self.entry(pc, lambda fn, name=name: self.tail(self.trigger_steps(name), 0, Special(self.write_ret), fn))
+        while self.todo:
+            pc, write = self.todo.pop(0)
+            fn = self.entries[pc] = Fn(f"_at{pc}")
+            write(fn)
+        texts = [self.entries[pc].text() for pc in sorted(self.entries)]
+        source = "\n\n\n".join(texts) + "\n"
+        self.ns["_fault"] = self.fault
+        exec(compile(source, f"<generated {self.r.name}>", "exec"), self.ns)
+        return {pc: self.ns[f"_at{pc}"] for pc in self.entries}, source
+
+    def trigger_steps(self, event):
+        """A dispatcher's triggers as steps: each an `if` on its `when` (laid out as one),
+        or its body alone (a fixed `if`: its own run of effects)."""
+        out = []
+        for t in self.r.triggers[event]:
+            step = ir.If(t.path, t.when, t.body, None, None if t.when is not None else True)
+            if t.when is not None:
+                self.marks[id(step)] = {"pc": self.marks[id(t)]}
+            out.append(step)
+        self._keep = getattr(self, "_keep", []) + out       # the marks are by id: keep them alive
+        return tuple(out)
+
+    # -- what may wait or jump away ------------------------------------------------------------
+    def leaves(self, step) -> bool:
+        """Whether running `step` may return to the run loop (a decision, a call, an exit)."""
+        key = id(step)
+        if key not in self.leaves_memo:
+            self.leaves_memo[key] = self._leaves(step)
+        return self.leaves_memo[key]
+
+    def _leaves(self, step) -> bool:
+        if isinstance(step, ir.Effect):
+            return False
+        if isinstance(step, (ir.Choose, ir.Exit, ir.Call, ir.Request, ir.Turns)):
+            return True
+        if isinstance(step, ir.Emit):
+            return self.marks[id(step)]["pc"] is not None
+        if isinstance(step, ir.If):
+            live = (step.then, step.else_) if step.fixed is None else \
+                ((step.then,) if step.fixed else (step.else_,))
+            return any(self.leaves(x) for part in live for x in (part or ()))
+        return any(self.leaves(x) for x in step.body)
+
+    # -- lists of steps --------------------------------------------------------------------------
+    def tail(self, steps, index, then, fn):
+        """Write steps[index:] and then what follows them: ends in a return."""
+        if not self.steps(steps, index, then, fn):
+            then.emit(self, fn)
+
+    def steps(self, steps, index, then, fn) -> bool:
+        """Write steps[index:] falling through at the end; `then` is what follows them (for the
+        entries inside).  True when every path has returned."""
+        i = index
+        while i < len(steps):
+            step = steps[i]
+            if isinstance(step, ir.Effect):
+                j = i
+                while j < len(steps) and isinstance(steps[j], ir.Effect):
+                    j += 1
+                fn.count()                  # one instruction runs the whole batch
+                for e in steps[i:j]:
+                    self.effect(fn, e)
+                i = j
+                continue
+            rest = After(steps, i + 1, then)
+            if getattr(self, "step_" + type(step).__name__)(step, rest, fn):
+                return True
+            i += 1
+        return False
+
+    # -- effects ---------------------------------------------------------------------------------
+    def effect(self, fn, step):
+        pc, index = self.marks[id(step)]
+        write = getattr(self, "fx_" + type(step).__name__, None)
+        if write is not None:
+            write(fn, step, pc, index)
+            return
+        name = self.const(getattr(self.effect_fns, "_fx_" + type(step).__name__)(step), "_fx")
+        self.at(fn, pc, index)
+        if isinstance(step, ir.Log):
+            fn.add(f"if s.log is not None: {name}(s, l)")
+        else:
+            fn.add(f"{name}(s, l)")
+
+    def fx_Set(self, fn, step, pc, index):
+        for a in step.items:
+            t = a.target
+            if isinstance(t, ir.GlobalVar):
+                target = f"s.vars[{t.name!r}]"
+                if step.add:
+                    v = self.expr(fn, a.value, pc, index)
+                    fn.add(f"_v = {target} + {v}")
+                    fn.add("if not -_MAXN < _v < _MAXN: _too_big(_v)")
+                    fn.add(f"{target} = _v")
+                    continue
+            else:
+                values = f"s.pvars[{t.name!r}]"
+                if step.add:
+                    owner = self.expr(fn, t.owner, pc, index)
+                    fn.add(f"_p = {owner}")
+                    v = self.expr(fn, a.value, pc, index)
+                    fn.add(f"_v = {values}[_p] + {v}")
+                    fn.add("if not -_MAXN < _v < _MAXN: _too_big(_v)")
+                    fn.add(f"{values}[_p] = _v")
+                    continue
+                fn.add(f"_v = {self.checked(self.expr(fn, a.value, pc, index), t.type)}")
+                fn.add(f"{values}[{self.expr(fn, t.owner, pc, index)}] = _v")    # the owner after the value
+                continue
+            fn.add(f"{target} = {self.checked(self.expr(fn, a.value, pc, index), t.type)}")
+
+    def checked(self, text, typ):
+        from ..backend.steps import _kind
+        kind = _kind(typ)
+        if kind is None:
+            return text
+        return f"_checks[{kind!r}]({text})"
+
+    def fx_Move(self, fn, step, pc, index):
+        if step.card is None:
+            name = self.const(self.effect_fns._fx_Move(step), "_fx")
+            self.at(fn, pc, index)
+            fn.add(f"{name}(s, l)")
+            return
+        fn.add(f"_c = {self.expr(fn, step.card, pc, index)}")
+        fn.add(f"_z = {self.expr(fn, step.src, pc, index)}")
+        fn.add("try: _z.remove(_c)")
+        fn.add("except ValueError: _not_in_zone()")
+        dst = self.expr(fn, step.dst, pc, index)
+        fn.add(f"{dst}.insert(0, _c)" if step.bottom else f"{dst}.append(_c)")
+
+    # -- control flow ----------------------------------------------------------------------------
+    def step_If(self, step, rest, fn) -> bool:
+        if step.fixed is not None:
+            live = step.then if step.fixed else step.else_
+            return self.steps(live or (), 0, rest, fn)
+        pc = self.marks[id(step)]["pc"]
+        fn.count()
+        cond = self.expr(fn, step.cond, pc)
+        fn.flush()
+        fn.add(f"if {cond}:")
+        with fn.block():            # after the then-branch, a jump over the else (if any) counts
+            then_rest = rest if step.else_ is None else Special(lambda f: (f.count(), rest.emit(self, f)))
+            done_then = self.steps(step.then, 0, then_rest, fn)
+            if step.else_ is not None and not done_then:
+                fn.count()          # the jump over the else
+        if step.else_ is None:
+            return False
+        fn.add("else:")
+        with fn.block():
+            done_else = self.steps(step.else_, 0, rest, fn)
+        return done_then and done_else
+
+    def step_Exit(self, step, rest, fn) -> bool:
+        self.at(fn, self.marks[id(step)]["pc"])
+        fn.count()
+        fn.leave(f"_exit_to(s, {step.to!r})")
+        return True
+
+    def step_While(self, step, rest, fn) -> bool:
+        m = self.marks[id(step)]
+        if self.leaves(step):
+            top = self.pc(m["top"])
+            self.entry(top, lambda f: self.while_top(step, rest, f))
+            self.while_top(step, rest, fn)
+            return True
+        fn.flush()
+        fn.add("while True:")
+        with fn.block():
+            fn.count()
+            fn.flush()
+            fn.add(f"if not {self.expr(fn, step.cond, m['pc'])}: break")
+            self.steps(step.body, 0, None, fn)
+            fn.count()
+            fn.flush()
+            fn.add("if s.steps + n > _LIMIT: _too_many(_LIMIT)")
+        return False
+
+    def while_top(self, step, rest, fn):
+        m = self.marks[id(step)]
+        top = self.pc(m["top"])
+        fn.count()
+        cond = self.expr(fn, step.cond, m["pc"])
+        fn.flush()
+        fn.add(f"if not {cond}:")
+        with fn.block():
+            rest.emit(self, fn)
+        self.tail(step.body, 0, Special(lambda f: (f.count(), f.leave(top))), fn)
+
+    def step_Repeat(self, step, rest, fn) -> bool:
+        m = self.marks[id(step)]
+        if self.leaves(step):
+            top = self.pc(m["top"])
+            after = Special(lambda f: self.repeat_until(step, rest, f))
+            self.entry(top, lambda f: self.tail(step.body, 0, after, f))
+            self.tail(step.body, 0, after, fn)
+            return True
+        fn.flush()
+        fn.add("while True:")
+        with fn.block():
+            self.steps(step.body, 0, None, fn)
+            fn.count()
+            fn.flush()
+            fn.add(f"if {self.expr(fn, step.until, m['pc'])}: break")
+            fn.add("if s.steps + n > _LIMIT: _too_many(_LIMIT)")
+        return False
+
+    def repeat_until(self, step, rest, fn):
+        m = self.marks[id(step)]
+        fn.count()
+        until = self.expr(fn, step.until, m["pc"])
+        fn.flush()
+        fn.add(f"if not {until}:")
+        with fn.block():
+            fn.leave(self.pc(m["top"]))
+        rest.emit(self, fn)
+
+    def step_ForEach(self, step, rest, fn) -> bool:
+        m = self.marks[id(step)]
+        key, var = m["key"], step.var
+        fn.count()                              # iter_start
+        items = self.expr(fn, step.items, m["pc"])
+        if self.leaves(step):
+            fn.add(f"l[{key!r}] = [list({items}), 0]")
+            top = self.pc(m["top"])
+            self.entry(top, lambda f: self.for_each_top(step, rest, f))
+            self.for_each_top(step, rest, fn)
+            return True
+        it, x = self.fresh("_it"), self.fresh("_x")
+        fn.add(f"{it} = list({items})")
+        fn.add(f"l[{key!r}] = [{it}, len({it})]")
+        fn.flush()
+        fn.add(f"for {x} in {it}:")
+        with fn.block():
+            fn.count()                          # iter_next
+            fn.add(f"l[{var!r}] = {x}")
+            self.steps(step.body, 0, None, fn)
+            fn.count()                          # jump top
+        fn.count()                              # the last iter_next
+        return False
+
+    def for_each_top(self, step, rest, fn):
+        m = self.marks[id(step)]
+        top = self.pc(m["top"])
+        fn.count()
+        fn.add(f"_cur = l[{m['key']!r}]")
+        fn.add("_items, _i = _cur")
+        fn.flush()
+        fn.add("if _i >= len(_items):")
+        with fn.block():
+            rest.emit(self, fn)
+        fn.add(f"l[{step.var!r}] = _items[_i]")
+        fn.add("_cur[1] = _i + 1")
+        self.tail(step.body, 0, Special(lambda f: (f.count(), f.leave(top))), fn)
+
+    def step_Turns(self, step, rest, fn) -> bool:
+        m = self.marks[id(step)]
+        pc, key = m["pc"], m["key"]
+        top = self.pc(m["top"])
+        fn.count()
+        if step.order is not None:
+            fn.add(f"l[{key!r}] = [list({self.expr(fn, step.order, pc)}), 0]")
+        else:
+            if step.first is not None:
+                fn.add(f"s.current = {self.expr(fn, step.first, pc)}")
+            else:
+                fn.add("if s.current is None or s.out[s.current]:")
+                fn.add("    s.current = next((_p for _p in s.players if not s.out[_p]), None)")
+            count = f"int({self.expr(fn, step.count, pc)})" if step.count is not None else "-1"
+            fn.add(f"l[{key!r}] = [0, {count}]")
+        self.entry(top, lambda f: self.turns_top(step, rest, f))
+        self.entry(self.pc(m["turn_end"]), lambda f: self.turn_end(step, f))
+        self.turns_top(step, rest, fn)
+        return True
+
+    def turns_top(self, step, rest, fn):
+        m = self.marks[id(step)]
+        pc, key = m["pc"] + 1, m["key"]
+        fn.count()
+        fn.add(f"_cur = l[{key!r}]")
+        if step.order is not None:
+            fn.add("_items = _cur[0]")
+            fn.add("while _cur[1] < len(_items) and s.out[_items[_cur[1]]]: _cur[1] += 1")
+            test = "_cur[1] >= len(_items)"
+            if step.until is not None:
+                test += f" or {self.expr(fn, step.until, pc)}"
+        else:
+            test = "_cur[0] == _cur[1] or s.current is None"
+            if step.until is not None:
+                test = f"{self.expr(fn, step.until, pc)} or " + test
+        fn.flush()
+        fn.add(f"if {test}:")
+        with fn.block():
+            rest.emit(self, fn)
+        if step.order is not None:
+            fn.add("s.current = _items[_cur[1]]")
+            fn.add("_cur[1] += 1")
+        else:
+            fn.add("_cur[0] += 1")
+        turn_end = self.pc(m["turn_end"])
+        fn.add(f"s.scopes.append(('turn', len(s.frames), {turn_end}, len(s.requests)))")
+        body = Special(lambda f: self.turn_end(step, f))
+        call = m["start_call"]
+        if call is not None:
+            self.call(fn, call, self.marks["dispatch"]["turn_start"], "{}",
+                      lambda f: self.tail(step.body, 0, body, f))
+            return
+        self.tail(step.body, 0, body, fn)
+
+    def turn_end(self, step, fn):
+        m = self.marks[id(step)]
+        fn.count()
+        fn.add("s.scopes.pop()")
+        call = m["end_call"]
+        if call is not None:
+            self.call(fn, call, self.marks["dispatch"]["turn_end"], "{}", lambda f: self.turn_next(step, f))
+            return
+        self.turn_next(step, fn)
+
+    def turn_next(self, step, fn):
+        m = self.marks[id(step)]
+        fn.count()
+        top = self.pc(m["top"])
+        if step.order is None:
+            if step.next is not None:
+                at = self.pc(m["turn_end"]) + (2 if m["end_call"] is not None else 1)
+                fn.add(f"s.current = {self.expr(fn, step.next, at)}")
+            else:
+                fn.add("s.current = _next_seat(s, s.current)")
+        fn.leave(top)
+
+    def call(self, fn, pc, target, payload, write_return):
+        """A call instruction at `pc`: a frame returning to pc + 1 (written by write_return)."""
+        fn.count()
+        fn.add(f"s.frames.append(({pc + 1}, l))")
+        fn.add(f"s.locals = {payload}")
+        self.entry(pc + 1, write_return)
+        fn.leave(target)
+
+    def step_Call(self, step, rest, fn) -> bool:
+        pc = self.marks[id(step)]["pc"]
+        self.call(fn, pc, self.marks["procs"][step.procedure], "{}", rest.emit_fn(self))
+        return True
+
+    def step_Emit(self, step, rest, fn) -> bool:
+        pc = self.marks[id(step)]["pc"]
+        if pc is None:
+            return False
+        parts = ", ".join(f"{k!r}: {self.expr(fn, e, pc)}" for k, e in step.payload)
+        self.call(fn, pc, self.marks["dispatch"][step.event], "{" + parts + "}", rest.emit_fn(self))
+        return True
+
+    def step_Choose(self, step, rest, fn) -> bool:
+        m = self.marks[id(step)]
+        pc, cid = m["pc"], m["cid"]
+        resume = rest if step.otherwise is None else Special(lambda f: (f.count(), rest.emit(self, f)))
+        self.entry(pc + 1, resume.emit_fn(self))
+        self.entry(pc, lambda f: self.step_Choose(step, rest, f))
+        fn.count()
+        fn.add(f"_opts = {self.expr(fn, step.options, pc)}")
+        if step.where is not None:
+            o = self.fresh("_o")
+            where, memo = self.src.condition(step.where, step.var, o)
+            if memo:
+                fn.add("_m = {}")
+            fn.add("_legal = []")
+            self.places.append((pc, None, step.where, {o: step.var}))
+            fn.add(f"w = {len(self.places) - 1}")
+            fn.add(f"for {o} in _opts:")
+            fn.add(f"    if {where}: _legal.append({o})")
+            fn.add(f"if {step.var!r} not in l: l[{step.var!r}] = None")
+            fn.add("_opts = _legal")
+        else:
+            fn.add("_opts = list(_opts)")
+        fn.flush()
+        fn.add("if not _opts:")
+        with fn.block():
+            if step.otherwise is None:
+                fn.add("_no_option()")
+            else:
+                self.tail(step.otherwise, 0, rest, fn)
+        if step.by is not None:
+            fn.add(f"_who = {self.expr(fn, step.by, pc)}")
+            fn.add("if _who is None: _nobody(True)")
+        else:
+            fn.add("_who = s.current")
+            fn.add("if _who is None: _nobody(False)")
+        fn.add(f"s.pending = (_who, _opts, {cid})")
+        fn.add(f"s.pc = {pc + 1}")
+        fn.leave(-1)
+        return True
+
+    def step_Request(self, step, rest, fn) -> bool:
+        m = self.marks[id(step)]
+        pc = m["pc"]
+        fn.count()
+        src, dst = self.expr(fn, step.src, pc), None
+        fn.add(f"_a = {src}")
+        dst = self.expr(fn, step.dst, pc)
+        fn.add(f"s.requests.append([_a, {dst}, 'open', None, None])")
+        top = self.pc(m["top"])
+        self.entry(top, lambda f: self.request_ask(step, rest, f))
+        self.entry(self.pc(m["end"]), rest.emit_fn(self))
+        self.request_ask(step, rest, fn)
+        return True
+
+    def request_ask(self, step, rest, fn):
+        m = self.marks[id(step)]
+        ask = self.pc(m["top"])
+        fn.count()
+        fn.add("_rec = s.requests[-1]")
+        fn.add("_pay = {'from': _rec[0], 'to': _rec[1]}")
+        if step.piece is not None:
+            piece = self.const(self.src.fn(step.piece), "_pf")
+            self.at(fn, ask)
+            fn.add(f"_rec[4] = _pay['piece'] = {piece}(s, _pay)")
+        target = self.marks["dispatch"].get(step.event)
+        if target is not None:
+            self.entry(ask + 1, lambda f: self.request_check(step, rest, f))
+            fn.add(f"s.frames.append(({ask + 1}, l))")
+            fn.add("s.locals = _pay")
+            fn.leave(target)
+            return
+        self.request_check(step, rest, fn)
+
+    def request_check(self, step, rest, fn):
+        m = self.marks[id(step)]
+        ask, end = self.pc(m["top"]), self.pc(m["end"])
+        fn.count()
+        fn.add("_rec = s.requests[-1]")
+        fn.add("_st = _rec[2]")
+        fn.flush()
+        fn.add("if _st == 'refused':")
+        with fn.block():
+            fn.add("s.requests.pop()")
+            fn.add(f"l[{step.var!r}] = 'refused'")
+            fn.leave(end)
+        fn.add("if _st != 'open':")
+        with fn.block():
+            fn.add("_rec[1], _rec[2], _rec[3] = _rec[3], 'open', None")
+            fn.add("if _rec[1] == _rec[0]:")
+            fn.add("    s.requests.pop()")
+            fn.add(f"    l[{step.var!r}] = 'lapsed'")
+            fn.add(f"    s.steps += n + {fn.k}")
+            fn.add(f"    return {end}")
+            fn.leave(ask)
+        fn.add("l['from'], l['to'], l['piece'] = _rec[0], _rec[1], _rec[4]")
+
+        def done(f):
+            f.count()
+            f.add("s.requests.pop()")
+            f.add(f"l[{step.var!r}] = 'answered'")
+            rest.emit(self, f)
+        self.tail(step.answer, 0, Special(done), fn)
+
+    # -- the game's frame: setup, rounds, end ------------------------------------------------------
+    def write_start(self, fn):
+        m = self.marks["flow"]
+        fn.count()
+        fn.add(f"s.scopes.append(('game', len(s.frames), {self.pc(m['end'])}, len(s.requests)))")
+        self.tail(self.r.flow.setup, 0, Special(self.write_round_top), fn)
+
+    def write_round_top(self, fn):
+        m = self.marks["flow"]
+        fn.count()
+        fn.add(f"s.scopes.append(('round', len(s.frames), {self.pc(m['round_end'])}, len(s.requests)))")
+        fn.add("s.rounds += 1")
+        body = lambda f: self.tail(self.r.flow.round, 0, Special(self.write_round_end), f)  # noqa: E731
+        if m["start_call"] is not None:
+            self.call(fn, m["start_call"], self.marks["dispatch"]["round_start"], "{}", body)
+            return
+        body(fn)
+
+    def write_round_end(self, fn):
+        m = self.marks["flow"]
+        fn.count()
+        fn.add("s.scopes.pop()")
+        if m["end_call"] is not None:
+            self.call(fn, m["end_call"], self.marks["dispatch"]["round_end"], "{}", self.write_until)
+            return
+        self.write_until(fn)
+
+    def write_until(self, fn):
+        m = self.marks["flow"]
+        fn.count()
+        until = self.expr(fn, self.r.flow.until, m["until"])
+        fn.flush()
+        fn.add(f"if not {until}:")
+        with fn.block():
+            fn.leave(self.pc(m["round_top"]))
+        self.write_game_end(fn)
+
+    def write_game_end(self, fn):
+        fn.count()
+        fn.add("s.scopes.pop()")
+        self.tail(self.r.flow.end, 0, Special(self.write_halt), fn)
+
+    def write_halt(self, fn):
+        fn.count()
+        fn.add("s.over = True")
+        fn.add(f"s.pc = {self.marks['flow']['halt']}")
+        fn.leave(-1)
+
+    def write_ret(self, fn):
+        fn.count()
+        fn.add("_ret, s.locals = s.frames.pop()")
+        fn.leave("_ret")
+
+    # -- faults ------------------------------------------------------------------------------------
+    def fault(self, e, w, s, l, names):
+        """The exception to raise for `e` at place `w`: it carries its pc and effect index; an
+        expression's fault is the closure back end's (computed again: expressions are pure)."""
+        pc, index, node, binds = self.places[w]
+        if node is not None and not isinstance(e, RulesError):
+            local = dict(l)
+            for py, name in (binds or {}).items():
+                if py in names:
+                    local[name] = names[py]
+            s.work = 0
+            try:
+                self.src.closures.fn(node)(s, local)
+            except Exception as again:          # the closure back end's own account of it
+                e = again
+        if getattr(e, "at_pc", None) is None:
+            e.at_pc, e.at_effect = pc, index
+        return e
+
+
+def _emit_fn(self, g):
+    return lambda fn: self.emit(g, fn)
+
+
+After.emit_fn = _emit_fn
+Special.emit_fn = _emit_fn
