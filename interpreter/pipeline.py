@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from .backend.expressions import Closures
 from .backend.program import build_program
+from .pyback.program import build_generated
 from .check.expressions import ExprChecker
 from .check.ruleset import check_ruleset
 from .check.schema import findings, load_schema
@@ -19,20 +20,40 @@ from .runtime.program import Program
 from .source.loader import FileRefused, decode, load_file, load_text, read_bytes
 
 
-def load_program(path: str, options: dict | None = None, lang: str | None = None) -> Program:
+# The back ends: the generated one (Python source, the fastest) runs games unless asked
+# otherwise; the closure back end is the reference it is tested against.
+BACKENDS = {"generated": build_generated, "closures": build_program}
+_default = {"backend": "generated"}
+
+
+def use_backend(name: str) -> None:
+    """Make `name` the back end of every program built from now on (the CLI's --backend)."""
+    if name not in BACKENDS:
+        raise UsageError(f"no back end '{name}'; choose one of: {', '.join(BACKENDS)}")
+    _default["backend"] = name
+
+
+def build(ruleset: Ruleset, backend: str | None = None) -> Program:
+    """The Program of a checked ruleset, from the chosen back end (default: the generated one)."""
+    return BACKENDS[backend or _default["backend"]](ruleset)
+
+
+def load_program(path: str, options: dict | None = None, lang: str | None = None,
+                 backend: str | None = None) -> Program:
     """Load, check and build a ruleset file; raise RulesetError with every problem."""
     data, source = load_file(path)
-    return build_program(_checked(data, source, options, lang))
+    return build(_checked(data, source, options, lang), backend)
 
 
-def load_program_text(text: str, file: str = "<string>", options=None, lang=None) -> Program:
+def load_program_text(text: str, file: str = "<string>", options=None, lang=None, backend=None) -> Program:
     data, source = load_text(text, file)
-    return build_program(_checked(data, source, options, lang))
+    return build(_checked(data, source, options, lang), backend)
 
 
-def compile_ruleset(data: dict, source, options: dict | None = None, lang: str | None = None) -> Program:
+def compile_ruleset(data: dict, source, options: dict | None = None, lang: str | None = None,
+                    backend: str | None = None) -> Program:
     """The Program of loaded ruleset data that the schema accepts: check, then build."""
-    return build_program(check_ruleset(data, source, options, lang))
+    return build(check_ruleset(data, source, options, lang), backend)
 
 
 def _checked(data, source, options, lang) -> Ruleset:

@@ -7,6 +7,7 @@ import os
 import secrets
 import sys
 
+from .. import pipeline
 from ..pipeline import load_program
 from ..errors import InterpreterError, Problem, RulesetError, UsageError, format_problem
 from ..play import records
@@ -16,7 +17,7 @@ from ..play.simulation import report_lines, simulate
 from .table import TerminalTable
 from .terminal import result_line
 
-COMMANDS = ("validate", "options", "play", "replay", "resume", "scenario", "simulate")
+COMMANDS = ("validate", "options", "play", "replay", "resume", "scenario", "simulate", "compile")
 
 
 def main() -> None:
@@ -58,7 +59,10 @@ def run(argv, stdin=None, stdout=None, stderr=None) -> int:
     if seed is not None and not 0 <= seed < MAX_NUMBER:     # a record must be able to hold it
         print(f"interpret: error: --seed must be 0 to {MAX_NUMBER - 1}, not {seed}", file=stderr)
         return 2
+    saved_backend = pipeline._default["backend"]
     try:
+        if getattr(args, "backend", None):
+            pipeline.use_backend(args.backend)
         if command == "validate":
             return _validate(args, stdout, stderr)
         if command == "options":
@@ -72,12 +76,16 @@ def run(argv, stdin=None, stdout=None, stderr=None) -> int:
             return run_scenarios(args.files, stdout)
         if command == "simulate":
             return _simulate(args, stdout)
+        if command == "compile":
+            return _compile(args, stdout)
         return _play(args, stdin, stdout, stderr)
     except KeyboardInterrupt:
         print("\ninterrupted", file=stderr)
         return 130
     except InterpreterError as e:
         return _report(e, stderr)
+    finally:
+        pipeline.use_backend(saved_backend)
 
 
 def _report(e: InterpreterError, out) -> int:
@@ -94,6 +102,23 @@ def _report(e: InterpreterError, out) -> int:
 
 
 def _parser(command):
+    p = _command_parser(command)
+    if command not in ("validate", "options", "compile"):
+        p.add_argument("--backend", choices=list(pipeline.BACKENDS), default=None,
+                       help="how the rules run: 'generated' Python (the default, fastest) or 'closures' "
+                            "(the reference the generated code is tested against)")
+    return p
+
+
+def _command_parser(command):
+    if command == "compile":
+        p = argparse.ArgumentParser(prog="interpret compile",
+                                    description="Show the Python that the generated back end writes for a ruleset.")
+        p.add_argument("ruleset")
+        p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
+        p.add_argument("--lang", help="language of the texts, e.g. en")
+        p.add_argument("-o", "--output", metavar="FILE", help="write it to FILE instead of the terminal")
+        return p
     if command == "validate":
         p = argparse.ArgumentParser(prog="interpret validate", description="Check ruleset files and report every problem.")
         p.add_argument("files", nargs="+", metavar="FILE")
@@ -274,6 +299,22 @@ def _cores() -> int:
     except AttributeError:           # not on every platform
         cores = os.cpu_count() or 1
     return max(1, min(cores, MAX_JOBS))
+
+
+def _compile(args, out) -> int:
+    program = load_program(args.ruleset, _parse_options(args.option), args.lang, backend="generated")
+    options = ", ".join(f"{k}={v}" for k, v in program.options.items()) or "none"
+    text = (f"# The generated Python of {program.name} ({args.ruleset}), options: {options}.\n"
+            f"# Each function is an entry of the run loop: it takes the state and returns the next pc\n"
+            f"# (-1: a decision is pending or the game is over). Content hash {program.source_hash}.\n\n"
+            + program.source)
+    if args.output:
+        with open(args.output, "w", encoding="utf-8") as f:
+            f.write(text)
+        print(f"{args.output}: {len(program.source.splitlines())} lines of Python", file=out)
+        return 0
+    out.write(text)
+    return 0
 
 
 def _simulate(args, stdout) -> int:
