@@ -20,7 +20,7 @@ ALLOWED = {
     "backend": {"lang", "runtime"},
     "pyback": {"lang", "runtime", "backend"},      # backend: the closures it falls back on
     "runtime": set(),
-    "pipeline": {"source", "lang", "check", "backend", "runtime"},
+    "pipeline": {"source", "lang", "check", "backend", "pyback", "runtime"},
     "play": {"pipeline", "source", "lang", "check", "backend", "runtime"},
     "cli": {"pipeline", "source", "lang", "check", "backend", "runtime", "play"},
 }
