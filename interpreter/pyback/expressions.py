@@ -98,10 +98,23 @@ def _player(s, v):
 HELPERS = {
     "_charged": _charged, "_charged_list": _charged_list, "_index": _index, "_best": _best,
     "_seats_from": _seats_from, "_clockwise": _clockwise, "_random": _random, "_player": _player,
-    "_divide": divide, "_next_seat": next_seat, "_put": _put, "_gt": lambda a, b: a > b, "_lt": lambda a, b: a < b,
+    "_divide": divide, "_next_seat": next_seat, "_put": _put, "RulesError": RulesError, "_gt": lambda a, b: a > b, "_lt": lambda a, b: a < b,
 }
 
 _PLAIN_CONSTS = (bool, int, str, type(None))
+
+
+class _Slow:
+    """The closure back end's function for a node, built the first time a generated one fails."""
+    __slots__ = ("source", "node", "f")
+
+    def __init__(self, source, node):
+        self.source, self.node, self.f = source, node, None
+
+    def __call__(self, s, l):
+        if self.f is None:
+            self.f = self.source.closures.fn(self.node)
+        return self.f(s, l)
 
 
 class Source:
@@ -129,22 +142,16 @@ class Source:
         closure back end's function for the same node when it raises."""
         if draws_random(node):
             return self.closures.fn(node)
-        fast = self.compiled(self.text(node))
-        slow = []
-
-        def generated(s, l):
-            w = s.work
-            try:
-                return fast(s, l)
-            except RulesError:
-                raise
-            except Exception:
-                s.work = w
-                if not slow:
-                    slow.append(self.closures.fn(node))
-                return slow[0](s, l)
-        generated.source = fast.source
-        return generated
+        text = self.text(node)
+        name, slow = self._name("_g"), self._name("_s")
+        self.ns[slow] = _Slow(self, node)
+        source = (f"def {name}(s, l):\n    w = s.work\n    try:\n        return {text}\n"
+                  f"    except RulesError:\n        raise\n    except Exception:\n"
+                  f"        s.work = w\n        return {slow}(s, l)\n")
+        exec(compile(source, "<ruleset expression>", "exec"), self.ns)
+        f = self.ns.pop(name)
+        f.source = f"lambda s, l: {text}"
+        return f
 
     def condition(self, node, option: str, name: str):
         """(text, memoised): a choice's `where` with its option read from the Python name
@@ -156,6 +163,16 @@ class Source:
         self.memos = 0
         try:
             return self.text(node), self.memos > 0
+        finally:
+            self._set_context(saved)
+
+    def bound(self, node, var: str, name: str) -> str:
+        """The text of `node` with the local `var` read from the Python name `name` (a key
+        function's card, say)."""
+        saved = self._context()
+        self._elems = {**self._elems, var: name}
+        try:
+            return self.text(node)
         finally:
             self._set_context(saved)
 

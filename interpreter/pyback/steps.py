@@ -62,7 +62,10 @@ def _too_many(limit):
 
 HELPERS = {"_exit_to": _exit_to, "_no_option": _no_option, "_nobody": _nobody, "_not_in_zone": _not_in_zone,
            "_too_many": _too_many, "_too_big": effects._too_big, "_MAXN": MAX_NUMBER,
-           "_checks": effects._CHECKS, "RulesError": RulesError, "_next_seat": next_seat}
+           "_checks": effects._CHECKS, "_charge": effects.charge, "RulesError": RulesError, "_next_seat": next_seat}
+
+
+JUMPS_WRITTEN_IN = 1     # loop tops written into each function (more: more code, fewer returns)
 
 
 class Fn:
@@ -74,6 +77,7 @@ class Fn:
         self.lines = []
         self.depth = 2
         self.k = 0
+        self.jumps = 0                  # loop tops written in (see Generator.jump)
 
     def add(self, line):
         self.lines.append("    " * self.depth + line)
@@ -158,6 +162,7 @@ class Generator:
         self.places = [(0, None, None, None)]   # w -> (pc, effect index, node, {python name: local name})
         self.uid = 0
         self.leaves_memo = {}
+        self.turns_rest = {}                # id(Turns) -> what follows it
 
     # -- names and places ----------------------------------------------------------------------
     def fresh(self, prefix):
@@ -192,6 +197,16 @@ class Generator:
     def goto(self, fn, pc, write):
         self.entry(pc, write)
         fn.leave(pc)
+
+    def jump(self, fn, pc, write):
+        """Go back to a loop's top: its code is written in once per function (the game goes on
+        from a decision straight into the next turn), and reached through the run loop after that."""
+        self.entry(pc, write)
+        if fn.jumps < JUMPS_WRITTEN_IN:
+            fn.jumps += 1
+            write(fn)
+        else:
+            fn.leave(pc)
 
     def build(self):
         """Every entry's function, compiled: {pc: fn}, and the source of them all."""
@@ -322,10 +337,13 @@ class Generator:
         return f"_checks[{kind!r}]({text})"
 
     def fx_Move(self, fn, step, pc, index):
-        if step.card is None:
+        if step.cards is not None:
             name = self.const(self.effect_fns._fx_Move(step), "_fx")
             self.at(fn, pc, index)
             fn.add(f"{name}(s, l)")
+            return
+        if step.card is None:
+            self.move_top(fn, step, pc, index, step.count, step.bottom)
             return
         fn.add(f"_c = {self.expr(fn, step.card, pc, index)}")
         fn.add(f"_z = {self.expr(fn, step.src, pc, index)}")
@@ -333,6 +351,36 @@ class Generator:
         fn.add("except ValueError: _not_in_zone()")
         dst = self.expr(fn, step.dst, pc, index)
         fn.add(f"{dst}.insert(0, _c)" if step.bottom else f"{dst}.append(_c)")
+
+    def fx_Draw(self, fn, step, pc, index):
+        self.move_top(fn, step, pc, index, step.count, False)
+
+    def move_top(self, fn, step, pc, index, count, bottom):
+        """effects.move_top: the top `count` cards (every card when None), one at a time."""
+        fn.add(f"_z = {self.expr(fn, step.src, pc, index)}")
+        fn.add(f"_d = {self.expr(fn, step.dst, pc, index)}")
+        if count is None:
+            fn.add("_k = len(_z)")
+        else:
+            fn.add(f"_k = max(0, min(int({self.expr(fn, count, pc, index)}), len(_z)))")
+        self.at(fn, pc, index)
+        fn.add("_charge(s, _k)")
+        fn.add("if _k:")
+        if bottom:                      # each card in turn under the pile: they keep their order
+            fn.add("    _mv = _z[-_k:]; del _z[-_k:]; _d[:0] = _mv")
+        else:                           # each card in turn on top: reversed (onto itself: unchanged)
+            fn.add("    if _z is not _d: _mv = _z[-_k:]; del _z[-_k:]; _mv.reverse(); _d.extend(_mv)")
+
+    def fx_Sort(self, fn, step, pc, index):
+        fn.add(f"_z = {self.expr(fn, step.zone, pc, index)}")
+        self.at(fn, pc, index)
+        fn.add("_charge(s, len(_z) * 4)")
+        self.places.append((pc, index, step.key, {"_z": ("card",)}))
+        fn.add(f"w = {len(self.places) - 1}")
+        fn.add("if _z:")
+        fn.add("    _last = _z[-1]")
+        fn.add(f"    _z.sort(key=lambda _card: {self.src.bound(step.key, 'card', '_card')})")
+        fn.add("    l['card'] = _last")            # the closure back end's key leaves the last card there
 
     # -- control flow ----------------------------------------------------------------------------
     def step_If(self, step, rest, fn) -> bool:
@@ -390,7 +438,8 @@ class Generator:
         fn.add(f"if not {cond}:")
         with fn.block():
             rest.emit(self, fn)
-        self.tail(step.body, 0, Special(lambda f: (f.count(), f.leave(top))), fn)
+        back = Special(lambda f: (f.count(), self.jump(f, top, lambda g: self.while_top(step, rest, g))))
+        self.tail(step.body, 0, back, fn)
 
     def step_Repeat(self, step, rest, fn) -> bool:
         m = self.marks[id(step)]
@@ -417,7 +466,8 @@ class Generator:
         fn.flush()
         fn.add(f"if not {until}:")
         with fn.block():
-            fn.leave(self.pc(m["top"]))
+            after = Special(lambda f: self.repeat_until(step, rest, f))
+            self.jump(fn, self.pc(m["top"]), lambda f: self.tail(step.body, 0, after, f))
         rest.emit(self, fn)
 
     def step_ForEach(self, step, rest, fn) -> bool:
@@ -456,7 +506,8 @@ class Generator:
             rest.emit(self, fn)
         fn.add(f"l[{step.var!r}] = _items[_i]")
         fn.add("_cur[1] = _i + 1")
-        self.tail(step.body, 0, Special(lambda f: (f.count(), f.leave(top))), fn)
+        back = Special(lambda f: (f.count(), self.jump(f, top, lambda g: self.for_each_top(step, rest, g))))
+        self.tail(step.body, 0, back, fn)
 
     def step_Turns(self, step, rest, fn) -> bool:
         m = self.marks[id(step)]
@@ -473,6 +524,7 @@ class Generator:
                 fn.add("    s.current = next((_p for _p in s.players if not s.out[_p]), None)")
             count = f"int({self.expr(fn, step.count, pc)})" if step.count is not None else "-1"
             fn.add(f"l[{key!r}] = [0, {count}]")
+        self.turns_rest[id(step)] = rest
         self.entry(top, lambda f: self.turns_top(step, rest, f))
         self.entry(self.pc(m["turn_end"]), lambda f: self.turn_end(step, f))
         self.turns_top(step, rest, fn)
@@ -532,7 +584,7 @@ class Generator:
                 fn.add(f"s.current = {self.expr(fn, step.next, at)}")
             else:
                 fn.add("s.current = _next_seat(s, s.current)")
-        fn.leave(top)
+        self.jump(fn, top, lambda f: self.turns_top(step, self.turns_rest[id(step)], f))
 
     def call(self, fn, pc, target, payload, write_return):
         """A call instruction at `pc`: a frame returning to pc + 1 (written by write_return)."""
@@ -568,13 +620,10 @@ class Generator:
             where, memo = self.src.condition(step.where, step.var, o)
             if memo:
                 fn.add("_m = {}")
-            fn.add("_legal = []")
-            self.places.append((pc, None, step.where, {o: step.var}))
+            self.places.append((pc, None, step.where, {"_opts": (step.var,)}))
             fn.add(f"w = {len(self.places) - 1}")
-            fn.add(f"for {o} in _opts:")
-            fn.add(f"    if {where}: _legal.append({o})")
+            fn.add(f"_opts = [{o} for {o} in _opts if {where}]")
             fn.add(f"if {step.var!r} not in l: l[{step.var!r}] = None")
-            fn.add("_opts = _legal")
         else:
             fn.add("_opts = list(_opts)")
         fn.flush()
@@ -718,12 +767,19 @@ class Generator:
         pc, index, node, binds = self.places[w]
         if node is not None and not isinstance(e, RulesError):
             local = dict(l)
+            each = [()]
             for py, name in (binds or {}).items():
-                if py in names:
+                if isinstance(name, tuple):     # a choice's `where`: computed for each option
+                    each = [(name[0], o) for o in names[py]]
+                elif py in names:
                     local[name] = names[py]
-            s.work = 0
+            f = self.src.closures.fn(node)
             try:
-                self.src.closures.fn(node)(s, local)
+                for bound in each:
+                    if bound:
+                        local[bound[0]] = bound[1]
+                    s.work = 0
+                    f(s, local)
             except Exception as again:          # the closure back end's own account of it
                 e = again
         if getattr(e, "at_pc", None) is None:
