@@ -26,7 +26,7 @@ from ..lang.values import divide, shower
 from ..limits import MAX_WORK
 from ..runtime.effects import too_much_work
 from ..runtime.state import next_seat
-from ..backend.expressions import Closures, _free, _hoistable, compiles_in
+from ..backend.expressions import INLINE_SIZE, Closures, _free, _hoistable, compiles_in
 
 
 # -- helpers the generated code calls (the namespace's fixed names) --------------------------
@@ -102,6 +102,7 @@ HELPERS = {
 }
 
 _PLAIN_CONSTS = (bool, int, str, type(None))
+INLINE_SIZE_HERE = 4 * INLINE_SIZE      # see backend/expressions.py: INLINE_SIZE
 
 
 class _Slow:
@@ -134,6 +135,7 @@ class Source:
         self._iterable = 0              # > 0: writing a comprehension's iterable (no `:=` there)
         self._closures = None
         self._variant = None            # in a `where`: the names that vary per option (see condition)
+        self._reads = None              # in a `where`: variables read once (see condition)
         self.memos = 0                  # calls memoised in the last condition
 
     # -- the public face ---------------------------------------------------------------
@@ -154,17 +156,41 @@ class Source:
         return f
 
     def condition(self, node, option: str, name: str):
-        """(text, memoised): a choice's `where` with its option read from the Python name
-        `name`.  The calls the closure back end memoises (Closures.condition: those that
-        give the same value for every option) are memoised here too, in the dict `_m`
-        the caller sets up, so that the work charged is the same."""
+        """(text, memoised, reads): a choice's `where` with its option read from the Python
+        name `name`.  The calls the closure back end memoises (Closures.condition: those that
+        give the same value for every option) are memoised here too, in the dict `_m` the
+        caller sets up, so that the work charged is the same.  The variables it reads (which
+        no option changes, and whose reading can neither fail nor cost work) are read once:
+        `reads` is [(Python name, text)] for the caller to compute first."""
         saved = self._context()
         self._params, self._plain_params, self._elems, self._shared, self._variant = {}, set(), {option: name}, {}, {option}
         self.memos = 0
+        self._reads = {}
         try:
-            return self.text(node), self.memos > 0
+            return self.text(node), self.memos > 0, [(v, k) for k, v in self._reads.items()]
         finally:
             self._set_context(saved)
+            self._reads = None
+
+    def _read(self, text) -> str:
+        """A plain read: in a condition, read once before the options are tried."""
+        if self._reads is None:
+            return text
+        if text not in self._reads:
+            self._reads[text] = self._name("_r")
+        return self._reads[text]
+
+    def each_parts(self, node):
+        """(xs, x, body) of a function of each element written as a loop by the caller: the
+        charged collection, the element's Python name and the body's text."""
+        xs = f"_charged(s, {self._iter(node.args[0])})"
+        x = self._name("_e")
+        saved = self._elems
+        self._elems = {**saved, node.var: x}
+        try:
+            return xs, x, self.text(node.body)
+        finally:
+            self._elems = saved
 
     def bound(self, node, var: str, name: str) -> str:
         """The text of `node` with the local `var` read from the Python name `name` (a key
@@ -251,13 +277,13 @@ class Source:
         return f"l[{name!r}]"
 
     def _GlobalVar(self, node):
-        return f"s.vars[{node.name!r}]"
+        return self._read(f"s.vars[{node.name!r}]")
 
     def _SharedZone(self, node):
         return f"s.zones[{node.name!r}]"
 
     def _Current(self, node):
-        return "s.current"
+        return self._read("s.current")
 
     def _Players(self, node):
         return "s.players"
@@ -382,13 +408,19 @@ class Source:
 
     def _b_count(self, node):
         if node.body is None:
+            if type(node.args[0]).__name__ == "Active":
+                return "s.out.count(False)"         # the seats still in, with no list built
             return f"len({self.text(node.args[0])})"
         return self._each(node, "sum(1 for {x} in {xs} if {body})")
 
     def _b_any(self, node):
+        if node.body is not None and node.body.is_const:      # an option folded the test away
+            return self._each(node, "(len({xs}) > 0)" if node.body.const else "(len({xs}) < 0)")
         return self._each(node, "any({xs})" if node.body is None else "any({body} for {x} in {xs})")
 
     def _b_all(self, node):
+        if node.body is not None and node.body.is_const:
+            return self._each(node, "(len({xs}) >= 0)" if node.body.const else "(len({xs}) == 0)")
         return self._each(node, "all({xs})" if node.body is None else "all({body} for {x} in {xs})")
 
     def _b_map(self, node):
@@ -468,8 +500,11 @@ class Source:
         return f"{self._body(f)}(s, {{{args}}})"
 
     def _inlinable(self, f, params, args) -> bool:
-        """As the closure back end decides (Closures._inlinable): in a `where` any size."""
-        return compiles_in(f, params, args, self._plain, any_size=self._variant is not None)
+        """As the closure back end decides (Closures._inlinable), but up to INLINE_SIZE_HERE
+        parts (any size in a `where`): Python compiles a larger body at no cost per call."""
+        if self._variant is None and f.size > INLINE_SIZE_HERE:
+            return False
+        return compiles_in(f, params, args, self._plain, any_size=True)
 
     def _plain(self, node) -> bool:
         if node.is_const or type(node).__name__ in ("GlobalVar", "Current"):
@@ -509,14 +544,14 @@ class Source:
     def _body(self, f) -> str:
         """The name of a function's body as a function of (s, frame), generated once."""
         if f not in self._bodies:
-            saved, iterable = self._context(), self._iterable
+            saved, iterable, reads = self._context(), self._iterable, self._reads
             self._set_context(({}, set(), {}, {}, None))
-            self._iterable = 0
+            self._iterable, self._reads = 0, None
             try:
                 body = self.compiled(self.text(f.body))
             finally:
                 self._set_context(saved)
-                self._iterable = iterable
+                self._iterable, self._reads = iterable, reads
             name = self._bodies[f] = self._name("_f")
             self.ns[name] = body
         return self._bodies[f]

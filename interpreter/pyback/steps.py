@@ -22,9 +22,11 @@ from __future__ import annotations
 
 from ..errors import RulesError
 from ..lang import ir
-from ..limits import MAX_NUMBER
+from ..backend.steps import _kind
+from ..limits import MAX_LIST, MAX_NUMBER, MAX_STRING
 from ..runtime import effects
 from ..runtime.state import next_seat
+from ..lang.expr_ir import draws_random
 from .expressions import Source
 
 
@@ -324,17 +326,53 @@ class Generator:
                     fn.add("if not -_MAXN < _v < _MAXN: _too_big(_v)")
                     fn.add(f"{values}[_p] = _v")
                     continue
-                fn.add(f"_v = {self.checked(self.expr(fn, a.value, pc, index), t.type)}")
+                fn.add(f"_v = {self.checked(self.expr(fn, a.value, pc, index), t.type, a.value)}")
                 fn.add(f"{values}[{self.expr(fn, t.owner, pc, index)}] = _v")    # the owner after the value
                 continue
-            fn.add(f"{target} = {self.checked(self.expr(fn, a.value, pc, index), t.type)}")
+            fn.add(f"{target} = {self.checked(self.value(fn, a.value, pc, index), t.type, a.value)}")
 
-    def checked(self, text, typ):
-        from ..backend.steps import _kind
+    def value(self, fn, node, pc, index=None) -> str:
+        """The text of `node`, as `expr`; a function of each element at the top (any, all,
+        count, under a `not` or not) is first computed by a loop of statements, which Python
+        runs faster than a generator."""
+        negate = type(node).__name__ == "Not" and not node.is_const
+        inner = node.a if negate else node
+        if inner.is_const or type(inner).__name__ != "BuiltinCall" or inner.body is None \
+                or inner.name not in ("any", "all", "count") or draws_random(inner):
+            return self.expr(fn, node, pc, index)
+        self.at(fn, pc, index, node)
+        xs, x, body = self.src.each_parts(inner)
+        r = self.fresh("_a")
+        if inner.name == "count":
+            fn.add(f"{r} = 0")
+            fn.add(f"for {x} in {xs}:")
+            fn.add(f"    if {body}: {r} += 1")
+        else:
+            stop = "True" if inner.name == "any" else "False"
+            fn.add(f"{r} = {'False' if inner.name == 'any' else 'True'}")
+            fn.add(f"for {x} in {xs}:")
+            fn.add(f"    if {'' if inner.name == 'any' else 'not '}({body}): {r} = {stop}; break")
+        return f"(not {r})" if negate else r
+
+    def checked(self, text, typ, node=None):
+        """`text`, through the size check of its kind (limits.py) unless the value cannot
+        break it (a constant, or a card attribute whose every value is within the limit)."""
         kind = _kind(typ)
-        if kind is None:
+        if kind is None or (node is not None and self.bounded(node)):
             return text
         return f"_checks[{kind!r}]({text})"
+
+    def bounded(self, node) -> bool:
+        if node.is_const:
+            v = node.const
+            return v is None or isinstance(v, bool) or not isinstance(v, (int, float, str, list)) or \
+                (isinstance(v, (int, float)) and -MAX_NUMBER < v < MAX_NUMBER) or \
+                (isinstance(v, (str, list)) and len(v) <= MAX_STRING and len(v) <= MAX_LIST)
+        if type(node).__name__ == "CardAttr":
+            table = self.src.symbols.card_attrs[node.name][1]
+            return all(v is None or isinstance(v, bool) or (isinstance(v, str) and len(v) <= MAX_STRING)
+                       or (isinstance(v, (int, float)) and -MAX_NUMBER < v < MAX_NUMBER) for v in table)
+        return False
 
     def fx_Move(self, fn, step, pc, index):
         if step.cards is not None:
@@ -389,7 +427,7 @@ class Generator:
             return self.steps(live or (), 0, rest, fn)
         pc = self.marks[id(step)]["pc"]
         fn.count()
-        cond = self.expr(fn, step.cond, pc)
+        cond = self.value(fn, step.cond, pc)
         fn.flush()
         fn.add(f"if {cond}:")
         with fn.block():            # after the then-branch, a jump over the else (if any) counts
@@ -582,8 +620,10 @@ class Generator:
             if step.next is not None:
                 at = self.pc(m["turn_end"]) + (2 if m["end_call"] is not None else 1)
                 fn.add(f"s.current = {self.expr(fn, step.next, at)}")
-            else:
-                fn.add("s.current = _next_seat(s, s.current)")
+            else:                       # state.next_seat, its first step written in
+                fn.add("_q = s.current + 1")
+                fn.add("if _q == len(s.out): _q = 0")
+                fn.add("s.current = _q if not s.out[_q] else _next_seat(s, s.current)")
         self.jump(fn, top, lambda f: self.turns_top(step, self.turns_rest[id(step)], f))
 
     def call(self, fn, pc, target, payload, write_return):
@@ -615,9 +655,14 @@ class Generator:
         self.entry(pc, lambda f: self.step_Choose(step, rest, f))
         fn.count()
         fn.add(f"_opts = {self.expr(fn, step.options, pc)}")
-        if step.where is not None:
+        if step.where is not None and step.where.is_const:       # an option decided it
+            fn.add("_opts = list(_opts)" if step.where.const else "_opts = []")
+            fn.add(f"if {step.var!r} not in l: l[{step.var!r}] = None")
+        elif step.where is not None:
             o = self.fresh("_o")
-            where, memo = self.src.condition(step.where, step.var, o)
+            where, memo, reads = self.src.condition(step.where, step.var, o)
+            for name, text in reads:
+                fn.add(f"{name} = {text}")
             if memo:
                 fn.add("_m = {}")
             self.places.append((pc, None, step.where, {"_opts": (step.var,)}))
