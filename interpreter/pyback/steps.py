@@ -68,6 +68,7 @@ HELPERS = {"_exit_to": _exit_to, "_no_option": _no_option, "_nobody": _nobody, "
 
 
 JUMPS_WRITTEN_IN = 1     # loop tops written into each function (more: more code, fewer returns)
+CALLS_WRITTEN_IN = 1     # callees' code written into each function at a call
 
 
 class Fn:
@@ -80,6 +81,7 @@ class Fn:
         self.depth = 2
         self.k = 0
         self.jumps = 0                  # loop tops written in (see Generator.jump)
+        self.calls = 0                  # procedures and triggers written in (see Generator.call)
 
     def add(self, line):
         self.lines.append("    " * self.depth + line)
@@ -101,10 +103,23 @@ class Fn:
     def block(self):
         return _Block(self)
 
-    def text(self):
-        head = [f"def {self.name}(s):", "    l = s.locals", "    n = 0", "    w = 0", "    try:"]
-        tail = ["    except Exception as e:", "        raise _fault(e, w, s, l, locals())"]
-        return "\n".join(head + (self.lines or ["        pass"]) + tail)
+    def place(self, w):
+        """The place (Generator.places) that the lines from here on are at."""
+        self.lines.append(w)
+
+    def text(self, first: int, places: dict) -> str:
+        """The function's source, its first line being line `first` of the module; `places`
+        gets the place of each line (a fault is found by its line: nothing is noted as it runs)."""
+        head = [f"def {self.name}(s):", "    l = s.locals", "    n = 0", "    try:"]
+        tail = ["    except Exception as e:", "        raise _fault(e, s, l, locals())"]
+        body, w = [], 0
+        for line in self.lines:
+            if isinstance(line, int):
+                w = line
+                continue
+            places[first + len(head) + len(body)] = w
+            body.append(line)
+        return "\n".join(head + (body or ["        pass"]) + tail)
 
 
 class _Block:
@@ -165,6 +180,9 @@ class Generator:
         self.uid = 0
         self.leaves_memo = {}
         self.turns_rest = {}                # id(Turns) -> what follows it
+        self.writers = {}                   # pc -> what writes its entry
+        self.line_places = {}               # line of the generated module -> place
+        self.dispatchers = {}               # event -> its triggers as steps
 
     # -- names and places ----------------------------------------------------------------------
     def fresh(self, prefix):
@@ -179,7 +197,7 @@ class Generator:
     def at(self, fn, pc, index=None, node=None, binds=None):
         """Note in `w` the place the next line is at."""
         self.places.append((pc, index, node, binds))
-        fn.add(f"w = {len(self.places) - 1}")
+        fn.place(len(self.places) - 1)
 
     def expr(self, fn, node, pc, index=None) -> str:
         """The text of `node`, its place noted (a fault in it is computed again by the closures)."""
@@ -192,7 +210,8 @@ class Generator:
     # -- entries ---------------------------------------------------------------------------------
     def entry(self, pc, write):
         """Make `pc` an entry (once): a function whose code `write(fn)` writes, ending in a return."""
-        if pc not in self.entries and all(p != pc for p, _ in self.todo):
+        if pc not in self.writers:
+            self.writers[pc] = write
             self.todo.append((pc, write))
         return pc
 
@@ -225,23 +244,30 @@ class Generator:
             pc, write = self.todo.pop(0)
             fn = self.entries[pc] = Fn(f"_at{pc}")
             write(fn)
-        texts = [self.entries[pc].text() for pc in sorted(self.entries)]
-        source = "\n\n\n".join(texts) + "\n"
+        texts, line = [], 1
+        for pc in sorted(self.entries):
+            text = self.entries[pc].text(line, self.line_places)
+            texts.append(text)
+            line += text.count("\n") + 4           # three blank lines between functions
+        source = "\n\n\n\n".join(texts) + "\n"
         self.ns["_fault"] = self.fault
-        exec(compile(source, f"<generated {self.r.name}>", "exec"), self.ns)
+        self.file = f"<generated {self.r.name}>"
+        exec(compile(source, self.file, "exec"), self.ns)
         return {pc: self.ns[f"_at{pc}"] for pc in self.entries}, source
 
     def trigger_steps(self, event):
         """A dispatcher's triggers as steps: each an `if` on its `when` (laid out as one),
         or its body alone (a fixed `if`: its own run of effects)."""
+        if event in self.dispatchers:
+            return self.dispatchers[event]
         out = []
         for t in self.r.triggers[event]:
             step = ir.If(t.path, t.when, t.body, None, None if t.when is not None else True)
             if t.when is not None:
                 self.marks[id(step)] = {"pc": self.marks[id(t)]}
             out.append(step)
-        self._keep = getattr(self, "_keep", []) + out       # the marks are by id: keep them alive
-        return tuple(out)
+        self.dispatchers[event] = tuple(out)        # the marks are by id: kept alive here
+        return self.dispatchers[event]
 
     # -- what may wait or jump away ------------------------------------------------------------
     def leaves(self, step) -> bool:
@@ -414,7 +440,7 @@ class Generator:
         self.at(fn, pc, index)
         fn.add("_charge(s, len(_z) * 4)")
         self.places.append((pc, index, step.key, {"_z": ("card",)}))
-        fn.add(f"w = {len(self.places) - 1}")
+        fn.place(len(self.places) - 1)
         fn.add("if _z:")
         fn.add("    _last = _z[-1]")
         fn.add(f"    _z.sort(key=lambda _card: {self.src.bound(step.key, 'card', '_card')})")
@@ -630,8 +656,13 @@ class Generator:
         """A call instruction at `pc`: a frame returning to pc + 1 (written by write_return)."""
         fn.count()
         fn.add(f"s.frames.append(({pc + 1}, l))")
-        fn.add(f"s.locals = {payload}")
         self.entry(pc + 1, write_return)
+        if fn.calls < CALLS_WRITTEN_IN:         # the callee's code written in, on its own locals
+            fn.calls += 1
+            fn.add(f"s.locals = l = {payload}")
+            self.writers[target](fn)
+            return
+        fn.add(f"s.locals = {payload}")
         fn.leave(target)
 
     def step_Call(self, step, rest, fn) -> bool:
@@ -666,7 +697,7 @@ class Generator:
             if memo:
                 fn.add("_m = {}")
             self.places.append((pc, None, step.where, {"_opts": (step.var,)}))
-            fn.add(f"w = {len(self.places) - 1}")
+            fn.place(len(self.places) - 1)
             fn.add(f"_opts = [{o} for {o} in _opts if {where}]")
             fn.add(f"if {step.var!r} not in l: l[{step.var!r}] = None")
         else:
@@ -806,9 +837,15 @@ class Generator:
         fn.leave("_ret")
 
     # -- faults ------------------------------------------------------------------------------------
-    def fault(self, e, w, s, l, names):
-        """The exception to raise for `e` at place `w`: it carries its pc and effect index; an
-        expression's fault is the closure back end's (computed again: expressions are pure)."""
+    def fault(self, e, s, l, names):
+        """The exception to raise for `e`: it carries the pc and effect index of its place (found
+        by the innermost line of generated code it went through); an expression's fault is the
+        closure back end's (computed again: expressions are pure)."""
+        w, tb = 0, e.__traceback__
+        while tb is not None:
+            if tb.tb_frame.f_code.co_filename == self.file:
+                w = self.line_places.get(tb.tb_lineno, w)
+            tb = tb.tb_next
         pc, index, node, binds = self.places[w]
         if node is not None and not isinstance(e, RulesError):
             local = dict(l)
