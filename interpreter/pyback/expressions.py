@@ -105,6 +105,23 @@ _PLAIN_CONSTS = (bool, int, str, type(None))
 INLINE_SIZE_HERE = 4 * INLINE_SIZE      # see backend/expressions.py: INLINE_SIZE
 
 
+def _safe(node) -> bool:
+    """Whether computing `node` can neither fail nor cost work (nor draw a random number): a
+    constant, a variable, the current player, a zone, its size, its top or bottom card, and a
+    card's attribute or a player's variable or zone where the card or player is never null."""
+    kind = type(node).__name__
+    if node.is_const or kind in ("GlobalVar", "Current", "SharedZone", "Players", "NumPlayers", "Local"):
+        return True
+    if kind in ("PlayerZone", "PlayerVar"):
+        return not node.owner.maybe_null and _safe(node.owner)
+    if kind == "CardAttr":
+        return not node.obj.maybe_null and _safe(node.obj)
+    if kind == "BuiltinCall" and node.body is None and node.name in ("count", "top", "bottom"):
+        arg = node.args[0]
+        return not arg.maybe_null and type(arg).__name__ in ("SharedZone", "PlayerZone") and _safe(arg)
+    return False
+
+
 class _Slow:
     """The closure back end's function for a node, built the first time a generated one fails."""
     __slots__ = ("source", "node", "f")
@@ -180,15 +197,35 @@ class Source:
             self._reads[text] = self._name("_r")
         return self._reads[text]
 
-    def each_parts(self, node):
-        """(xs, x, body) of a function of each element written as a loop by the caller: the
-        charged collection, the element's Python name and the body's text."""
+    def loop_parts(self, node):
+        """(name, xs, x, body) of a function of each element (any, all, count), or of a call of
+        a function whose body is one and that is compiled in here, for the caller to write as a
+        loop: the built-in's name, the charged collection, the element's Python name and the
+        body's text; None for another node."""
+        if node.is_const:
+            return None
+        kind = type(node).__name__
+        if kind == "UserCall":
+            f = node.function
+            params = [p for p, _ in f.params]
+            if not self._inlinable(f, params, node.args):
+                return None
+            caller = self._context()
+            plain = {p for p, a in zip(params, node.args) if self._plain(a)}
+            self._set_context(({p: (a, caller) for p, a in zip(params, node.args)}, plain, {}, {}, None))
+            try:
+                return self.loop_parts(f.body)
+            finally:
+                self._set_context(caller)
+        if kind != "BuiltinCall" or node.body is None or node.name not in ("any", "all", "count") \
+                or node.body.is_const or draws_random(node):
+            return None
         xs = f"_charged(s, {self._iter(node.args[0])})"
         x = self._name("_e")
         saved = self._elems
         self._elems = {**saved, node.var: x}
         try:
-            return xs, x, self.text(node.body)
+            return node.name, xs, x, self.text(node.body)
         finally:
             self._elems = saved
 
@@ -223,6 +260,8 @@ class Source:
             return self._shared[node.text]
         text = getattr(self, "_" + type(node).__name__)(node)
         if self._variant is not None and _hoistable(node, self._variant):
+            if self._reads is not None and _safe(node):
+                return self._read(text)         # cannot fail nor cost work: read once, first
             self.memos += 1
             key = self.memos
             return f"(_m[{key}] if {key} in _m else _put(_m, {key}, {text}))"

@@ -363,21 +363,21 @@ class Generator:
         runs faster than a generator."""
         negate = type(node).__name__ == "Not" and not node.is_const
         inner = node.a if negate else node
-        if inner.is_const or type(inner).__name__ != "BuiltinCall" or inner.body is None \
-                or inner.name not in ("any", "all", "count") or draws_random(inner):
+        parts = self.src.loop_parts(inner)
+        if parts is None:
             return self.expr(fn, node, pc, index)
         self.at(fn, pc, index, node)
-        xs, x, body = self.src.each_parts(inner)
+        name, xs, x, body = parts
         r = self.fresh("_a")
-        if inner.name == "count":
+        if name == "count":
             fn.add(f"{r} = 0")
             fn.add(f"for {x} in {xs}:")
             fn.add(f"    if {body}: {r} += 1")
         else:
-            stop = "True" if inner.name == "any" else "False"
-            fn.add(f"{r} = {'False' if inner.name == 'any' else 'True'}")
+            stop = "True" if name == "any" else "False"
+            fn.add(f"{r} = {'False' if name == 'any' else 'True'}")
             fn.add(f"for {x} in {xs}:")
-            fn.add(f"    if {'' if inner.name == 'any' else 'not '}({body}): {r} = {stop}; break")
+            fn.add(f"    if {'' if name == 'any' else 'not '}({body}): {r} = {stop}; break")
         return f"(not {r})" if negate else r
 
     def checked(self, text, typ, node=None):
