@@ -217,10 +217,14 @@ class Source:
                 return self.loop_parts(f.body)
             finally:
                 self._set_context(caller)
-        if kind != "BuiltinCall" or node.body is None or node.name not in ("any", "all", "count") \
+        if kind != "BuiltinCall" or node.body is None or node.name not in ("any", "all", "count", "first") \
                 or node.body.is_const or draws_random(node):
             return None
-        xs = f"_charged(s, {self._iter(node.args[0])})"
+        arg = node.args[0]
+        if node.name == "first" and type(arg).__name__ == "BuiltinCall" and arg.name == "clockwise":
+            xs = ("clockwise", self.text(arg.args[0]))      # the seats from there (see _seats_from)
+        else:
+            xs = f"_charged(s, {self._iter(arg)})"
         x = self._name("_e")
         saved = self._elems
         self._elems = {**saved, node.var: x}

@@ -27,7 +27,7 @@ from ..limits import MAX_LIST, MAX_NUMBER, MAX_STRING
 from ..runtime import effects
 from ..runtime.state import next_seat
 from ..lang.expr_ir import draws_random
-from .expressions import Source
+from .expressions import Source, _charged
 
 
 # -- helpers the generated code calls ----------------------------------------------------------
@@ -64,7 +64,7 @@ def _too_many(limit):
 
 HELPERS = {"_exit_to": _exit_to, "_no_option": _no_option, "_nobody": _nobody, "_not_in_zone": _not_in_zone,
            "_too_many": _too_many, "_too_big": effects._too_big, "_MAXN": MAX_NUMBER,
-           "_checks": effects._CHECKS, "_charge": effects.charge, "RulesError": RulesError, "_next_seat": next_seat}
+           "_checks": effects._CHECKS, "_charge": effects.charge, "_charged": _charged, "RulesError": RulesError, "_next_seat": next_seat}
 
 
 JUMPS_WRITTEN_IN = 1     # loop tops written into each function (more: more code, fewer returns)
@@ -369,7 +369,19 @@ class Generator:
         self.at(fn, pc, index, node)
         name, xs, x, body = parts
         r = self.fresh("_a")
-        if name == "count":
+        if name == "first":
+            fn.add(f"{r} = None")
+            if isinstance(xs, tuple):           # clockwise from a seat: walked, every seat charged
+                fn.add("_n = len(s.players)")
+                fn.add("_charged(s, s.players)")
+                fn.add(f"_p = {xs[1]} + 0")
+                fn.add("for _i in range(_n):")
+                fn.add(f"    {x} = (_p + _i) % _n")
+                fn.add(f"    if not s.out[{x}] and ({body}): {r} = {x}; break")
+            else:
+                fn.add(f"for {x} in {xs}:")
+                fn.add(f"    if {body}: {r} = {x}; break")
+        elif name == "count":
             fn.add(f"{r} = 0")
             fn.add(f"for {x} in {xs}:")
             fn.add(f"    if {body}: {r} += 1")
@@ -434,6 +446,28 @@ class Generator:
             fn.add("    _mv = _z[-_k:]; del _z[-_k:]; _d[:0] = _mv")
         else:                           # each card in turn on top: reversed (onto itself: unchanged)
             fn.add("    if _z is not _d: _mv = _z[-_k:]; del _z[-_k:]; _mv.reverse(); _d.extend(_mv)")
+
+    def fx_Swap(self, fn, step, pc, index):
+        """effects.swap: the two zones' contents exchanged; noted in the journal if asked."""
+        refs = []
+        for ref, z in ((step.a, "_za"), (step.b, "_zb")):
+            if ref.owner is None:
+                refs.append(f"[{ref.name!r}, None]")
+                fn.add(f"{z} = s.zones[{ref.name!r}]")
+            else:
+                o = z.replace("_z", "_o")
+                fn.add(f"{o} = {self.expr(fn, ref.owner, pc, index)}")
+                refs.append(f"[{ref.name!r}, {o}]")
+        for ref, z in ((step.a, "_za"), (step.b, "_zb")):
+            if ref.owner is not None:
+                self.at(fn, pc, index)
+                fn.add(f"{z} = s.zones[{ref.name!r}][{z.replace('_z', '_o')}]")
+        self.at(fn, pc, index)
+        fn.add("_charge(s, len(_za) + len(_zb))")
+        fn.add("_za[:], _zb[:] = list(_zb), list(_za)")
+        if step.journal:
+            tag = "None" if step.tag is None else self.expr(fn, step.tag, pc, index)
+            fn.add(f"s.journal.append(['swap', {refs[0]}, {refs[1]}, {tag}])")
 
     def fx_Sort(self, fn, step, pc, index):
         fn.add(f"_z = {self.expr(fn, step.zone, pc, index)}")

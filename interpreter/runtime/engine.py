@@ -151,7 +151,10 @@ def apply(program: Program, s: State, index: int) -> None:
     s.locals[spec.var] = value
     s.pending = None
     s.decisions += 1
-    run(program, s)
+    if program.counted:
+        _run_counted(program, s)
+    else:
+        run(program, s)
 
 
 def labels(program: Program, s: State) -> list[str]:
