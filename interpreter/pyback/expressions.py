@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import itertools
 
+from . import cache
 from ..errors import RulesError
 from ..lang.expr_ir import draws_random, null_test
 from ..lang.types import ANY, elem_of
@@ -167,7 +168,7 @@ class Source:
         source = (f"def {name}(s, l):\n    w = s.work\n    try:\n        return {text}\n"
                   f"    except RulesError:\n        raise\n    except Exception:\n"
                   f"        s.work = w\n        return {slow}(s, l)\n")
-        exec(compile(source, "<ruleset expression>", "exec"), self.ns)
+        exec(cache.compiled(source, "<ruleset expression>", disk=False), self.ns)
         f = self.ns.pop(name)
         f.source = f"lambda s, l: {text}"
         return f
@@ -246,7 +247,7 @@ class Source:
     def compiled(self, text):
         """The bare `lambda s, l: text`, compiled in the namespace (no fallback)."""
         source = f"lambda s, l: {text}"
-        f = eval(compile(source, "<ruleset expression>", "eval"), self.ns)
+        f = eval(cache.compiled(source, "<ruleset expression>", disk=False, mode="eval"), self.ns)
         f.source = source
         return f
 

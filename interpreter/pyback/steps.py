@@ -27,6 +27,7 @@ from ..limits import MAX_LIST, MAX_NUMBER, MAX_STRING
 from ..runtime import effects
 from ..runtime.state import next_seat
 from ..lang.expr_ir import draws_random
+from . import cache
 from .expressions import Source, _charged
 
 
@@ -252,7 +253,7 @@ class Generator:
         source = "\n\n\n\n".join(texts) + "\n"
         self.ns["_fault"] = self.fault
         self.file = f"<generated {self.r.name}>"
-        exec(compile(source, self.file, "exec"), self.ns)
+        exec(cache.compiled(source, self.file), self.ns)
         return {pc: self.ns[f"_at{pc}"] for pc in self.entries}, source
 
     def trigger_steps(self, event):
