@@ -211,3 +211,19 @@ def test_a_new_process_plays_from_the_cache(tmp_path):
     assert any(tmp_path.iterdir())
     second = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=ROOT)
     assert first.returncode == second.returncode == 0 and first.stdout == second.stdout
+
+
+def test_loops_nested_deeper_than_python_allows_run_on_the_closures(tmp_path):
+    """Python compiles at most 20 loops inside one another; 28 for_each steps inside one another
+    are a valid ruleset: the function that would hold them is left to the closure back end."""
+    import yaml
+    step = [{"add": {"x": 1}}]
+    for i in range(28):
+        step = [{"for_each": f"v{i}", "in": "[1, 2]" if i < 3 else "[1]", "do": step}]
+    head = RULES.split("functions:")[0]
+    path = tmp_path / "deep.yaml"
+    path.write_text(head + yaml.safe_dump({"flow": {"round": step, "until": "true"},
+                                           "result": {"winners": "[]"}}), encoding="utf-8")
+    states = [new_game(load_program(str(path), backend=b), seed=1) for b in ("generated", "closures")]
+    assert states[0].vars["x"] == 8
+    assert states[0].to_dict() == states[1].to_dict()

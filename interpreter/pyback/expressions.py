@@ -104,6 +104,9 @@ HELPERS = {
 
 _PLAIN_CONSTS = (bool, int, str, type(None))
 INLINE_SIZE_HERE = 4 * INLINE_SIZE      # see backend/expressions.py: INLINE_SIZE
+# What compiling generated code raises when it nests deeper than Python allows (200 brackets,
+# 20 loops, 100 indents, the compiler's recursion): the closure back end does that part.
+TOO_BIG_FOR_PYTHON = (SyntaxError, RecursionError, MemoryError, ValueError, OverflowError)
 
 
 def _safe(node) -> bool:
@@ -168,7 +171,10 @@ class Source:
         source = (f"def {name}(s, l):\n    w = s.work\n    try:\n        return {text}\n"
                   f"    except RulesError:\n        raise\n    except Exception:\n"
                   f"        s.work = w\n        return {slow}(s, l)\n")
-        exec(cache.compiled(source, "<ruleset expression>", disk=False), self.ns)
+        try:
+            exec(cache.compiled(source, "<ruleset expression>", disk=False), self.ns)
+        except TOO_BIG_FOR_PYTHON:          # nested deeper than Python's parser takes
+            return self.closures.fn(node)
         f = self.ns.pop(name)
         f.source = f"lambda s, l: {text}"
         return f
@@ -593,6 +599,8 @@ class Source:
             self._iterable, self._reads = 0, None
             try:
                 body = self.compiled(self.text(f.body))
+            except TOO_BIG_FOR_PYTHON:
+                body = self.closures._body(f)
             finally:
                 self._set_context(saved)
                 self._iterable, self._reads = iterable, reads

@@ -28,7 +28,7 @@ from ..runtime import effects
 from ..runtime.state import next_seat
 from ..lang.expr_ir import draws_random
 from . import cache
-from .expressions import Source, _charged
+from .expressions import TOO_BIG_FOR_PYTHON, Source, _charged
 
 
 # -- helpers the generated code calls ----------------------------------------------------------
@@ -245,16 +245,30 @@ class Generator:
             pc, write = self.todo.pop(0)
             fn = self.entries[pc] = Fn(f"_at{pc}")
             write(fn)
-        texts, line = [], 1
+        texts, line, firsts = [], 1, {}
         for pc in sorted(self.entries):
             text = self.entries[pc].text(line, self.line_places)
             texts.append(text)
+            firsts[pc] = line
             line += text.count("\n") + 4           # three blank lines between functions
         source = "\n\n\n\n".join(texts) + "\n"
         self.ns["_fault"] = self.fault
         self.file = f"<generated {self.r.name}>"
-        exec(cache.compiled(source, self.file), self.ns)
-        return {pc: self.ns[f"_at{pc}"] for pc in self.entries}, source
+        try:
+            exec(cache.compiled(source, self.file), self.ns)
+        except TOO_BIG_FOR_PYTHON:
+            self.compile_each(texts, firsts)
+        return {pc: self.ns[f"_at{pc}"] for pc in self.entries if f"_at{pc}" in self.ns}, source
+
+    def compile_each(self, texts, firsts):
+        """Compile the functions one by one, leaving out any that nests deeper than Python
+        allows: the run loop then runs the closure back end's instructions from that pc on
+        (they keep the same state), until it reaches the next generated entry."""
+        for pc, text in zip(sorted(self.entries), texts):
+            try:
+                exec(compile("\n" * (firsts[pc] - 1) + text, self.file, "exec"), self.ns)
+            except TOO_BIG_FOR_PYTHON:
+                continue
 
     def trigger_steps(self, event):
         """A dispatcher's triggers as steps: each an `if` on its `when` (laid out as one),
