@@ -11,15 +11,16 @@ from __future__ import annotations
 from .program import Program
 from .effects import account_text, note
 from ..errors import RUN_TIME_FAULTS, Problem, RulesError, words
-from .state import Rng, State
+from .state import Rng, State, _blank
 
 
 def new_game(program: Program, seed: int = 0, players: int | None = None, stacks=None,
              log: bool = True, names=None) -> State:
     """A fresh game state, already advanced to the first decision."""
     n = program.player_count(players)
-    s = State()
+    s = _blank()                # every field is set below
     s.seed = seed
+    s.work = s.logged = 0
     s.players = tuple(range(n))
     s.names = list(names) if names else [program.player_name.format(seat=i + 1) for i in range(n)]
     s.out = [False] * n
