@@ -98,6 +98,7 @@ class StepBuilder:
         """The pc of the call of the event's dispatcher (None: no trigger answers it)."""
         if name in self.dispatch:
             pc = self.code.emit(vm.call(self.dispatch[name], payload), path)
+            self.marks.setdefault("calls", []).append((pc, self.dispatch[name]))
             self._note_card_scope(pc + 1, holding)
             return pc
         return None
@@ -295,6 +296,8 @@ class StepBuilder:
         start = code.emit(vm.request_start(self.fn_of(s.src), self.fn_of(s.dst)), s.path)
         code.place(top)
         pc = code.emit(vm.request_ask(self.dispatch.get(s.event), self.fn(s.piece)), s.path)
+        if s.event in self.dispatch:
+            self.marks.setdefault("calls", []).append((pc, self.dispatch[s.event]))
         self.marks[id(s)] = {"pc": start, "top": top, "end": end}
         self._note_card_scope(pc + 1, s.holding)
         code.emit(vm.request_check(s.var, answer, top, end), s.path)
@@ -306,6 +309,7 @@ class StepBuilder:
     def _cf_Call(self, s: ir.Call):
         pc = self.code.emit(vm.call(self.procs[s.procedure], {}), s.path)
         self.marks[id(s)] = {"pc": pc}
+        self.marks.setdefault("calls", []).append((pc, self.procs[s.procedure]))
         self._note_card_scope(pc + 1, s.holding)
 
 

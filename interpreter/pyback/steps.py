@@ -68,8 +68,9 @@ HELPERS = {"_exit_to": _exit_to, "_no_option": _no_option, "_nobody": _nobody, "
            "_checks": effects._CHECKS, "_charge": effects.charge, "_charged": _charged, "RulesError": RulesError, "_next_seat": next_seat}
 
 
-JUMPS_WRITTEN_IN = 1     # loop tops written into each function (more: more code, fewer returns)
-CALLS_WRITTEN_IN = 1     # callees' code written into each function at a call
+JUMPS_WRITTEN_IN = 2     # loop tops written in, on each path through a function (more: more code, fewer returns)
+CALLS_WRITTEN_IN = 2     # callees' code written in at a call, on each path through a function
+FN_LINES = 3000          # past this many lines, a function writes nothing more in (code size stays linear)
 
 
 class Fn:
@@ -101,8 +102,18 @@ class Fn:
         self.add("s.steps += n")
         self.add(f"return {value}")
 
-    def block(self):
-        return _Block(self)
+    def block(self, tail=False):
+        """An indented block; `tail`: one that always returns, so the code after it runs on the
+        other path only and keeps the budgets it had (see Generator.jump)."""
+        return _Block(self, tail)
+
+    @property
+    def budget(self):
+        return self.jumps, self.calls
+
+    @budget.setter
+    def budget(self, value):
+        self.jumps, self.calls = value
 
     def place(self, w):
         """The place (Generator.places) that the lines from here on are at."""
@@ -126,19 +137,22 @@ class Fn:
 class _Block:
     """An indented block: counts flushed on the way in and out, `pass` if it stays empty."""
 
-    def __init__(self, fn):
-        self.fn = fn
+    def __init__(self, fn, tail):
+        self.fn, self.tail = fn, tail
 
     def __enter__(self):
         self.fn.flush()
         self.fn.depth += 1
         self.start = len(self.fn.lines)
+        self.budget = self.fn.budget
 
     def __exit__(self, *exc):
         self.fn.flush()
         if len(self.fn.lines) == self.start:
             self.fn.add("pass")
         self.fn.depth -= 1
+        if self.tail:
+            self.fn.budget = self.budget
 
 
 # -- what comes after a list of steps ends: a chain of contexts --------------------------------
@@ -180,7 +194,11 @@ class Generator:
         self.places = [(0, None, None, None)]   # w -> (pc, effect index, node, {python name: local name})
         self.uid = 0
         self.leaves_memo = {}
-        self.turns_rest = {}                # id(Turns) -> what follows it
+        self.special = 0                    # > 0: writing a callee in at its call (see call)
+        self.bodies = {}                    # pc of a procedure or dispatcher -> its steps
+        self.returns = {}                   # pc of a procedure or dispatcher -> where its calls return
+        self.effect_names = {}              # id(step) -> name of its effect's closure
+        self.texts = {}                     # id(node) -> its text (a step's expressions, outside any context)
         self.writers = {}                   # pc -> what writes its entry
         self.line_places = {}               # line of the generated module -> place
         self.dispatchers = {}               # event -> its triggers as steps
@@ -201,9 +219,12 @@ class Generator:
         fn.place(len(self.places) - 1)
 
     def expr(self, fn, node, pc, index=None) -> str:
-        """The text of `node`, its place noted (a fault in it is computed again by the closures)."""
+        """The text of `node`, its place noted (a fault in it is computed again by the closures);
+        written once per node (a step's code may be written into several functions)."""
         self.at(fn, pc, index, node)
-        return self.src.text(node)
+        if id(node) not in self.texts:
+            self.texts[id(node)] = self.src.text(node)
+        return self.texts[id(node)]
 
     def pc(self, label):
         return label if isinstance(label, int) else self.labels[label]
@@ -211,7 +232,7 @@ class Generator:
     # -- entries ---------------------------------------------------------------------------------
     def entry(self, pc, write):
         """Make `pc` an entry (once): a function whose code `write(fn)` writes, ending in a return."""
-        if pc not in self.writers:
+        if pc not in self.writers and not self.special:     # written in at a call: not the general case
             self.writers[pc] = write
             self.todo.append((pc, write))
         return pc
@@ -224,7 +245,7 @@ class Generator:
         """Go back to a loop's top: its code is written in once per function (the game goes on
         from a decision straight into the next turn), and reached through the run loop after that."""
         self.entry(pc, write)
-        if fn.jumps < JUMPS_WRITTEN_IN:
+        if fn.jumps < JUMPS_WRITTEN_IN and len(fn.lines) < FN_LINES:
             fn.jumps += 1
             write(fn)
         else:
@@ -238,11 +259,16 @@ class Generator:
         self.entry(self.pc(m["round_end"]), self.write_round_end)
         self.entry(self.pc(m["end"]), self.write_game_end)
         for name, pc in self.marks["procs"].items():
-            self.entry(pc, lambda fn, name=name: self.tail(r.procedures[name], 0, Special(self.write_ret), fn))
+            self.bodies[pc] = r.procedures[name]
         for name, pc in self.marks["dispatch"].items():
-            self.entry(pc, lambda fn, name=name: self.tail(self.trigger_steps(name), 0, Special(self.write_ret), fn))
-        while self.todo:
-            pc, write = self.todo.pop(0)
+            self.bodies[pc] = self.trigger_steps(name)
+        for call, label in self.marks.get("calls", ()):
+            self.returns.setdefault(self.pc(label), set()).add(call + 1)
+        for pc, steps in self.bodies.items():
+            self.entry(pc, lambda fn, steps=steps, pc=pc: self.tail(steps, 0, Special(lambda f: self.write_ret(f, pc)), fn))
+        while self.todo:            # callees last: the returns of their calls are known by then
+            i = next((i for i, (pc, _) in enumerate(self.todo) if pc not in self.bodies), 0)
+            pc, write = self.todo.pop(i)
             fn = self.entries[pc] = Fn(f"_at{pc}")
             write(fn)
         texts, line, firsts = [], 1, {}
@@ -339,12 +365,20 @@ class Generator:
         if write is not None:
             write(fn, step, pc, index)
             return
-        name = self.const(getattr(self.effect_fns, "_fx_" + type(step).__name__)(step), "_fx")
+        name = self.effect_fn(step)
         self.at(fn, pc, index)
         if isinstance(step, ir.Log):
             fn.add(f"if s.log is not None: {name}(s, l)")
         else:
             fn.add(f"{name}(s, l)")
+
+    def effect_fn(self, step) -> str:
+        """The name of the closure back end's effect for `step` (built once: a step's code may
+        be written into several functions)."""
+        if id(step) not in self.effect_names:
+            built = getattr(self.effect_fns, "_fx_" + type(step).__name__)(step)
+            self.effect_names[id(step)] = self.const(built, "_fx")
+        return self.effect_names[id(step)]
 
     def fx_Set(self, fn, step, pc, index):
         for a in step.items:
@@ -429,7 +463,7 @@ class Generator:
 
     def fx_Move(self, fn, step, pc, index):
         if step.cards is not None:
-            name = self.const(self.effect_fns._fx_Move(step), "_fx")
+            name = self.effect_fn(step)
             self.at(fn, pc, index)
             fn.add(f"{name}(s, l)")
             return
@@ -505,16 +539,26 @@ class Generator:
         cond = self.value(fn, step.cond, pc)
         fn.flush()
         fn.add(f"if {cond}:")
+        before = fn.budget          # each branch may write in what the other does
         with fn.block():            # after the then-branch, a jump over the else (if any) counts
             then_rest = rest if step.else_ is None else Special(lambda f: (f.count(), rest.emit(self, f)))
             done_then = self.steps(step.then, 0, then_rest, fn)
             if step.else_ is not None and not done_then:
                 fn.count()          # the jump over the else
-        if step.else_ is None:
-            return False
-        fn.add("else:")
-        with fn.block():
-            done_else = self.steps(step.else_, 0, rest, fn)
+        after_then = fn.budget
+        fn.budget = before
+        done_else = False
+        if step.else_ is not None:
+            fn.add("else:")
+            with fn.block():
+                done_else = self.steps(step.else_, 0, rest, fn)
+        after_else = fn.budget
+        if done_then:               # what follows runs after the else only
+            fn.budget = after_else
+        elif not done_else:
+            fn.budget = tuple(map(max, after_then, after_else))
+        else:
+            fn.budget = after_then
         return done_then and done_else
 
     def step_Exit(self, step, rest, fn) -> bool:
@@ -549,7 +593,7 @@ class Generator:
         cond = self.expr(fn, step.cond, m["pc"])
         fn.flush()
         fn.add(f"if not {cond}:")
-        with fn.block():
+        with fn.block(tail=True):
             rest.emit(self, fn)
         back = Special(lambda f: (f.count(), self.jump(f, top, lambda g: self.while_top(step, rest, g))))
         self.tail(step.body, 0, back, fn)
@@ -578,7 +622,7 @@ class Generator:
         until = self.expr(fn, step.until, m["pc"])
         fn.flush()
         fn.add(f"if not {until}:")
-        with fn.block():
+        with fn.block(tail=True):
             after = Special(lambda f: self.repeat_until(step, rest, f))
             self.jump(fn, self.pc(m["top"]), lambda f: self.tail(step.body, 0, after, f))
         rest.emit(self, fn)
@@ -615,7 +659,7 @@ class Generator:
         fn.add("_items, _i = _cur")
         fn.flush()
         fn.add("if _i >= len(_items):")
-        with fn.block():
+        with fn.block(tail=True):
             rest.emit(self, fn)
         fn.add(f"l[{step.var!r}] = _items[_i]")
         fn.add("_cur[1] = _i + 1")
@@ -637,9 +681,8 @@ class Generator:
                 fn.add("    s.current = next((_p for _p in s.players if not s.out[_p]), None)")
             count = f"int({self.expr(fn, step.count, pc)})" if step.count is not None else "-1"
             fn.add(f"l[{key!r}] = [0, {count}]")
-        self.turns_rest[id(step)] = rest
         self.entry(top, lambda f: self.turns_top(step, rest, f))
-        self.entry(self.pc(m["turn_end"]), lambda f: self.turn_end(step, f))
+        self.entry(self.pc(m["turn_end"]), lambda f: self.turn_end(step, rest, f))
         self.turns_top(step, rest, fn)
         return True
 
@@ -660,7 +703,7 @@ class Generator:
                 test = f"{self.expr(fn, step.until, pc)} or " + test
         fn.flush()
         fn.add(f"if {test}:")
-        with fn.block():
+        with fn.block(tail=True):
             rest.emit(self, fn)
         if step.order is not None:
             fn.add("s.current = _items[_cur[1]]")
@@ -669,7 +712,7 @@ class Generator:
             fn.add("_cur[0] += 1")
         turn_end = self.pc(m["turn_end"])
         fn.add(f"s.scopes.append(('turn', len(s.frames), {turn_end}, len(s.requests)))")
-        body = Special(lambda f: self.turn_end(step, f))
+        body = Special(lambda f: self.turn_end(step, rest, f))
         call = m["start_call"]
         if call is not None:
             self.call(fn, call, self.marks["dispatch"]["turn_start"], "{}",
@@ -677,17 +720,17 @@ class Generator:
             return
         self.tail(step.body, 0, body, fn)
 
-    def turn_end(self, step, fn):
+    def turn_end(self, step, rest, fn):
         m = self.marks[id(step)]
         fn.count()
         fn.add("s.scopes.pop()")
         call = m["end_call"]
         if call is not None:
-            self.call(fn, call, self.marks["dispatch"]["turn_end"], "{}", lambda f: self.turn_next(step, f))
+            self.call(fn, call, self.marks["dispatch"]["turn_end"], "{}", lambda f: self.turn_next(step, rest, f))
             return
-        self.turn_next(step, fn)
+        self.turn_next(step, rest, fn)
 
-    def turn_next(self, step, fn):
+    def turn_next(self, step, rest, fn):
         m = self.marks[id(step)]
         fn.count()
         top = self.pc(m["top"])
@@ -699,17 +742,21 @@ class Generator:
                 fn.add("_q = s.current + 1")
                 fn.add("if _q == len(s.out): _q = 0")
                 fn.add("s.current = _q if not s.out[_q] else _next_seat(s, s.current)")
-        self.jump(fn, top, lambda f: self.turns_top(step, self.turns_rest[id(step)], f))
+        self.jump(fn, top, lambda f: self.turns_top(step, rest, f))
 
     def call(self, fn, pc, target, payload, write_return):
         """A call instruction at `pc`: a frame returning to pc + 1 (written by write_return)."""
         fn.count()
         fn.add(f"s.frames.append(({pc + 1}, l))")
         self.entry(pc + 1, write_return)
-        if fn.calls < CALLS_WRITTEN_IN:         # the callee's code written in, on its own locals
-            fn.calls += 1
+        if fn.calls < CALLS_WRITTEN_IN and len(fn.lines) < FN_LINES:   # the callee's code written in,
+            fn.calls += 1                       # on its own locals; its return goes on at pc + 1
             fn.add(f"s.locals = l = {payload}")
-            self.writers[target](fn)
+            self.special += 1
+            try:
+                self.tail(self.bodies[target], 0, Special(lambda f: self.return_to(f, write_return)), fn)
+            finally:
+                self.special -= 1
             return
         fn.add(f"s.locals = {payload}")
         fn.leave(target)
@@ -739,8 +786,10 @@ class Generator:
             fn.add("_opts = list(_opts)" if step.where.const else "_opts = []")
             fn.add(f"if {step.var!r} not in l: l[{step.var!r}] = None")
         elif step.where is not None:
-            o = self.fresh("_o")
-            where, memo, reads = self.src.condition(step.where, step.var, o)
+            if id(step) not in self.texts:
+                o = self.fresh("_o")
+                self.texts[id(step)] = (o,) + self.src.condition(step.where, step.var, o)
+            o, where, memo, reads = self.texts[id(step)]
             for name, text in reads:
                 fn.add(f"{name} = {text}")
             if memo:
@@ -753,7 +802,7 @@ class Generator:
             fn.add("_opts = list(_opts)")
         fn.flush()
         fn.add("if not _opts:")
-        with fn.block():
+        with fn.block(tail=True):
             if step.otherwise is None:
                 fn.add("_no_option()")
             else:
@@ -790,7 +839,7 @@ class Generator:
         fn.add("_rec = s.requests[-1]")
         fn.add("_pay = {'from': _rec[0], 'to': _rec[1]}")
         if step.piece is not None:
-            piece = self.const(self.src.fn(step.piece), "_pf")
+            piece = self.piece_fn(step)
             self.at(fn, ask)
             fn.add(f"_rec[4] = _pay['piece'] = {piece}(s, _pay)")
         target = self.marks["dispatch"].get(step.event)
@@ -802,6 +851,11 @@ class Generator:
             return
         self.request_check(step, rest, fn)
 
+    def piece_fn(self, step) -> str:
+        if id(step) not in self.effect_names:
+            self.effect_names[id(step)] = self.const(self.src.fn(step.piece), "_pf")
+        return self.effect_names[id(step)]
+
     def request_check(self, step, rest, fn):
         m = self.marks[id(step)]
         ask, end = self.pc(m["top"]), self.pc(m["end"])
@@ -810,12 +864,12 @@ class Generator:
         fn.add("_st = _rec[2]")
         fn.flush()
         fn.add("if _st == 'refused':")
-        with fn.block():
+        with fn.block(tail=True):
             fn.add("s.requests.pop()")
             fn.add(f"l[{step.var!r}] = 'refused'")
             fn.leave(end)
         fn.add("if _st != 'open':")
-        with fn.block():
+        with fn.block(tail=True):
             fn.add("_rec[1], _rec[2], _rec[3] = _rec[3], 'open', None")
             fn.add("if _rec[1] == _rec[0]:")
             fn.add("    s.requests.pop()")
@@ -865,7 +919,7 @@ class Generator:
         until = self.expr(fn, self.r.flow.until, m["until"])
         fn.flush()
         fn.add(f"if not {until}:")
-        with fn.block():
+        with fn.block(tail=True):
             fn.leave(self.pc(m["round_top"]))
         self.write_game_end(fn)
 
@@ -880,8 +934,33 @@ class Generator:
         fn.add(f"s.pc = {self.marks['flow']['halt']}")
         fn.leave(-1)
 
-    def write_ret(self, fn):
+    def return_to(self, fn, write_return):
+        """The return of a callee written in at its call: the frame it pushed is popped, and the
+        caller's code goes on here (as general code again: its entries are the caller's)."""
         fn.count()
+        fn.add("_ret, l = s.frames.pop()")
+        fn.add("s.locals = l")
+        saved = self.special
+        self.special = saved - 1        # back in the caller's code (itself written in at a call, or not)
+        try:
+            write_return(fn)
+        finally:
+            self.special = saved
+
+    def write_ret(self, fn, body=None):
+        """The return from a procedure or trigger dispatcher; called from one place only, it
+        goes on there (written in, once per function, as a loop's top)."""
+        fn.count()
+        returns = self.returns.get(body, ())
+        if len(returns) == 1 and not self.special:
+            (back,) = returns
+            fn.add("_ret, l = s.frames.pop()")
+            fn.add("s.locals = l")
+            if back in self.writers:
+                self.jump(fn, back, self.writers[back])
+            else:
+                fn.leave(back)
+            return
         fn.add("_ret, s.locals = s.frames.pop()")
         fn.leave("_ret")
 
