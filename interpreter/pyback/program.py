@@ -33,6 +33,7 @@ def build_generated(ruleset: ir.Ruleset) -> Program:
     source = Source(ruleset.symbols)
     program, builder, code = build_layout(ruleset, _Parts(source))
     entries, text = Generator(ruleset, program, builder, code, source).build()
+    program.reference = program.code
     program.code = [entries.get(pc) or _counted(ins) for pc, ins in enumerate(program.code)]
     program.counted = True
     program.source = text

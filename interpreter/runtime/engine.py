@@ -80,9 +80,12 @@ def _init_variables(program: Program, s: State):
 def run(program: Program, s: State) -> None:
     """Advance until a decision is pending or the game is over."""
     if program.counted:
-        _run_counted(program, s)
-        return
-    code = program.code
+        if s.steps <= program.max_steps // 2:
+            _run_counted(program, s)
+            return
+        code = program.reference     # near the step limit: stop exactly where the closures stop
+    else:
+        code = program.code
     pc = s.pc
     limit = program.max_steps
     steps = s.steps
@@ -112,8 +115,10 @@ def _run_counted(program: Program, s: State) -> None:
     s.work = 0
     try:
         while pc >= 0:
+            ran = pc
             pc = code[pc](s)
-            if s.steps > limit:
+            if s.steps > limit:     # one run took half the limit: said at the entry that crossed it
+                pc = ran
                 raise RulesError(f"the game took more than {limit} steps; do the rules loop forever?")
     except (RulesError,) + RUN_TIME_FAULTS as e:
         at = getattr(e, "at_pc", None)
@@ -152,7 +157,7 @@ def apply(program: Program, s: State, index: int) -> None:
     s.locals[spec.var] = value
     s.pending = None
     s.decisions += 1
-    if program.counted:
+    if program.counted and s.steps <= program.max_steps // 2:
         _run_counted(program, s)
     else:
         run(program, s)

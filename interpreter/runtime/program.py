@@ -60,6 +60,8 @@ class Program:
     backend: str = "closures"                      # which back end built the code
     counted: bool = False                          # the code counts its own steps (generated)
     source: str = ""                               # the generated Python, when there is some
+    reference: list = field(default_factory=list)  # generated code: the closure instructions of the same
+                                                   # layout, run past half the step limit (engine.run)
 
     def player_count(self, n: int | None) -> int:
         """`n`, or the default when None; a UsageError when the ruleset is not for n players."""
