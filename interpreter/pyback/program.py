@@ -32,7 +32,9 @@ def build_generated(ruleset: ir.Ruleset) -> Program:
     """The Program of a checked ruleset, its code generated as Python."""
     source = Source(ruleset.symbols)
     program, builder, code = build_layout(ruleset, _Parts(source))
-    entries, text = Generator(ruleset, program, builder, code, source).build()
+    generator = Generator(ruleset, program, builder, code, source)
+    entries, text = generator.build()
+    program.switch_at = generator.switch_at
     program.reference = program.code
     program.code = [entries.get(pc) or _counted(ins) for pc, ins in enumerate(program.code)]
     program.counted = True

@@ -59,12 +59,8 @@ def _not_in_zone():
     raise RulesError("the card to move is not in the zone it should leave")
 
 
-def _too_many(limit):
-    raise RulesError(f"the game took more than {limit} steps; do the rules loop forever?")
-
-
 HELPERS = {"_exit_to": _exit_to, "_no_option": _no_option, "_nobody": _nobody, "_not_in_zone": _not_in_zone,
-           "_too_many": _too_many, "_too_big": effects._too_big, "_MAXN": MAX_NUMBER,
+           "_too_big": effects._too_big, "_MAXN": MAX_NUMBER,
            "_checks": effects._CHECKS, "_charge": effects.charge, "_charged": _charged, "RulesError": RulesError, "_next_seat": next_seat}
 
 
@@ -84,12 +80,14 @@ class Fn:
         self.k = 0
         self.jumps = 0                  # loop tops written in (see Generator.jump)
         self.calls = 0                  # procedures and triggers written in (see Generator.call)
+        self.total = 0                  # instructions written: the most it runs between two checks
 
     def add(self, line):
         self.lines.append("    " * self.depth + line)
 
     def count(self, k=1):
         self.k += k
+        self.total += k
 
     def flush(self):
         if self.k:
@@ -187,14 +185,14 @@ class Generator:
         self.src = source
         self.ns = source.ns
         self.ns.update(HELPERS)
-        self.ns["_LIMIT"] = program.max_steps
         self.effect_fns = builder           # builds the effects not written out (closures over generated parts)
         self.entries = {}                   # pc -> Fn
         self.todo = []                      # (pc, write)
-        self.places = [(0, None, None, None)]   # w -> (pc, effect index, node, {python name: local name})
+        self.places = [(0, None, None, None, 0, False)]     # see at()
         self.uid = 0
         self.leaves_memo = {}
         self.special = 0                    # > 0: writing a callee in at its call (see call)
+        self.cursors = []                   # (cursor, index) of the for_each loops written in around
         self.bodies = {}                    # pc of a procedure or dispatcher -> its steps
         self.returns = {}                   # pc of a procedure or dispatcher -> where its calls return
         self.effect_names = {}              # id(step) -> name of its effect's closure
@@ -214,8 +212,14 @@ class Generator:
         return name
 
     def at(self, fn, pc, index=None, node=None, binds=None):
-        """Note in `w` the place the next line is at."""
-        self.places.append((pc, index, node, binds))
+        """Note the place the next lines are at: its pc and effect, the expression computed there
+        (to say what failed), the instructions counted but not yet added to `n` (the steps a
+        fault has taken), and whether it draws random numbers (the generator's state is kept
+        first, so that the expression computed again draws the same)."""
+        redraws = node is not None and draws_random(node)
+        if redraws:
+            fn.add("_rs = s.rng.state")
+        self.places.append((pc, index, node, binds, fn.k, redraws))
         fn.place(len(self.places) - 1)
 
     def expr(self, fn, node, pc, index=None) -> str:
@@ -284,6 +288,9 @@ class Generator:
             exec(cache.compiled(source, self.file), self.ns)
         except TOO_BIG_FOR_PYTHON:
             self.compile_each(texts, firsts)
+        most = max((fn.total for fn in self.entries.values()), default=0)
+        limit = self.program.max_steps
+        self.ns["_T"] = self.switch_at = limit - most if limit > most else -1
         return {pc: self.ns[f"_at{pc}"] for pc in self.entries if f"_at{pc}" in self.ns}, source
 
     def compile_each(self, texts, firsts):
@@ -522,8 +529,7 @@ class Generator:
         fn.add(f"_z = {self.expr(fn, step.zone, pc, index)}")
         self.at(fn, pc, index)
         fn.add("_charge(s, len(_z) * 4)")
-        self.places.append((pc, index, step.key, {"_z": ("card",)}))
-        fn.place(len(self.places) - 1)
+        self.at(fn, pc, index, step.key, {"_z": ("card",)})
         fn.add("if _z:")
         fn.add("    _last = _z[-1]")
         fn.add(f"    _z.sort(key=lambda _card: {self.src.bound(step.key, 'card', '_card')})")
@@ -582,9 +588,20 @@ class Generator:
             fn.add(f"if not {self.expr(fn, step.cond, m['pc'])}: break")
             self.steps(step.body, 0, None, fn)
             fn.count()
-            fn.flush()
-            fn.add("if s.steps + n > _LIMIT: _too_many(_LIMIT)")
+            self.bail(fn, self.pc(m["top"]))
         return False
+
+    def bail(self, fn, top):
+        """At the end of a turn of a loop written in: past the threshold (engine: the point
+        from which a game goes on step by step, so that the step limit stops it where the
+        closures stop it), the loop's cursors are set as the instructions keep them, and the
+        function returns the loop's top."""
+        fn.flush()
+        fn.add("if s.steps + n > _T:")
+        for cursor, index in self.cursors:
+            fn.add(f"    {cursor}[1] = {index} + 1")
+        fn.add("    s.steps += n")
+        fn.add(f"    return {top}")
 
     def while_top(self, step, rest, fn):
         m = self.marks[id(step)]
@@ -613,7 +630,7 @@ class Generator:
             fn.count()
             fn.flush()
             fn.add(f"if {self.expr(fn, step.until, m['pc'])}: break")
-            fn.add("if s.steps + n > _LIMIT: _too_many(_LIMIT)")
+            self.bail(fn, self.pc(m["top"]))
         return False
 
     def repeat_until(self, step, rest, fn):
@@ -638,16 +655,21 @@ class Generator:
             self.entry(top, lambda f: self.for_each_top(step, rest, f))
             self.for_each_top(step, rest, fn)
             return True
-        it, x = self.fresh("_it"), self.fresh("_x")
+        it, x, cursor, i = self.fresh("_it"), self.fresh("_x"), self.fresh("_c"), self.fresh("_i")
         fn.add(f"{it} = list({items})")
-        fn.add(f"l[{key!r}] = [{it}, len({it})]")
+        fn.add(f"{cursor} = l[{key!r}] = [{it}, len({it})]")     # as the last iter_next leaves it
         fn.flush()
-        fn.add(f"for {x} in {it}:")
+        fn.add(f"for {i}, {x} in enumerate({it}):")
         with fn.block():
             fn.count()                          # iter_next
             fn.add(f"l[{var!r}] = {x}")
-            self.steps(step.body, 0, None, fn)
-            fn.count()                          # jump top
+            self.cursors.append((cursor, i))
+            try:
+                self.steps(step.body, 0, None, fn)
+                fn.count()                      # jump top
+                self.bail(fn, self.pc(m["top"]))
+            finally:
+                self.cursors.pop()
         fn.count()                              # the last iter_next
         return False
 
@@ -655,6 +677,7 @@ class Generator:
         m = self.marks[id(step)]
         top = self.pc(m["top"])
         fn.count()
+        self.at(fn, top)
         fn.add(f"_cur = l[{m['key']!r}]")
         fn.add("_items, _i = _cur")
         fn.flush()
@@ -671,6 +694,7 @@ class Generator:
         pc, key = m["pc"], m["key"]
         top = self.pc(m["top"])
         fn.count()
+        self.at(fn, pc)
         if step.order is not None:
             fn.add(f"l[{key!r}] = [list({self.expr(fn, step.order, pc)}), 0]")
         else:
@@ -690,6 +714,7 @@ class Generator:
         m = self.marks[id(step)]
         pc, key = m["pc"] + 1, m["key"]
         fn.count()
+        self.at(fn, pc)
         fn.add(f"_cur = l[{key!r}]")
         if step.order is not None:
             fn.add("_items = _cur[0]")
@@ -734,6 +759,7 @@ class Generator:
         m = self.marks[id(step)]
         fn.count()
         top = self.pc(m["top"])
+        self.at(fn, self.pc(m["turn_end"]) + (2 if m["end_call"] is not None else 1))
         if step.order is None:
             if step.next is not None:
                 at = self.pc(m["turn_end"]) + (2 if m["end_call"] is not None else 1)
@@ -794,8 +820,7 @@ class Generator:
                 fn.add(f"{name} = {text}")
             if memo:
                 fn.add("_m = {}")
-            self.places.append((pc, None, step.where, {"_opts": (step.var,)}))
-            fn.place(len(self.places) - 1)
+            self.at(fn, pc, None, step.where, {"_opts": (step.var,)})
             fn.add(f"_opts = [{o} for {o} in _opts if {where}]")
             fn.add(f"if {step.var!r} not in l: l[{step.var!r}] = None")
         else:
@@ -974,7 +999,11 @@ class Generator:
             if tb.tb_frame.f_code.co_filename == self.file:
                 w = self.line_places.get(tb.tb_lineno, w)
             tb = tb.tb_next
-        pc, index, node, binds = self.places[w]
+        pc, index, node, binds, pending, redraws = self.places[w]
+        if getattr(e, "at_pc", None) is None:
+            s.steps += names.get("n", 0) + pending     # each instruction is counted as it starts
+        if redraws and "_rs" in names:
+            s.rng.state = names["_rs"]
         if node is not None and not isinstance(e, RulesError):
             local = dict(l)
             each = [()]

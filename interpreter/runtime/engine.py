@@ -80,16 +80,22 @@ def _init_variables(program: Program, s: State):
 def run(program: Program, s: State) -> None:
     """Advance until a decision is pending or the game is over."""
     if program.counted:
-        if s.steps <= program.max_steps // 2:
+        if s.steps <= program.switch_at:
             _run_counted(program, s)
-            return
-        code = program.reference     # near the step limit: stop exactly where the closures stop
-    else:
-        code = program.code
+        else:                   # near the step limit: stop exactly where the closures stop
+            _run_steps(program, s, program.reference)
+        return
+    _run_steps(program, s, program.code)
+
+
+def _run_steps(program: Program, s: State, code, work: bool = True) -> None:
+    """The run loop of instructions, one step each (`work`: the run starts here, and with it
+    the built-ins' work budget, limits.MAX_WORK)."""
     pc = s.pc
     limit = program.max_steps
     steps = s.steps
-    s.work = 0          # the built-ins' work budget (limits.MAX_WORK) is per run to a decision
+    if work:
+        s.work = 0
     try:
         while pc >= 0:
             steps += 1
@@ -111,21 +117,23 @@ def _run_counted(program: Program, s: State) -> None:
     s.steps itself and notes where a fault happened (e.at_pc, e.at_effect)."""
     code = program.code
     pc = s.pc
-    limit = program.max_steps
+    switch = program.switch_at
     s.work = 0
     try:
         while pc >= 0:
-            ran = pc
+            if s.steps > switch:    # the rest step by step, to stop where the step limit stops the closures
+                break
             pc = code[pc](s)
-            if s.steps > limit:     # one run took half the limit: said at the entry that crossed it
-                pc = ran
-                raise RulesError(f"the game took more than {limit} steps; do the rules loop forever?")
     except (RulesError,) + RUN_TIME_FAULTS as e:
         at = getattr(e, "at_pc", None)
         if at is not None:
             pc = at
             e.effect_index = e.at_effect
         raise RulesError(_at(program, pc, e)) from None
+    if pc >= 0:
+        s.pc = pc
+        _run_steps(program, s, program.reference, work=False)
+        return
     if s.over and s.result is None:
         s.result = result(program, s)
 
@@ -157,7 +165,7 @@ def apply(program: Program, s: State, index: int) -> None:
     s.locals[spec.var] = value
     s.pending = None
     s.decisions += 1
-    if program.counted and s.steps <= program.max_steps // 2:
+    if program.counted and s.steps <= program.switch_at:
         _run_counted(program, s)
     else:
         run(program, s)

@@ -61,7 +61,9 @@ class Program:
     counted: bool = False                          # the code counts its own steps (generated)
     source: str = ""                               # the generated Python, when there is some
     reference: list = field(default_factory=list)  # generated code: the closure instructions of the same
-                                                   # layout, run past half the step limit (engine.run)
+                                                   # layout, run from switch_at steps on (engine.run)
+    switch_at: int = -1                            # generated code: steps from which the game goes on
+                                                   # step by step (the limit less the most one function runs)
 
     def player_count(self, n: int | None) -> int:
         """`n`, or the default when None; a UsageError when the ruleset is not for n players."""
