@@ -462,7 +462,7 @@ class Closures:
         if b.const is not NOCONST:
             return Code(_const_compare(op, fa, b.const, fault))
         if elem_of(node.a.type) is not None and node.a.type != ANY:     # lists compare element by element
-            return Code(_charged(_compare_fn(op, fa, fb, fault), fa))
+            return Code(_compare_fn(op, _charging(fa), fb, fault))
         return Code(_compare_fn(op, fa, fb, fault))
 
     # -- calls ------------------------------------------------------------------
@@ -699,13 +699,14 @@ def _of_owner(kind, name, f, fault):
 #     if w > MAX_WORK:
 #         too_much_work()
 
-def _charged(fn, coll):
-    """fn, charging the length of the list `coll` gives (lists compared element by element)."""
+def _charging(fa):
+    """fa, its list's length charged (lists compared element by element), computed once."""
     def charged(s, l):
-        w = s.work = s.work + len(coll(s, l) or ())
+        a = fa(s, l)
+        w = s.work = s.work + len(a or ())
         if w > MAX_WORK:
             too_much_work()
-        return fn(s, l)
+        return a
     return charged
 
 

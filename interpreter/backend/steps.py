@@ -63,6 +63,7 @@ class StepBuilder:
     def steps(self, steps):
         batch = []
         for step in steps:
+            self.marks[("start", id(step))] = len(self.code.factories)
             if isinstance(step, ir.Effect):
                 self.marks[id(step)] = (len(self.code.factories), len(batch))
                 batch.append((getattr(self, "_fx_" + type(step).__name__)(step), step.path))
@@ -190,12 +191,12 @@ class StepBuilder:
     def _dead(self, steps):
         """Steps an option rules out are built apart and thrown away, as they always were:
         their choices keep their numbers, and what they note of cards stays noted."""
-        real = self.code
-        self.code = Code()
+        real, marks = self.code, self.marks
+        self.code, self.marks = Code(), {}      # nor do they mark anything (calls included)
         try:
             self.steps(steps)
         finally:
-            self.code = real
+            self.code, self.marks = real, marks
 
     def _cf_Repeat(self, s: ir.Repeat):
         top = self.code.label()

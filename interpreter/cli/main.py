@@ -303,8 +303,8 @@ def _cores() -> int:
 
 def _compile(args, out) -> int:
     program = load_program(args.ruleset, _parse_options(args.option), args.lang, backend="generated")
-    options = ", ".join(f"{k}={v}" for k, v in program.options.items()) or "none"
-    text = (f"# The generated Python of {program.name} ({args.ruleset}), options: {options}.\n"
+    options = ", ".join(f"{k!r}: {v!r}" for k, v in program.options.items()) or "none"
+    text = (f"# The generated Python of {program.name!r} ({args.ruleset!r}), options: {options}.\n"
             f"# Each function is an entry of the run loop: it takes the state and returns the next pc\n"
             f"# (-1: a decision is pending or the game is over). Content hash {program.source_hash}.\n\n"
             + program.source)

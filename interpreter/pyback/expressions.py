@@ -111,18 +111,14 @@ TOO_BIG_FOR_PYTHON = (SyntaxError, RecursionError, MemoryError, ValueError, Over
 
 def _safe(node) -> bool:
     """Whether computing `node` can neither fail nor cost work (nor draw a random number): a
-    constant, a variable, the current player, a zone, its size, its top or bottom card, and a
-    card's attribute or a player's variable or zone where the card or player is never null."""
+    constant, a variable, the current player, a shared zone, its size, its top or bottom card.
+    (Not a player's zone or a card's attribute: the player or card may be null there, whatever
+    the checker's types say of `current` or of a variable that starts as null.)"""
     kind = type(node).__name__
-    if node.is_const or kind in ("GlobalVar", "Current", "SharedZone", "Players", "NumPlayers", "Local"):
+    if node.is_const or kind in ("GlobalVar", "Current", "SharedZone", "Players", "NumPlayers"):
         return True
-    if kind in ("PlayerZone", "PlayerVar"):
-        return not node.owner.maybe_null and _safe(node.owner)
-    if kind == "CardAttr":
-        return not node.obj.maybe_null and _safe(node.obj)
     if kind == "BuiltinCall" and node.body is None and node.name in ("count", "top", "bottom"):
-        arg = node.args[0]
-        return not arg.maybe_null and type(arg).__name__ in ("SharedZone", "PlayerZone") and _safe(arg)
+        return type(node.args[0]).__name__ == "SharedZone"
     return False
 
 

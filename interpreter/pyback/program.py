@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import hashlib
 
-from ..backend.program import build_layout
+from ..backend.program import build_layout, build_program
 from ..lang import ir
 from ..runtime.program import Program
 from .expressions import Source
-from .steps import Generator
+from .steps import Generator, TooMuchCode
 
 
 class _Parts:
@@ -29,7 +29,15 @@ class _Parts:
 
 
 def build_generated(ruleset: ir.Ruleset) -> Program:
-    """The Program of a checked ruleset, its code generated as Python."""
+    """The Program of a checked ruleset, its code generated as Python; a ruleset whose code
+    would be too large or too deep to write (a hostile one) gets the closure back end's."""
+    try:
+        return _generated(ruleset)
+    except (TooMuchCode, RecursionError):
+        return build_program(ruleset)
+
+
+def _generated(ruleset: ir.Ruleset) -> Program:
     source = Source(ruleset.symbols)
     program, builder, code = build_layout(ruleset, _Parts(source))
     generator = Generator(ruleset, program, builder, code, source)

@@ -66,7 +66,13 @@ HELPERS = {"_exit_to": _exit_to, "_no_option": _no_option, "_nobody": _nobody, "
 
 JUMPS_WRITTEN_IN = 2     # loop tops written in, on each path through a function (more: more code, fewer returns)
 CALLS_WRITTEN_IN = 2     # callees' code written in at a call, on each path through a function
-FN_LINES = 3000          # past this many lines, a function writes nothing more in (code size stays linear)
+FN_LINES = 3000          # past this many lines, a function writes no loop top or callee in
+INLINE_LINES = 300       # past this many, it goes on to what follows a loop or a decision by a return
+TOTAL_LINES = 200_000    # past this many in all, the ruleset is left to the closure back end
+
+
+class TooMuchCode(Exception):
+    """The generated code would be too large: the closure back end runs the ruleset instead."""
 
 
 class Fn:
@@ -81,6 +87,8 @@ class Fn:
         self.jumps = 0                  # loop tops written in (see Generator.jump)
         self.calls = 0                  # procedures and triggers written in (see Generator.call)
         self.total = 0                  # instructions written: the most it runs between two checks
+        self.current = None             # the place the lines written now are at
+        self.renote = lambda fn, w=None: None   # Generator.renote
 
     def add(self, line):
         self.lines.append("    " * self.depth + line)
@@ -93,6 +101,7 @@ class Fn:
         if self.k:
             self.add(f"n += {self.k}")
             self.k = 0
+            self.renote(self)           # the place goes on, with nothing pending
 
     def leave(self, value):
         """Return `value` (a pc) to the run loop, with the steps counted."""
@@ -116,6 +125,7 @@ class Fn:
     def place(self, w):
         """The place (Generator.places) that the lines from here on are at."""
         self.lines.append(w)
+        self.current = w
 
     def text(self, first: int, places: dict) -> str:
         """The function's source, its first line being line `first` of the module; `places`
@@ -143,28 +153,41 @@ class _Block:
         self.fn.depth += 1
         self.start = len(self.fn.lines)
         self.budget = self.fn.budget
+        self.place = self.fn.current
 
     def __exit__(self, *exc):
         self.fn.flush()
-        if len(self.fn.lines) == self.start:
+        if not any(isinstance(line, str) for line in self.fn.lines[self.start:]):
             self.fn.add("pass")
         self.fn.depth -= 1
         if self.tail:
             self.fn.budget = self.budget
+        self.fn.renote(self.fn, self.place)    # after the block: the place before it, nothing pending
 
 
 # -- what comes after a list of steps ends: a chain of contexts --------------------------------
-class After:
+class Context:
+    """What follows a list of steps once it ends (a chain of these)."""
+
+    def emit_fn(self, g):
+        return lambda fn: self.emit(g, fn)
+
+
+class After(Context):
     """Continue a list at `index`, then whatever follows it."""
 
     def __init__(self, steps, index, then):
         self.steps, self.index, self.then = steps, index, then
 
     def emit(self, g, fn):
+        if len(fn.lines) > INLINE_LINES and self.index < len(self.steps):    # a long function: go there
+            start = g.marks[("start", id(self.steps[self.index]))]
+            g.goto(fn, start, lambda f: g.tail(self.steps, self.index, self.then, f))
+            return
         g.tail(self.steps, self.index, self.then, fn)
 
 
-class Special:
+class Special(Context):
     """Code written by a function of the generator: `write(fn)` ends in a return."""
 
     def __init__(self, write):
@@ -188,7 +211,7 @@ class Generator:
         self.effect_fns = builder           # builds the effects not written out (closures over generated parts)
         self.entries = {}                   # pc -> Fn
         self.todo = []                      # (pc, write)
-        self.places = [(0, None, None, None, 0, False)]     # see at()
+        self.places = [(0, None, None, None, 0, False, ())]     # see at()
         self.uid = 0
         self.leaves_memo = {}
         self.special = 0                    # > 0: writing a callee in at its call (see call)
@@ -219,7 +242,18 @@ class Generator:
         redraws = node is not None and draws_random(node)
         if redraws:
             fn.add("_rs = s.rng.state")
-        self.places.append((pc, index, node, binds, fn.k, redraws))
+        self.places.append((pc, index, node, binds, fn.k, redraws, tuple(self.cursors)))
+        fn.place(len(self.places) - 1)
+
+    def renote(self, fn, w=None):
+        """Note place `w` (default: the current one) again, with no instruction pending."""
+        w = fn.current if w is None else w
+        if w is None:
+            return
+        pc, index, node, binds, pending, redraws, cursors = self.places[w]
+        if pending == 0 and w == fn.current:
+            return
+        self.places.append((pc, index, node, binds, 0, redraws, cursors))
         fn.place(len(self.places) - 1)
 
     def expr(self, fn, node, pc, index=None) -> str:
@@ -270,11 +304,16 @@ class Generator:
             self.returns.setdefault(self.pc(label), set()).add(call + 1)
         for pc, steps in self.bodies.items():
             self.entry(pc, lambda fn, steps=steps, pc=pc: self.tail(steps, 0, Special(lambda f: self.write_ret(f, pc)), fn))
+        total = 0
         while self.todo:            # callees last: the returns of their calls are known by then
             i = next((i for i, (pc, _) in enumerate(self.todo) if pc not in self.bodies), 0)
             pc, write = self.todo.pop(i)
             fn = self.entries[pc] = Fn(f"_at{pc}")
+            fn.renote = self.renote
             write(fn)
+            total += len(fn.lines)
+            if total > TOTAL_LINES:
+                raise TooMuchCode(f"more than {TOTAL_LINES} lines")
         texts, line, firsts = [], 1, {}
         for pc in sorted(self.entries):
             text = self.entries[pc].text(line, self.line_places)
@@ -428,9 +467,10 @@ class Generator:
         if name == "first":
             fn.add(f"{r} = None")
             if isinstance(xs, tuple):           # clockwise from a seat: walked, every seat charged
+                fn.add(f"_p = {xs[1]}")           # the seat first, as an argument is
                 fn.add("_n = len(s.players)")
                 fn.add("_charged(s, s.players)")
-                fn.add(f"_p = {xs[1]} + 0")
+                fn.add("_p = _p + 0")
                 fn.add("for _i in range(_n):")
                 fn.add(f"    {x} = (_p + _i) % _n")
                 fn.add(f"    if not s.out[{x}] and ({body}): {r} = {x}; break")
@@ -770,9 +810,15 @@ class Generator:
                 fn.add("s.current = _q if not s.out[_q] else _next_seat(s, s.current)")
         self.jump(fn, top, lambda f: self.turns_top(step, rest, f))
 
-    def call(self, fn, pc, target, payload, write_return):
-        """A call instruction at `pc`: a frame returning to pc + 1 (written by write_return)."""
+    def call(self, fn, pc, target, payload, write_return, items=()):
+        """A call instruction at `pc`: a frame returning to pc + 1 (written by write_return); the
+        payload's `items` (name, node) are computed first, in order, as the instruction does."""
         fn.count()
+        if items:
+            fn.add("_pay = {}")
+            for k, node in items:
+                fn.add(f"_pay[{k!r}] = {self.expr(fn, node, pc)}")
+            payload = "_pay"
         fn.add(f"s.frames.append(({pc + 1}, l))")
         self.entry(pc + 1, write_return)
         if fn.calls < CALLS_WRITTEN_IN and len(fn.lines) < FN_LINES:   # the callee's code written in,
@@ -796,8 +842,7 @@ class Generator:
         pc = self.marks[id(step)]["pc"]
         if pc is None:
             return False
-        parts = ", ".join(f"{k!r}: {self.expr(fn, e, pc)}" for k, e in step.payload)
-        self.call(fn, pc, self.marks["dispatch"][step.event], "{" + parts + "}", rest.emit_fn(self))
+        self.call(fn, pc, self.marks["dispatch"][step.event], "{}", rest.emit_fn(self), step.payload)
         return True
 
     def step_Choose(self, step, rest, fn) -> bool:
@@ -897,10 +942,10 @@ class Generator:
         with fn.block(tail=True):
             fn.add("_rec[1], _rec[2], _rec[3] = _rec[3], 'open', None")
             fn.add("if _rec[1] == _rec[0]:")
-            fn.add("    s.requests.pop()")
-            fn.add(f"    l[{step.var!r}] = 'lapsed'")
-            fn.add(f"    s.steps += n + {fn.k}")
-            fn.add(f"    return {end}")
+            with fn.block(tail=True):
+                fn.add("s.requests.pop()")
+                fn.add(f"l[{step.var!r}] = 'lapsed'")
+                fn.leave(end)
             fn.leave(ask)
         fn.add("l['from'], l['to'], l['piece'] = _rec[0], _rec[1], _rec[4]")
 
@@ -999,20 +1044,25 @@ class Generator:
             if tb.tb_frame.f_code.co_filename == self.file:
                 w = self.line_places.get(tb.tb_lineno, w)
             tb = tb.tb_next
-        pc, index, node, binds, pending, redraws = self.places[w]
-        if getattr(e, "at_pc", None) is None:
-            s.steps += names.get("n", 0) + pending     # each instruction is counted as it starts
+        pc, index, node, binds, pending, redraws, cursors = self.places[w]
+        if getattr(e, "at_pc", None) is not None:
+            return e
+        s.steps += names.get("n", 0) + pending      # each instruction is counted as it starts
+        for cursor, i in cursors:                   # loops written in: their cursors as the instructions keep them
+            if cursor in names and i in names:
+                names[cursor][1] = names[i] + 1
         if redraws and "_rs" in names:
             s.rng.state = names["_rs"]
         if node is not None and not isinstance(e, RulesError):
             local = dict(l)
             each = [()]
             for py, name in (binds or {}).items():
-                if isinstance(name, tuple):     # a choice's `where`: computed for each option
-                    each = [(name[0], o) for o in names[py]]
+                if isinstance(name, tuple):     # a choice's `where` (a sort's key): for each option
+                    each = [(name[0], o) for o in names.get(py, ())]
                 elif py in names:
                     local[name] = names[py]
             f = self.src.closures.fn(node)
+            work = s.work
             try:
                 for bound in each:
                     if bound:
@@ -1021,14 +1071,12 @@ class Generator:
                     f(s, local)
             except Exception as again:          # the closure back end's own account of it
                 e = again
+                if bound:                       # where the closures leave the option they were at
+                    l[bound[0]] = bound[1]
+                    if "_m" in names:
+                        l["#memo"] = dict(names["_m"])
+            s.work = work
         if getattr(e, "at_pc", None) is None:
             e.at_pc, e.at_effect = pc, index
         return e
 
-
-def _emit_fn(self, g):
-    return lambda fn: self.emit(g, fn)
-
-
-After.emit_fn = _emit_fn
-Special.emit_fn = _emit_fn

@@ -88,10 +88,11 @@ def run(program: Program, s: State) -> None:
     _run_steps(program, s, program.code)
 
 
-def _run_steps(program: Program, s: State, code, work: bool = True) -> None:
-    """The run loop of instructions, one step each (`work`: the run starts here, and with it
-    the built-ins' work budget, limits.MAX_WORK)."""
-    pc = s.pc
+def _run_steps(program: Program, s: State, code, pc=None) -> None:
+    """The run loop of instructions, one step each, from s.pc (or from `pc`, going on with a run
+    begun by generated code: the built-ins' work budget, limits.MAX_WORK, goes on too)."""
+    work = pc is None
+    pc = s.pc if pc is None else pc
     limit = program.max_steps
     steps = s.steps
     if work:
@@ -131,8 +132,7 @@ def _run_counted(program: Program, s: State) -> None:
             e.effect_index = e.at_effect
         raise RulesError(_at(program, pc, e)) from None
     if pc >= 0:
-        s.pc = pc
-        _run_steps(program, s, program.reference, work=False)
+        _run_steps(program, s, program.reference, pc)
         return
     if s.over and s.result is None:
         s.result = result(program, s)
