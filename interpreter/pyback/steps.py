@@ -20,7 +20,7 @@ expression, computes it again with the closure back end, which says what was nul
 """
 from __future__ import annotations
 
-from ..errors import RulesError
+from ..errors import InterpreterError, RulesError
 from ..lang import ir
 from ..backend.steps import _kind
 from ..limits import MAX_LIST, MAX_NUMBER, MAX_STRING
@@ -71,8 +71,9 @@ INLINE_LINES = 300       # past this many, it goes on to what follows a loop or 
 TOTAL_LINES = 200_000    # past this many in all, the ruleset is left to the closure back end
 
 
-class TooMuchCode(Exception):
-    """The generated code would be too large: the closure back end runs the ruleset instead."""
+class TooMuchCode(InterpreterError):
+    """The generated code would be too large: the closure back end runs the ruleset instead
+    (pyback/program.py catches it; nobody else sees it)."""
 
 
 class Fn:
