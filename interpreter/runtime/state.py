@@ -28,17 +28,22 @@ class Rng:
         return self.next() % n
 
     def shuffle(self, items: list) -> None:
-        """Fisher-Yates, taking several indexes from each 64-bit draw (bias below 1e-6)."""
+        """Fisher-Yates, taking several indexes from each 64-bit draw (bias below 1e-6); the
+        draws are next()'s, written in."""
         x = room = 0
-        nxt = self.next
+        state = self.state
         for i in range(len(items) - 1, 0, -1):
             n = i + 1
             if room < (n << 20):
-                x, room = nxt(), 1 << 64
+                state = z = (state + GOLDEN) & MASK
+                z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+                x, room = z ^ (z >> 31), 1 << 64
             j = x % n
             x //= n
             room //= n
             items[i], items[j] = items[j], items[i]
+        self.state = state
 
 
 FIELDS = ("zones", "vars", "pvars", "out", "players", "names", "current", "rng", "pc", "locals",
@@ -129,7 +134,11 @@ def _copy_value(v):
 
 def next_seat(s, p: int, step: int = 1) -> int:
     """The next seat from p in direction `step` that is still in the game."""
-    n = len(s.out)
+    out = s.out
+    n = len(out)
+    q = (p + step) % n
+    if not out[q]:
+        return q
     q = p
     for _ in range(n):
         q = (q + step) % n
