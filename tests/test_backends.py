@@ -88,6 +88,15 @@ def differences(a: dict, b: dict, limit: int = 300) -> str:
 STEP_LIMIT = "the game took more than"
 
 
+def outcome(fn):
+    """fn()'s value, or the Python exception it raised (its type and text): for what should not
+    raise, and may all the same (view() of a card variable that holds a text), alike."""
+    try:
+        return fn()
+    except Exception as e:          # noqa: BLE001 - compared, not hidden
+        return ("raised", type(e).__name__, str(e))
+
+
 def attempt(fn):
     """(value, None) or (None, the message of the RulesError it raised)."""
     try:
@@ -147,11 +156,12 @@ class Duel:
         assert a.pending == b.pending, f"{self.where()}: a different decision is pending: {a.pending} / {b.pending}"
         if self.full:
             self._whole(a, b)
-            assert labels(self.programs[0], a) == labels(self.programs[1], b), f"{self.where()}: labels differ"
+            assert outcome(lambda: labels(self.programs[0], a)) == outcome(lambda: labels(self.programs[1], b)), \
+                f"{self.where()}: labels differ"
             if a.pending is not None and a.decisions % 8 == 0:      # what the seat to decide sees
                 seat = a.pending[0]
-                assert view(self.programs[0], a, seat) == view(self.programs[1], b, seat), \
-                    f"{self.where()}: seat {seat}'s view differs"
+                assert outcome(lambda: view(self.programs[0], a, seat)) == \
+                    outcome(lambda: view(self.programs[1], b, seat)), f"{self.where()}: seat {seat}'s view differs"
         else:
             for f in ("pc", "steps", "decisions", "work", "current", "over"):
                 assert getattr(a, f) == getattr(b, f), f"{self.where()}: {f} differs"
@@ -559,16 +569,23 @@ def _fault_cases():
 FAULT_CASES = list(_fault_cases())
 SLOW_FAULTS = ("endless_log", "large_deck", "large_lists", "negative_count", "with_or_without_its_account")
 RECORD_NAME = re.compile(r"[\w.-]+-\d{8}-\d{6}-[0-9a-f]+\.json")     # a game with a person is recorded
+SPEED = re.compile(r"\"games_per_s\": [\d.]+|[\d.]+ games/s")        # how fast simulate ran
+
+
+def _steady(text: str) -> str:
+    """Output without what differs from run to run: record names, speeds."""
+    return SPEED.sub("SPEED", RECORD_NAME.sub("RECORD.json", text))
 STEP_LIMIT_PLACE = ("the step limit is reported at a different step: closures at the step the run would "
                     "take beyond max_steps (the `while` of `while: true do: [add: {x: 0}]`), generated at the "
                     "last expression or effect it noted (the `add`); see "
                     "test_the_step_limit_is_reported_at_the_same_step_under_both_back_ends")
-KNOWN = {"test_an_endless_loop_stops_at_the_step_limit_with_a_position": STEP_LIMIT_PLACE}
+KNOWN = {"test_an_endless_loop_stops_at_the_step_limit_with_a_position": STEP_LIMIT_PLACE,
+         "test_an_endless_log_stops_being_kept_but_the_game_plays_as_without_an_account": STEP_LIMIT_PLACE}
 
 
 def _fault_param(c):
     marks = [pytest.mark.slow] if any(w in c.id for w in SLOW_FAULTS) else []
-    marks += [pytest.mark.xfail(strict=True, reason=r) for name, r in KNOWN.items() if c.id.startswith(name + "[")]
+    marks += [pytest.mark.xfail(strict=True, raises=AssertionError, reason=r) for name, r in KNOWN.items() if c.id.startswith(name + "[")]
     return pytest.param(*c.values, id=c.id, marks=marks)
 
 
@@ -592,10 +609,12 @@ def test_a_rules_error_at_run_time_reads_the_same_under_both_back_ends(case, kwa
             code = cli(argv[:head] + ["--backend", backend] + argv[head:], stdin=io.StringIO(given),
                        stdout=out, stderr=err)
             outputs.append((code, out.getvalue(), err.getvalue()))
-        same = [tuple(RECORD_NAME.sub("RECORD.json", x) if isinstance(x, str) else x for x in o) for o in outputs]
+        same = [tuple(_steady(x) if isinstance(x, str) else x for x in o) for o in outputs]
         assert same[0] == same[1], f"interpret {argv} differs:\n--- closures\n{outputs[0]}\n--- generated\n{outputs[1]}"
         calls.append(outputs[0])
-        stdout.write(outputs[0][1]), stderr.write(outputs[0][2])
+        for stream, text in ((stdout, outputs[0][1]), (stderr, outputs[0][2])):
+            if stream is not None:
+                stream.write(text)
         return outputs[0][0]
 
     monkeypatch.setattr(faults, "run", under_both)
@@ -608,6 +627,13 @@ def test_a_rules_error_at_run_time_reads_the_same_under_both_back_ends(case, kwa
 def test_every_run_time_fault_test_is_compared():
     """The list above is made from test_run_time_faults itself: a new fault test is compared too."""
     assert len(FAULT_CASES) >= 25
+
+
+def precondition(holds: bool, what: str):
+    """What a test of a known difference takes for granted: if it does not hold, the test
+    fails for real (its xfail expects only the AssertionError of the difference itself)."""
+    if not holds:
+        pytest.fail(f"not as expected: {what}")
 
 
 def _error_under_each_back_end(text: str) -> list[str]:
@@ -636,13 +662,13 @@ result: {winners: "[]"}
 """
 
 
-@pytest.mark.xfail(strict=True, reason=STEP_LIMIT_PLACE)
+@pytest.mark.xfail(strict=True, raises=AssertionError, reason=STEP_LIMIT_PLACE)
 def test_the_step_limit_is_reported_at_the_same_step_under_both_back_ends():
     """An endless loop stops at max_steps with the position of a step: the same one under
     both back ends.  Closures: loop.yaml:9:7 (`- while: "true"`); generated: loop.yaml:11:16
     (`- add: {x: 0}`)."""
     ref, gen = _error_under_each_back_end(LOOP)
-    assert "more than 1000 steps" in ref
+    precondition("more than 1000 steps" in ref, ref)
     assert ref == gen
 
 
@@ -667,13 +693,13 @@ STEPS_PAST_THE_LIMIT = ("the generated back end runs on past max_steps to the en
                         "the division by zero of the last step (past.yaml:13:12)")
 
 
-@pytest.mark.xfail(strict=True, reason=STEPS_PAST_THE_LIMIT)
+@pytest.mark.xfail(strict=True, raises=AssertionError, reason=STEPS_PAST_THE_LIMIT)
 def test_no_step_runs_past_the_step_limit_under_either_back_end():
     """The step limit stops a run before the step beyond it: whatever that step would do (here
     a division by zero) is not done, nor reported.  Under closures: 'the game took more than
     3 steps' at past.yaml:10:11; under generated: 'division by zero' at past.yaml:13:12."""
     ref, gen = _error_under_each_back_end(PAST_THE_LIMIT)
-    assert "more than 3 steps" in ref
+    precondition("more than 3 steps" in ref, ref)
     assert "more than 3 steps" in gen
 
 
@@ -713,7 +739,7 @@ TURN_FAULT_PLACE = ("a fault in the turns' own bookkeeping (passing the turn on 
                     "noted none since the decision), not at the turns step as under closures")
 
 
-@pytest.mark.xfail(strict=True, reason=TURN_FAULT_PLACE)
+@pytest.mark.xfail(strict=True, raises=AssertionError, reason=TURN_FAULT_PLACE)
 @pytest.mark.parametrize("text,reference", [(NULL_TURN, "nextseat.yaml:10:9"), (NULL_IN_ORDER, "nextseat.yaml:10:9")],
                          ids=["next-seat-of-null", "null-in-order"])
 def test_a_fault_in_passing_the_turn_is_reported_at_the_turns_under_both_back_ends(text, reference):
@@ -727,7 +753,7 @@ def test_a_fault_in_passing_the_turn_is_reported_at_the_turns_under_both_back_en
         with pytest.raises(RulesError) as e:
             apply(program, s, 0)
         messages.append(str(e.value))
-    assert messages[0].startswith(reference + ": rules error")
+    precondition(messages[0].startswith(reference + ": rules error"), messages[0])
     assert messages[0] == messages[1]
 
 
@@ -744,11 +770,48 @@ result: {winners: "[]"}
 """
 
 
-@pytest.mark.xfail(strict=True, reason="on a fault the generated back end computes the expression it was at again "
-                                       "with the closures (to say what was null), drawing random() again: "
-                                       "REDRAW with seed 1 draws a divisor that is not 0, adds it to null "
-                                       "(closures: 'a value was null ...'), and the second draw is 0 "
-                                       "(generated: 'division by zero')")
+RECOMPUTED = ("on a fault the generated back end computes the last expression it noted again with the closures "
+              "(to say what was null) and reports that computation's error instead, even when the fault was not "
+              "in that expression but in the statement around it")
+
+
+OWNER_NULL = """name: owner
+players: 2
+deck: {cards: [{id: a, value: 1}, {id: b, value: 2}], zone: stock}
+zones: {stock: {visibility: hidden}}
+variables:
+  who: {type: player, initial: null}
+player_variables:
+  score: 0
+flow:
+  round:
+    - add: {who.score: "who.score + 1"}
+result: {winners: "[]"}
+"""
+CHOICE_FROM_NULL = OWNER_NULL.replace("""    - add: {who.score: "who.score + 1"}""", """    - choose: hand_of_nobody
+      as: x
+      by: player(0)
+      where: x.value > 1""").replace("""player_variables:
+  score: 0""", """  hand_of_nobody: {type: "list[card]", initial: null}""")
+
+
+@pytest.mark.xfail(strict=True, raises=AssertionError, reason=RECOMPUTED)
+@pytest.mark.parametrize("text", [OWNER_NULL, CHOICE_FROM_NULL], ids=["add-to-nobody", "choose-from-null"])
+def test_a_fault_beside_an_expression_is_reported_alike_under_both_back_ends(text):
+    """Both rulesets fail with a null, at owner.yaml:11:12 and owner.yaml:10:7 (closures: 'a value
+    was null (nobody, or no card) where one was needed (...)').  `add: {who.score: "who.score + 1"}` with who null
+    fails indexing the scores by null; generated reports the value's own fault instead, "'who'
+    is null here (not set yet?), so '.score' has no value" (random ruleset 10631 with max_steps
+    200 found it).  `choose: hand_of_nobody` with a `where` fails iterating over null;
+    generated computes the `where` again with x unbound and reports "'x'"."""
+    ref, gen = _error_under_each_back_end(text)
+    precondition(ref.startswith(("owner.yaml:11:12:", "owner.yaml:10:7:")) and "a value was null" in ref, ref)
+    assert ref == gen
+
+
+@pytest.mark.xfail(strict=True, raises=AssertionError, reason=RECOMPUTED + ", drawing random() again: REDRAW with seed 1 draws a divisor "
+                                                  "that is not 0 and adds to null (closures: 'a value was null ...'); "
+                                                  "the second draw is 0 (generated: 'division by zero')")
 def test_a_fault_after_a_random_draw_is_reported_for_that_draw_under_both_back_ends():
     """x is null: adding 10 // random(...) to it fails; which error depends only on the one draw
     the game made (seeds 1, 3, 9 and 10 of 12 differ)."""
@@ -758,7 +821,7 @@ def test_a_fault_after_a_random_draw_is_reported_for_that_draw_under_both_back_e
         assert messages[0] == messages[1], f"seed {seed}"
 
 
-@pytest.mark.xfail(strict=True, reason="after a rules error the generated back end's state has not counted the "
+@pytest.mark.xfail(strict=True, raises=AssertionError, reason="after a rules error the generated back end's state has not counted the "
                                        "steps run since the last decision (BOOM: steps 23 under closures, 6 "
                                        "under generated); nothing continues such a state, so only the number "
                                        "differs")
@@ -830,7 +893,7 @@ def random_duels(seed: int, games: int, limit: int, log: bool = True, schema: bo
     return True, kinds, decisions, compared
 
 
-RANDOM_QUICK = range(0, 120)
+RANDOM_QUICK = range(0, 100)
 RANDOM_SLOW = range(1000, 3000)
 
 
@@ -868,7 +931,7 @@ def _random_report(seeds, games, limit, log, schema, capsys, label, parallel=Fal
 
 
 def test_random_rulesets_play_the_same_under_both_back_ends(capsys):
-    """120 random rulesets (tests/random_rulesets.py), three seeded games each with the account
+    """100 random rulesets (tests/random_rulesets.py), three seeded games each with the account
     kept, compared at every decision as the shipped rulesets are; games that end in a rules
     error must end in the same error.  The generator must stay useful: most of what it
     writes validates, and the games end in every way (a result, a rules error)."""
@@ -901,16 +964,16 @@ def test_random_rulesets_reach_a_small_step_limit_at_the_same_decision_under_bot
     of a run: both back ends stop in the same decision, with the same states before it (the
     error itself aside: see the next test)."""
     limited = 0
-    for seed in range(40):
+    for seed in range(30):
         ok, kinds, _, _ = random_duels(seed, 2, 60, max_steps=_small_limit(seed))
         limited += sum(v for k, v in kinds.items() if STEP_LIMIT in k)
-    assert limited >= 20
+    assert limited >= 15
 
 
-@pytest.mark.xfail(strict=True, reason=STEP_LIMIT_PLACE)
+@pytest.mark.xfail(strict=True, raises=AssertionError, reason=STEP_LIMIT_PLACE)
 def test_random_rulesets_reach_a_small_step_limit_at_the_same_step_under_both_back_ends():
     """The same games, the step-limit errors compared too (their text and position)."""
-    for seed in range(40):
+    for seed in range(30):
         random_duels(seed, 2, 60, max_steps=_small_limit(seed), limit_known=False)
 
 
