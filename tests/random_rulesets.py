@@ -143,7 +143,8 @@ class Writer:
             return r.choice(options)
         k = r.randint(0, 10)
         if k == 0:
-            return f"{self.num(sc, d + 1, text)} {r.choice(['<', '<=', '==', '!=', '>', '>='])} {self.num(sc, d + 1, text)}"
+            left, op = self.num(sc, d + 1, text), r.choice(['<', '<=', '==', '!=', '>', '>='])
+            return f"{left} {op} {self.num(sc, d + 1, text)}"
         if k == 1:
             return f"({self.cond(sc, d + 1, text)}) and ({self.cond(sc, d + 1, text)})"
         if k == 2:
@@ -436,10 +437,11 @@ class Writer:
         after = sc.inner()
         if k <= 1:
             if needs_where or self.chance(0.5):
-                step["where"] = self.pick(f"{var}.value >= {r.randint(1, 3)}", f"{var}.kind != 'y'", self.cond(after, 1),
-                                          f"10 // {var}.value > 1")
+                step["where"] = self.pick(f"{var}.value >= {r.randint(1, 3)}", f"{var}.kind != 'y'",
+                                          self.cond(after, 1), f"10 // {var}.value > 1")
             step["label"] = self.pick("play {" + var + "}", "play {" + var + "} for {10 // " + var + ".value}")
-            follow = [{"move": {"card": var, "from": hand, "to": self.pick("pile", "bin", f"{self.player(after)}.side")}}]
+            to = self.pick("pile", "bin", f"{self.player(after)}.side")
+            follow = [{"move": {"card": var, "from": hand, "to": to}}]
         elif k == 2:
             if otherwise is not None:
                 step["where"] = f"{var} != 'b' or {self.cond(after, 1)}"
