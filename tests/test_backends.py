@@ -24,12 +24,10 @@ The default run is a quick subset (under a minute); `-m slow` plays 1,000 games 
 ruleset x option value, 2,000 more random rulesets and 600 mutants of the shipped rulesets,
 on two worker processes (about six minutes).
 
-Where the back ends are known to differ, a strict xfail test shows it on the smallest
-ruleset found (STEP_LIMIT_PLACE, STEPS_PAST_THE_LIMIT, TURN_FAULT_PLACE, RECOMPUTED,
-REDRAWN, STEPS_AFTER_AN_ERROR).  The other tests compare around the first two and the last
-(Duel's limit_known, scenarios that break down), the random rulesets avoid TURN_FAULT_PLACE
-(no turns pass to a player that may be null), and RECOMPUTED is rare enough that none of
-their seeds meets it (random ruleset 10631 with max_steps 200 does).
+Where the back ends once differed (the step limit's position and the steps run past it,
+faults in the turns' own bookkeeping, a fault beside an expression, random() drawn again on a
+fault, the steps counted before an error), a test keeps the smallest ruleset found; they agree
+on all of them now, as on everything else.
 """
 from __future__ import annotations
 
@@ -121,10 +119,9 @@ class Duel:
     random generator, work) until `finish()`, which always compares whole states."""
 
     def __init__(self, programs, seed: int, players=None, log: bool = True, full: bool = True,
-                 what: str = "", states=None, limit_known: bool = False):
+                 what: str = "", states=None):
         self.programs = programs
         self.full = full
-        self.limit_known = limit_known        # see check()
         self.what = what or f"seed {seed}, players {players}"
         self.picks = random.Random(seed)
         self.compared = 0
@@ -153,11 +150,6 @@ class Duel:
 
     def check(self):
         a_err, b_err = self.errors
-        if self.limit_known and a_err and b_err and STEP_LIMIT in a_err:
-            # the known differences at the step limit: the generated back end names another
-            # step (STEP_LIMIT_PLACE), or runs on past the limit into another error
-            # (STEPS_PAST_THE_LIMIT); the run stops in the same decision all the same
-            b_err = a_err
         assert a_err == b_err, f"{self.where()}: the rules error differs:\nclosures:  {a_err}\ngenerated: {b_err}"
         if a_err is not None:
             return
@@ -346,10 +338,8 @@ def _imagined_checks(duel: Duel, every: int, seed: int, limit: int | None = None
             assert _snapshot(ia) == _snapshot(ib), \
                 f"{d.where()}: seat {seat}'s imagined deal differs: {differences(_snapshot(ia), _snapshot(ib))}"
             if seat == a.pending[0]:
-                Duel(d.programs, seed + k, states=(ia, ib), what=f"{d.what}, imagined by seat {seat} at {k}",
-                     limit_known=d.limit_known).play(limit)
-        Duel(d.programs, seed + k + 1, states=(ca, cb), what=f"{d.what}, a copy at {k}",
-             limit_known=d.limit_known).play(limit)
+                Duel(d.programs, seed + k, states=(ia, ib), what=f"{d.what}, imagined by seat {seat} at {k}").play(limit)
+        Duel(d.programs, seed + k + 1, states=(ca, cb), what=f"{d.what}, a copy at {k}").play(limit)
         assert json.dumps(_snapshot(a)) == before, f"{d.where()}: playing copies on changed the original"
     return each
 
@@ -586,20 +576,11 @@ def _steady(text: str) -> str:
     return SPEED.sub("SPEED", RECORD_NAME.sub("RECORD.json", text))
 
 
-# Known differences (each shown by a strict xfail test below, with its smallest ruleset):
-STEP_LIMIT_PLACE = ("the step limit is reported at a different step: closures at the step the run would "
-                    "take beyond max_steps (the `while` of `while: true do: [add: {x: 0}]`), generated at the "
-                    "last expression or effect it noted (the `add`); see "
-                    "test_the_step_limit_is_reported_at_the_same_step_under_both_back_ends")
-KNOWN = {"test_an_endless_loop_stops_at_the_step_limit_with_a_position": STEP_LIMIT_PLACE,
-         "test_an_endless_log_stops_being_kept_but_the_game_plays_as_without_an_account": STEP_LIMIT_PLACE}
 
 
 def _fault_param(c):
-    """A case of test_run_time_faults, marked slow or as a known difference where it is one."""
+    """A case of test_run_time_faults, marked slow where it is slow."""
     marks = [pytest.mark.slow] if any(w in c.id for w in SLOW_FAULTS) else []
-    marks += [pytest.mark.xfail(strict=True, raises=AssertionError, reason=reason)
-              for name, reason in KNOWN.items() if c.id.startswith(name + "[")]
     return pytest.param(*c.values, id=c.id, marks=marks)
 
 
@@ -676,11 +657,10 @@ result: {winners: "[]"}
 """
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=STEP_LIMIT_PLACE)
 def test_the_step_limit_is_reported_at_the_same_step_under_both_back_ends():
     """An endless loop stops at max_steps with the position of a step: the same one under
-    both back ends.  Closures: loop.yaml:9:7 (`- while: "true"`); generated: loop.yaml:11:16
-    (`- add: {x: 0}`)."""
+    both back ends, loop.yaml:9:7 (`- while: "true"`), though the generated code runs that loop
+    written in, returning to the run loop only near the limit."""
     ref, gen = _error_under_each_back_end(LOOP)
     precondition("more than 1000 steps" in ref, ref)
     assert ref == gen
@@ -701,17 +681,12 @@ flow:
     - set: {x: "x // 0"}
 result: {winners: "[]"}
 """
-STEPS_PAST_THE_LIMIT = ("the generated back end runs on past max_steps to the end of the function it is in (it "
-                        "checks the limit when the function returns) and reports what goes wrong there: with "
-                        "max_steps 1 to 5 in PAST_THE_LIMIT, closures stop at the step limit, generated reports "
-                        "the division by zero of the last step (past.yaml:13:12)")
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=STEPS_PAST_THE_LIMIT)
 def test_no_step_runs_past_the_step_limit_under_either_back_end():
     """The step limit stops a run before the step beyond it: whatever that step would do (here
-    a division by zero) is not done, nor reported.  Under closures: 'the game took more than
-    3 steps' at past.yaml:10:11; under generated: 'division by zero' at past.yaml:13:12."""
+    a division by zero) is not done, nor reported: 'the game took more than 3 steps' at
+    past.yaml:10:11 under both back ends."""
     ref, gen = _error_under_each_back_end(PAST_THE_LIMIT)
     precondition("more than 3 steps" in ref, ref)
     assert "more than 3 steps" in gen
@@ -747,19 +722,14 @@ NULL_IN_ORDER = NULL_TURN.replace("""    - turns:
         do:
           - choose: [go]
           - log: played""")
-TURN_FAULT_PLACE = ("a fault in the turns' own bookkeeping (passing the turn on to current.left when current is "
-                    "null; skipping the players of an `order` list that holds null) is reported at the last "
-                    "expression or effect the generated function noted (or at the flow's first line when it "
-                    "noted none since the decision), not at the turns step as under closures")
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=TURN_FAULT_PLACE)
 @pytest.mark.parametrize("text,reference", [(NULL_TURN, "nextseat.yaml:10:9"), (NULL_IN_ORDER, "nextseat.yaml:10:9")],
                          ids=["next-seat-of-null", "null-in-order"])
 def test_a_fault_in_passing_the_turn_is_reported_at_the_turns_under_both_back_ends(text, reference):
     """Passing the turn on from a null `current` (the inner turns started at nobody) or to a null
-    in an `order` faults at the turns step.  Closures: nextseat.yaml:10:9 (the turns); generated:
-    nextseat.yaml:16:18 (`- log: after`) and nextseat.yaml:8:3 (`round:`)."""
+    in an `order` faults at the turns step, nextseat.yaml:10:9, under both back ends (the
+    generated code notes the turns' own bookkeeping as a place of its own)."""
     messages = []
     for backend in BACKENDS:
         program = pipeline.load_program_text(text, "nextseat.yaml", backend=backend)
@@ -784,9 +754,6 @@ result: {winners: "[]"}
 """
 
 
-RECOMPUTED = ("on a fault the generated back end computes the last expression it noted again with the closures "
-              "(to say what was null) and reports that computation's error instead, even when the fault was not "
-              "in that expression but in the statement around it")
 
 
 OWNER_NULL = """name: owner
@@ -809,25 +776,21 @@ CHOICE_FROM_NULL = OWNER_NULL.replace("""    - add: {who.score: "who.score + 1"}
   score: 0""", """  hand_of_nobody: {type: "list[card]", initial: null}""")
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=RECOMPUTED)
 @pytest.mark.parametrize("text", [OWNER_NULL, CHOICE_FROM_NULL], ids=["add-to-nobody", "choose-from-null"])
 def test_a_fault_beside_an_expression_is_reported_alike_under_both_back_ends(text):
-    """Both rulesets fail with a null, at owner.yaml:11:12 and owner.yaml:10:7 (closures: 'a value
-    was null (nobody, or no card) where one was needed (...)').  `add: {who.score: "who.score + 1"}` with who null
-    fails indexing the scores by null; generated reports the value's own fault instead, "'who'
-    is null here (not set yet?), so '.score' has no value" (random ruleset 10631 with max_steps
-    200 found it).  `choose: hand_of_nobody` with a `where` fails iterating over null;
-    generated computes the `where` again with x unbound and reports "'x'"."""
+    """Both rulesets fail with a null, at owner.yaml:11:12 and owner.yaml:10:7: 'a value was null
+    (nobody, or no card) where one was needed (...)'.  `add: {who.score: "who.score + 1"}` with
+    who null fails indexing the scores by null, before the value added is computed (random
+    ruleset 10631 with max_steps 200 found it); `choose: hand_of_nobody` with a `where` fails
+    iterating over null, before any option is tried: neither is the fault of the expression
+    beside it, which the generated back end must not compute again to name."""
     ref, gen = _error_under_each_back_end(text)
     precondition(ref.startswith(("owner.yaml:11:12:", "owner.yaml:10:7:")) and "a value was null" in ref, ref)
     assert ref == gen
 
 
-REDRAWN = RECOMPUTED + (", drawing random() again: REDRAW with seed 1 draws a divisor that is not 0 and adds to "
-                        "null (closures: 'a value was null ...'); the second draw is 0 (generated: 'division by zero')")
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=REDRAWN)
 def test_a_fault_after_a_random_draw_is_reported_for_that_draw_under_both_back_ends():
     """x is null: adding 10 // random(...) to it fails; which error depends only on the one draw
     the game made (seeds 1, 3, 9 and 10 of 12 differ)."""
@@ -837,12 +800,8 @@ def test_a_fault_after_a_random_draw_is_reported_for_that_draw_under_both_back_e
         assert messages[0] == messages[1], f"seed {seed}"
 
 
-STEPS_AFTER_AN_ERROR = ("after a rules error the generated back end's state has not counted the steps run since "
-                        "the last decision (BOOM: steps 23 under closures, 6 under generated); nothing continues "
-                        "such a state, so only the number differs")
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=STEPS_AFTER_AN_ERROR)
 def test_the_step_count_after_a_rules_error_is_the_same_under_both_back_ends():
     """A state after a rules error is the same as far as it goes: BOOM (test_scenarios) squares x
     until it passes the number limit at its first decision's run."""
@@ -881,12 +840,11 @@ def random_programs(seed: int, schema: bool = False, max_steps: int = 20_000):
 
 
 def random_duels(seed: int, games: int, limit: int, log: bool = True, schema: bool = False,
-                 max_steps: int = 20_000, limit_known: bool = True) -> tuple:
+                 max_steps: int = 20_000) -> tuple:
     """Play `games` seeded games of random ruleset `seed` under both back ends, compared at
-    every decision (see Duel); (valid, {outcome kind: count}, decisions, comparisons).  Where
-    the reference stops at the step limit, the generated back end's error is taken as it is
-    unless `limit_known` is False (known differences: STEP_LIMIT_PLACE, STEPS_PAST_THE_LIMIT);
-    the first game also checks copies and imagined deals every fourth decision."""
+    every decision (see Duel), rules errors included (the step limit's too); (valid, {outcome
+    kind: count}, decisions, comparisons).  The first game also checks copies and imagined
+    deals every fourth decision."""
     programs, text = random_programs(seed, schema, max_steps)
     if isinstance(programs, list):
         return False, {}, 0, 0
@@ -895,7 +853,7 @@ def random_duels(seed: int, games: int, limit: int, log: bool = True, schema: bo
     lo, hi, _ = programs[0].players
     for game in range(games):
         players = lo + game % (hi - lo + 1)
-        duel = Duel(programs, game, players, log=log, full=log, limit_known=limit_known,
+        duel = Duel(programs, game, players, log=log, full=log,
                     what=f"random ruleset {seed} (tests/random_rulesets.write({seed})), players {players}, "
                          f"seed {game}")
         try:
@@ -979,20 +937,13 @@ def _small_limit(seed: int) -> int:
 
 def test_random_rulesets_reach_a_small_step_limit_at_the_same_decision_under_both_back_ends(capsys):
     """With max_steps of 30 to 400 many games stop at the step limit, somewhere in the middle
-    of a run: both back ends stop in the same decision, with the same states before it (the
-    error itself aside: see the next test)."""
+    of a run: both back ends stop in the same decision, with the same states before it and the
+    same error, at the same step."""
     limited = 0
     for seed in range(30):
         ok, kinds, _, _ = random_duels(seed, 2, 60, max_steps=_small_limit(seed))
         limited += sum(v for k, v in kinds.items() if STEP_LIMIT in k)
     assert limited >= 15
-
-
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=STEP_LIMIT_PLACE)
-def test_random_rulesets_reach_a_small_step_limit_at_the_same_step_under_both_back_ends():
-    """The same games, the step-limit errors compared too (their text and position)."""
-    for seed in range(30):
-        random_duels(seed, 2, 60, max_steps=_small_limit(seed), limit_known=False)
 
 
 # -- mutants of the shipped rulesets ---------------------------------------------------------------
@@ -1049,7 +1000,7 @@ def _mutant_chunk(ks) -> tuple:
         valid += 1
         for seed in range(3):
             players = 3 + seed if name == "gnav" else None
-            duel = Duel(programs, seed, players, limit_known=True, what=f"mutant({k}) of {name}, seed {seed}")
+            duel = Duel(programs, seed, players, what=f"mutant({k}) of {name}, seed {seed}")
             outcome, _ = duel.play(limit=300)
             kind = outcome[0] if duel.over else "cut"
             kinds[kind] = kinds.get(kind, 0) + 1

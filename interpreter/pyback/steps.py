@@ -181,7 +181,8 @@ class After(Context):
         self.steps, self.index, self.then = steps, index, then
 
     def emit(self, g, fn):
-        if len(fn.lines) > INLINE_LINES and self.index < len(self.steps):    # a long function: go there
+        if len(fn.lines) > INLINE_LINES and self.index < len(self.steps) \
+                and ("start", id(self.steps[self.index])) in g.marks:          # a long function: go there
             start = g.marks[("start", id(self.steps[self.index]))]
             g.goto(fn, start, lambda f: g.tail(self.steps, self.index, self.then, f))
             return
@@ -443,8 +444,10 @@ class Generator:
                 if step.add:
                     owner = self.expr(fn, t.owner, pc, index)
                     fn.add(f"_p = {owner}")
+                    self.at(fn, pc, index)              # the player's value, before the value added
+                    fn.add(f"_b = {values}[_p]")
                     v = self.expr(fn, a.value, pc, index)
-                    fn.add(f"_v = {values}[_p] + {v}")
+                    fn.add(f"_v = _b + {v}")
                     fn.add("if not -_MAXN < _v < _MAXN: _too_big(_v)")
                     fn.add(f"{values}[_p] = _v")
                     continue
@@ -1059,9 +1062,15 @@ class Generator:
             each = [()]
             for py, name in (binds or {}).items():
                 if isinstance(name, tuple):     # a choice's `where` (a sort's key): for each option
-                    each = [(name[0], o) for o in names.get(py, ())]
+                    if names.get(py) is None:       # the options themselves were null
+                        if "_m" in names:
+                            l["#memo"] = {}
+                        node = None
+                        break
+                    each = [(name[0], o) for o in names[py]]
                 elif py in names:
                     local[name] = names[py]
+        if node is not None and not isinstance(e, RulesError):
             f = self.src.closures.fn(node)
             work = s.work
             try:
