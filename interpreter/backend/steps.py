@@ -320,7 +320,13 @@ class StepBuilder:
             named = (ref.name, None)
             return lambda s, l: named
         name, owner = ref.name, self.fn_of(ref.owner)
-        return lambda s, l: (name, owner(s, l))
+
+        def owned(s, l):
+            who = owner(s, l)
+            if who is None:
+                effects.nobody_owns(name)
+            return name, who
+        return owned
 
 
     def _tag(self, tag):

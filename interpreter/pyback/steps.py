@@ -61,7 +61,7 @@ def _not_in_zone():
 
 HELPERS = {"_exit_to": _exit_to, "_no_option": _no_option, "_nobody": _nobody, "_not_in_zone": _not_in_zone,
            "_too_big": effects._too_big, "_MAXN": MAX_NUMBER,
-           "_checks": effects._CHECKS, "_charge": effects.charge, "_charged": _charged, "RulesError": RulesError, "_next_seat": next_seat}
+           "_checks": effects._CHECKS, "_nobody_owns": effects.nobody_owns, "_charge": effects.charge, "_charged": _charged, "RulesError": RulesError, "_next_seat": next_seat}
 
 
 JUMPS_WRITTEN_IN = 2     # loop tops written in, on each path through a function (more: more code, fewer returns)
@@ -557,6 +557,8 @@ class Generator:
             else:
                 o = z.replace("_z", "_o")
                 fn.add(f"{o} = {self.expr(fn, ref.owner, pc, index)}")
+                self.at(fn, pc, index)
+                fn.add(f"if {o} is None: _nobody_owns({ref.name!r})")
                 refs.append(f"[{ref.name!r}, {o}]")
         for ref, z in ((step.a, "_za"), (step.b, "_zb")):
             if ref.owner is not None:

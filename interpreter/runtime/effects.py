@@ -301,6 +301,12 @@ def _stop(s):
     s.logged = MAX_ACCOUNT + 1
 
 
+def nobody_owns(name: str):
+    """A player's zone named through a player who is null (nobody): a rules error, not the
+    whole table of that zone taken for a shared one."""
+    raise RulesError(f"whose '{name}'? the player named is null (nobody) here")
+
+
 def zone_at(s, ref):
     """The list of a zone reference (name, owner); owner is None for a shared zone."""
     name, owner = ref
