@@ -24,7 +24,7 @@ from ..errors import InterpreterError, RulesError
 from ..lang import ir
 from ..backend.steps import _kind
 from ..limits import MAX_LIST, MAX_NUMBER, MAX_STRING
-from ..runtime import effects
+from ..runtime import effects, vm
 from ..runtime.state import next_seat
 from ..lang.expr_ir import draws_random
 from . import cache
@@ -32,20 +32,6 @@ from .expressions import TOO_BIG_FOR_PYTHON, Source, _charged
 
 
 # -- helpers the generated code calls ----------------------------------------------------------
-def _exit_to(s, kind):
-    """vm.exit_to: unwind to the innermost scope of `kind`; its exit pc."""
-    for i in range(len(s.scopes) - 1, -1, -1):
-        k, depth, exit_pc, open_requests = s.scopes[i]
-        if k == kind:
-            del s.scopes[i + 1:]
-            del s.requests[open_requests:]
-            if len(s.frames) > depth:
-                s.locals = s.frames[depth][1]
-                del s.frames[depth:]
-            return exit_pc
-    raise RulesError(f"end_{kind} outside any {kind}")
-
-
 def _no_option():
     raise RulesError("no legal option for this choice, and the step has no 'otherwise'")
 
@@ -59,7 +45,7 @@ def _not_in_zone():
     raise RulesError("the card to move is not in the zone it should leave")
 
 
-HELPERS = {"_exit_to": _exit_to, "_no_option": _no_option, "_nobody": _nobody, "_not_in_zone": _not_in_zone,
+HELPERS = {"_exit_to": vm.unwind, "_no_option": _no_option, "_nobody": _nobody, "_not_in_zone": _not_in_zone,
            "_too_big": effects._too_big, "_MAXN": MAX_NUMBER,
            "_checks": effects._CHECKS, "_nobody_owns": effects.nobody_owns, "_charge": effects.charge, "_charged": _charged, "RulesError": RulesError, "_next_seat": next_seat}
 

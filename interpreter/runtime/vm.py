@@ -74,20 +74,22 @@ def pop_scope():
 
 
 def exit_to(kind):
-    def factory(pc, at):
-        def exit_(s):
-            for i in range(len(s.scopes) - 1, -1, -1):
-                k, depth, exit_pc, open_requests = s.scopes[i]
-                if k == kind:
-                    del s.scopes[i + 1:]
-                    del s.requests[open_requests:]
-                    if len(s.frames) > depth:
-                        s.locals = s.frames[depth][1]
-                        del s.frames[depth:]
-                    return exit_pc
-            raise RulesError(f"end_{kind} outside any {kind}")
-        return exit_
-    return factory
+    return lambda pc, at: (lambda s: unwind(s, kind))
+
+
+def unwind(s, kind) -> int:
+    """end_turn / end_round / end_game: close the innermost scope of `kind` (and the scopes,
+    requests and frames opened inside it); the pc where it goes on."""
+    for i in range(len(s.scopes) - 1, -1, -1):
+        k, depth, exit_pc, open_requests = s.scopes[i]
+        if k == kind:
+            del s.scopes[i + 1:]
+            del s.requests[open_requests:]
+            if len(s.frames) > depth:
+                s.locals = s.frames[depth][1]
+                del s.frames[depth:]
+            return exit_pc
+    raise RulesError(f"end_{kind} outside any {kind}")
 
 
 def call(label, payload: dict):
