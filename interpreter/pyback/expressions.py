@@ -70,22 +70,23 @@ def _best(xs, key, better):
     return found
 
 
-def _seats_from(s, p):
-    """The seats still in the game from p on, charged as first(clockwise(p), ...) charges:
-    every seat, though the walk stops at the first match."""
+def _first_seat(s, p, test):
+    """first(clockwise(p), test): the seats still in the game from p on, walked until one
+    passes, charged as functions._first_clockwise charges: every seat."""
     n = len(s.players)
     _charged(s, s.players)
     p + 0
     out = s.out
     for i in range(n):
         q = (p + i) % n
-        if not out[q]:
-            yield q
+        if not out[q] and test(q):
+            return q
+    return None
 
 
 def _clockwise(s, p):
-    n = len(s.players)
-    return [q for q in ((p + i) % n for i in range(n)) if not s.out[q]]
+    n, out = len(s.players), s.out
+    return [q for i in range(n) if not out[q := (p + i) % n]]
 
 
 def _random(s, items):
@@ -98,7 +99,7 @@ def _player(s, v):
 
 HELPERS = {
     "_charged": _charged, "_charged_list": _charged_list, "_index": _index, "_best": _best,
-    "_seats_from": _seats_from, "_clockwise": _clockwise, "_random": _random, "_player": _player,
+    "_first_seat": _first_seat, "_clockwise": _clockwise, "_random": _random, "_player": _player,
     "_divide": divide, "_next_seat": next_seat, "_put": _put, "RulesError": RulesError, "_gt": lambda a, b: a > b, "_lt": lambda a, b: a < b,
 }
 
@@ -225,7 +226,7 @@ class Source:
             return None
         arg = node.args[0]
         if node.name == "first" and type(arg).__name__ == "BuiltinCall" and arg.name == "clockwise":
-            xs = ("clockwise", self.text(arg.args[0]))      # the seats from there (see _seats_from)
+            xs = ("clockwise", self.text(arg.args[0]))      # the seats from there (see _first_seat)
         else:
             xs = f"_charged(s, {self._iter(arg)})"
         x = self._name("_e")
@@ -498,7 +499,7 @@ class Source:
             return self._once(self.text(arg), "({v}[0] if {first} else None)")
         if type(arg).__name__ == "BuiltinCall" and arg.name == "clockwise":
             # walked from the seat until one matches, charged every seat (functions._first_clockwise)
-            seats = f"_seats_from(s, {self._iter(arg.args[0])})"
+            start = self.text(arg.args[0])
             x = self._name("_e")
             saved, variant = self._elems, self._variant
             self._elems = {**saved, node.var: x}
@@ -508,7 +509,7 @@ class Source:
                 body = self.text(node.body)
             finally:
                 self._elems, self._variant = saved, variant
-            return f"next(({x} for {x} in {seats} if {body}), None)"
+            return f"_first_seat(s, {start}, lambda {x}: {body})"
         return self._each(node, "next(({x} for {x} in {xs} if {body}), None)")
 
     def _b_top(self, node):

@@ -62,6 +62,7 @@ class Program:
     source: str = ""                               # the generated Python, when there is some
     reference: list = field(default_factory=list)  # generated code: the closure instructions of the same
                                                    # layout, run from switch_at steps on (engine.run)
+    left_out: int = 0                              # generated code: functions left to the closures
     switch_at: int = -1                            # generated code: steps from which the game goes on
                                                    # step by step (the limit less the most one function runs)
 
