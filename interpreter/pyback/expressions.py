@@ -229,13 +229,8 @@ class Source:
             xs = ("clockwise", self.text(arg.args[0]))      # the seats from there (see _first_seat)
         else:
             xs = f"_charged(s, {self._iter(arg)})"
-        x = self._name("_e")
-        saved = self._elems
-        self._elems = {**saved, node.var: x}
-        try:
-            return node.name, xs, x, self.text(node.body)
-        finally:
-            self._elems = saved
+        x, body = self._element_body(node)
+        return node.name, xs, x, body
 
     def bound(self, node, var: str, name: str) -> str:
         """The text of `node` with the local `var` read from the Python name `name` (a key
@@ -442,16 +437,21 @@ class Source:
         xs = f"_charged(s, {self._iter(node.args[0])})"
         if node.body is None:
             return fmt.format(xs=xs)
+        x, body = self._element_body(node)
+        return fmt.format(x=x, xs=xs, body=body)
+
+    def _element_body(self, node):
+        """(x, body): the Python name of a function of each element's element, and the body's
+        text reading it there (the element varies per option, in a `where`)."""
         x = self._name("_e")
         saved, variant = self._elems, self._variant
         self._elems = {**saved, node.var: x}
         if variant is not None:
             self._variant = variant | {node.var}
         try:
-            body = self.text(node.body)
+            return x, self.text(node.body)
         finally:
             self._elems, self._variant = saved, variant
-        return fmt.format(x=x, xs=xs, body=body)
 
     def _b_count(self, node):
         if node.body is None:
@@ -500,15 +500,7 @@ class Source:
         if type(arg).__name__ == "BuiltinCall" and arg.name == "clockwise":
             # walked from the seat until one matches, charged every seat (functions._first_clockwise)
             start = self.text(arg.args[0])
-            x = self._name("_e")
-            saved, variant = self._elems, self._variant
-            self._elems = {**saved, node.var: x}
-            if variant is not None:
-                self._variant = variant | {node.var}
-            try:
-                body = self.text(node.body)
-            finally:
-                self._elems, self._variant = saved, variant
+            x, body = self._element_body(node)
             return f"_first_seat(s, {start}, lambda {x}: {body})"
         return self._each(node, "next(({x} for {x} in {xs} if {body}), None)")
 
