@@ -14,9 +14,21 @@ locals (loop cursors included), frames, scopes and requests, and the same count 
 (each function adds the number of instructions it stood for), so that a state is the same
 plain data under either back end, and a game paused under one can continue under the other.
 
-A fault: each function notes in `w` which expression or effect it is at; on an exception
-`fault` names that place (the pc and the effect, for the message's position) and, for an
-expression, computes it again with the closure back end, which says what was null.
+What is written in where: a loop's top and a called procedure or trigger dispatcher are
+written into the function once per path (JUMPS_WRITTEN_IN, CALLS_WRITTEN_IN), a procedure
+called from one place returns straight there, and what follows a loop or a decision is
+written in until a function grows long (INLINE_LINES), after which it is reached by a return;
+past TOTAL_LINES in all the ruleset is left to the closure back end (code size stays linear).
+
+A fault: nothing is noted as the code runs.  Each line of the generated module has a place
+(Generator.places: the pc and effect, the expression computed there, the steps counted but
+not yet added); on an exception `fault` finds the place by the innermost generated line the
+exception went through, counts the steps to it, and for an expression computes it again with
+the closure back end (the random generator restored first), which says what was null.
+
+The step limit: from Program.switch_at on (the limit less the most steps a function runs
+between two checks) the run loop goes on with the closure instructions of the same layout,
+step by step, so that a game stops at the very step where the closures stop it.
 """
 from __future__ import annotations
 
