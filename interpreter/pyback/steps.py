@@ -32,6 +32,8 @@ step by step, so that a game stops at the very step where the closures stop it.
 """
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from ..errors import InterpreterError, RulesError
 from ..lang import ir
 from ..backend.steps import _kind
@@ -69,6 +71,18 @@ INLINE_LINES = 300       # past this many, it goes on to what follows a loop or 
 TOTAL_LINES = 200_000    # past this many in all, the ruleset is left to the closure back end
 
 
+class Place(NamedTuple):
+    """Where a line of generated code is: what a fault there needs to be told as the closure
+    back end tells it (see Generator.at and Generator.fault)."""
+    pc: int
+    index: int | None               # the effect within the instruction's run of effects
+    node: object = None             # the expression computed there (computed again on a fault)
+    binds: dict | None = None       # Python names -> local names that expression reads
+    pending: int = 0                # instructions counted but not yet added to `n`
+    redraws: bool = False           # it draws random numbers: `_rs` holds the generator before
+    cursors: tuple = ()             # (cursor, index) of the for_each loops written in around it
+
+
 class TooMuchCode(InterpreterError):
     """The generated code would be too large: the closure back end runs the ruleset instead
     (pyback/program.py catches it; nobody else sees it)."""
@@ -78,8 +92,9 @@ class Fn:
     """The lines of one generated function, and the instructions counted but not yet added to
     `n` (added at once where control may branch or leave)."""
 
-    def __init__(self, name):
+    def __init__(self, name, renote):
         self.name = name
+        self.renote = renote            # Generator.renote
         self.lines = []
         self.depth = 2
         self.k = 0
@@ -87,7 +102,6 @@ class Fn:
         self.calls = 0                  # procedures and triggers written in (see Generator.call)
         self.total = 0                  # instructions written: the most it runs between two checks
         self.current = None             # the place the lines written now are at
-        self.renote = lambda fn, w=None: None   # Generator.renote
 
     def add(self, line):
         self.lines.append("    " * self.depth + line)
@@ -210,8 +224,9 @@ class Generator:
         self.ns.update(HELPERS)
         self.effect_fns = builder           # builds the effects not written out (closures over generated parts)
         self.entries = {}                   # pc -> Fn
-        self.todo = []                      # (pc, write)
-        self.places = [(0, None, None, None, 0, False, ())]     # see at()
+        self.todo = []                      # (pc, write) of entries to write
+        self.todo_callees = []              # ... of procedures and dispatchers: written last
+        self.places = [Place(0, None)]       # see at()
         self.uid = 0
         self.leaves_memo = {}
         self.special = 0                    # > 0: writing a callee in at its call (see call)
@@ -219,6 +234,7 @@ class Generator:
         self.bodies = {}                    # pc of a procedure or dispatcher -> its steps
         self.returns = {}                   # pc of a procedure or dispatcher -> where its calls return
         self.effect_names = {}              # id(step) -> name of its effect's closure
+        self.pieces = {}                    # id(request step) -> name of its piece's function
         self.texts = {}                     # id(node) -> its text (a step's expressions, outside any context)
         self.writers = {}                   # pc -> what writes its entry
         self.line_places = {}               # line of the generated module -> place
@@ -243,7 +259,7 @@ class Generator:
         redraws = node is not None and draws_random(node)
         if redraws:
             fn.add("_rs = s.rng.state")
-        self.places.append((pc, index, node, binds, fn.k, redraws, tuple(self.cursors)))
+        self.places.append(Place(pc, index, node, binds, fn.k, redraws, tuple(self.cursors)))
         fn.place(len(self.places) - 1)
 
     def renote(self, fn, w=None):
@@ -251,10 +267,9 @@ class Generator:
         w = fn.current if w is None else w
         if w is None:
             return
-        pc, index, node, binds, pending, redraws, cursors = self.places[w]
-        if pending == 0 and w == fn.current:
+        if self.places[w].pending == 0 and w == fn.current:
             return
-        self.places.append((pc, index, node, binds, 0, redraws, cursors))
+        self.places.append(self.places[w]._replace(pending=0))
         fn.place(len(self.places) - 1)
 
     def expr(self, fn, node, pc, index=None) -> str:
@@ -273,7 +288,7 @@ class Generator:
         """Make `pc` an entry (once): a function whose code `write(fn)` writes, ending in a return."""
         if pc not in self.writers and not self.special:     # written in at a call: not the general case
             self.writers[pc] = write
-            self.todo.append((pc, write))
+            (self.todo_callees if pc in self.bodies else self.todo).append((pc, write))
         return pc
 
     def goto(self, fn, pc, write):
@@ -306,11 +321,9 @@ class Generator:
         for pc, steps in self.bodies.items():
             self.entry(pc, lambda fn, steps=steps, pc=pc: self.tail(steps, 0, Special(lambda f: self.write_ret(f, pc)), fn))
         total = 0
-        while self.todo:            # callees last: the returns of their calls are known by then
-            i = next((i for i, (pc, _) in enumerate(self.todo) if pc not in self.bodies), 0)
-            pc, write = self.todo.pop(i)
-            fn = self.entries[pc] = Fn(f"_at{pc}")
-            fn.renote = self.renote
+        while self.todo or self.todo_callees:   # callees last: the returns of their calls are known by then
+            pc, write = (self.todo or self.todo_callees).pop(0)
+            fn = self.entries[pc] = Fn(f"_at{pc}", self.renote)
             write(fn)
             total += len(fn.lines)
             if total > TOTAL_LINES:
@@ -962,9 +975,9 @@ class Generator:
         self.request_check(step, rest, fn)
 
     def piece_fn(self, step) -> str:
-        if id(step) not in self.effect_names:
-            self.effect_names[id(step)] = self.const(self.src.fn(step.piece), "_pf")
-        return self.effect_names[id(step)]
+        if id(step) not in self.pieces:
+            self.pieces[id(step)] = self.const(self.src.fn(step.piece), "_pf")
+        return self.pieces[id(step)]
 
     def request_check(self, step, rest, fn):
         m = self.marks[id(step)]

@@ -165,10 +165,7 @@ def apply(program: Program, s: State, index: int) -> None:
     s.locals[spec.var] = value
     s.pending = None
     s.decisions += 1
-    if program.counted and s.steps <= program.switch_at:
-        _run_counted(program, s)
-    else:
-        run(program, s)
+    run(program, s)
 
 
 def labels(program: Program, s: State) -> list[str]:
