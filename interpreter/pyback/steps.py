@@ -635,6 +635,16 @@ class Generator:
             return self.steps(live or (), 0, rest, fn)
         pc = self.marks[id(step)]["pc"]
         fn.count()
+        if step.cond.is_const:          # an option folded it: the test is a step, the branch is known
+            if not step.cond.const:
+                return self.steps(step.else_ or (), 0, rest, fn)
+            if step.else_ is None:
+                return self.steps(step.then, 0, rest, fn)
+            then_rest = Special(lambda f: (f.count(), rest.emit(self, f)))
+            done = self.steps(step.then, 0, then_rest, fn)
+            if not done:
+                fn.count()              # the jump over the else
+            return done
         cond = self.value(fn, step.cond, pc)
         fn.flush()
         fn.add(f"if {cond}:")
@@ -752,6 +762,14 @@ class Generator:
         fn.add(f"{it} = list({items})")
         fn.add(f"{cursor} = l[{key!r}] = [{it}, len({it})]")     # as the last iter_next leaves it
         fn.flush()
+        logs_only = step.body and all(isinstance(st, ir.Log) for st in step.body)
+        if logs_only:       # with no account kept, only its steps are left: counted at once
+            per = 3                             # iter_next, the batch of logs, jump top
+            fn.add(f"if s.log is None and s.steps + n + {per} * len({it}) <= _T:")
+            fn.add(f"    n += {per} * len({it})")
+            fn.add(f"    if {it}: l[{var!r}] = {it}[-1]")
+            fn.add("else:")
+            fn.depth += 1
         fn.add(f"for {i}, {x} in enumerate({it}):")
         with fn.block():
             fn.count()                          # iter_next
@@ -763,6 +781,8 @@ class Generator:
                 self.bail(fn, self.pc(m["top"]))
             finally:
                 self.cursors.pop()
+        if logs_only:
+            fn.depth -= 1
         fn.count()                              # the last iter_next
         return False
 

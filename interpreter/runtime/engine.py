@@ -117,10 +117,11 @@ def _run_counted(program: Program, s: State) -> None:
     """The run loop of generated code: each function runs many instructions, counts them in
     s.steps itself and notes where a fault happened (e.at_pc, e.at_effect)."""
     code = program.code
-    pc = s.pc
     switch = program.switch_at
     s.work = 0
+    pc = s.pc
     try:
+        pc = code[pc](s)            # run() and apply() checked the steps before the first call
         while pc >= 0:
             if s.steps > switch:    # the rest step by step, to stop where the step limit stops the closures
                 break
@@ -165,7 +166,10 @@ def apply(program: Program, s: State, index: int) -> None:
     s.locals[spec.var] = value
     s.pending = None
     s.decisions += 1
-    run(program, s)
+    if program.counted and s.steps <= program.switch_at:
+        _run_counted(program, s)        # run()'s first case, without the call: every decision comes here
+    else:
+        run(program, s)
 
 
 def labels(program: Program, s: State) -> list[str]:
