@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from ..lang import ir
 from ..runtime import vm
-from ..runtime.program import Program, ZoneSpec
+from ..runtime.program import Program, StatisticSpec, ZoneSpec
+from ..runtime.tally import round_recorder
 from .expressions import Closures
 from .steps import Code, StepBuilder
 
@@ -32,7 +33,11 @@ def build_layout(ruleset: ir.Ruleset, closures=None):
     for payload in r.events.values():
         for name, typ in payload.items():
             b.bind(name, typ)
-    _flow(b, r.flow)
+    stats = [StatisticSpec(st.name, st.per, st.label, b.fn_of(st.value)) for st in r.statistics]
+    stats.sort(key=lambda st: st.per != "round")        # per-round first: a tally's row, in order
+    record = round_recorder([st.fn for st in stats if st.per == "round"]) if any(st.per == "round" for st in stats) else None
+    b.marks["round_recorder"] = record
+    _flow(b, r.flow, record)
     for name, label in procs.items():
         code.place(label)
         b.steps(r.procedures[name])
@@ -56,14 +61,15 @@ def build_layout(ruleset: ir.Ruleset, closures=None):
         var_visibility={n: v.visibility for n, v in r.variables.items()},
         pvar_visibility={n: v.visibility for n, v in r.player_variables.items()},
         card_locals=frozenset(b.card_locals), card_cursors=frozenset(b.card_cursors), card_scopes=b.card_scopes,
-        player_name=r.player_name)
+        player_name=r.player_name, statistics=stats)
     b.marks["dispatch"] = {name: code.labels[label] for name, label in dispatch.items()}
     b.marks["procs"] = {name: code.labels[label] for name, label in procs.items()}
     return program, b, code
 
 
-def _flow(b: StepBuilder, flow: ir.Flow):
-    """The game: setup, rounds until `until`, then the end steps."""
+def _flow(b: StepBuilder, flow: ir.Flow, record=None):
+    """The game: setup, rounds until `until`, then the end steps; `record`: what the end of
+    a round measures (the per-round statistics), in the same step as the round's scope ends."""
     code = b.code
     end, round_top, round_end = code.label(), code.label(), code.label()
     m = b.marks["flow"] = {"end": end, "round_top": round_top, "round_end": round_end}
@@ -74,7 +80,7 @@ def _flow(b: StepBuilder, flow: ir.Flow):
     m["start_call"] = b.emit_event("round_start", {}, ("flow", "round"))
     b.steps(flow.round)
     code.place(round_end)
-    code.emit(vm.pop_scope(), ("flow", "round"))
+    code.emit(vm.pop_scope() if record is None else vm.pop_scope_and(record), ("flow", "round"))
     m["end_call"] = b.emit_event("round_end", {}, ("flow", "round"))
     m["until"] = code.emit(vm.jump_unless(b.fn_of(flow.until), round_top), ("flow", "until"))
     code.place(end)

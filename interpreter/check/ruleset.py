@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..errors import Problem, RulesetError, UsageError, did_you_mean
 from ..lang import ir
-from ..lang.types import ANY, BOOL, CARD, NULL, NUM, PLAYER, STR, list_of, type_of_value
+from ..lang.types import ANY, BOOL, CARD, NULL, NUM, PLAYER, STR, a_, list_of, type_of_value
 from ..messages import msg
 from ..limits import DEFAULT_MAX_STEPS
 from .options import player_range, resolve_options
@@ -103,6 +103,7 @@ class _Checker:
         self.procedures = {name: None for name in _mapping(d.get("procedures"))}
         flow, procedures, triggers = self._flow()
         result = self._result()
+        statistics = self._statistics()
         self.seam.finish()
         if self.problems or self.skip:
             raise self._stop()          # a ruleset the schema found wrong is never built
@@ -112,7 +113,7 @@ class _Checker:
             options=options, option_specs=d.get("options", {}) or {}, players=player_range(d), deck=deck,
             start_zone=d["deck"]["zone"], zones=zones, variables=variables, player_variables=player_variables,
             symbols=self.sym, events=self.events, flow=flow, procedures=procedures, triggers=triggers,
-            result=result,
+            result=result, statistics=statistics,
             player_name=str(localize(d.get("player_name"), lang, languages) or msg(lang, "player", seat="{seat}")))
 
     def _option_specs(self) -> dict:
@@ -236,6 +237,21 @@ class _Checker:
                 continue
             found.setdefault(t["on"], []).append((i, t))
         return found
+
+    def _statistics(self) -> tuple:
+        """The statistics section: each value a number or true/false, with no local names
+        (it is computed on the state alone, when the game or a round is over)."""
+        out = []
+        for name, spec in _mapping(self.data.get("statistics")).items():
+            path = ("statistics", name)
+            if not isinstance(spec, dict) or "value" not in spec or self.skipped(path):
+                continue                # the schema has said what is wrong with it
+            node = self.expr(spec["value"], path + ("value",), {})
+            if self.clean(path + ("value",)) and node.type not in (NUM, BOOL, NULL, ANY):
+                self.report(path + ("value",), f"a statistic is a number or true/false, but this is {a_(node.type)}")
+            label = self.localized(spec.get("label", name), path + ("label",), name)
+            out.append(ir.Statistic(name, node, spec.get("per", "game"), label))
+        return tuple(out)
 
     def _result(self) -> ir.Result | None:
         r = self.data.get("result")

@@ -13,11 +13,11 @@ from ..errors import InterpreterError, Problem, RulesetError, UsageError, format
 from ..play import records
 from ..limits import MAX_JOBS, MAX_NUMBER, MAX_PLAYOUTS
 from ..messages import msg
-from ..play.simulation import report_lines, simulate
+from . import lab
 from .table import TerminalTable
 from .terminal import result_line
 
-COMMANDS = ("validate", "options", "play", "replay", "resume", "scenario", "simulate", "compile")
+COMMANDS = ("validate", "options", "play", "replay", "resume", "scenario", "simulate", "compare", "compile")
 
 
 def main() -> None:
@@ -75,7 +75,9 @@ def run(argv, stdin=None, stdout=None, stderr=None) -> int:
             from ..play.scenario import run_scenarios
             return run_scenarios(args.files, stdout)
         if command == "simulate":
-            return _simulate(args, stdout)
+            return lab.run_simulate(args, stdout, stderr)
+        if command == "compare":
+            return lab.run_compare(args, stdout, stderr)
         if command == "compile":
             return _compile(args, stdout)
         return _play(args, stdin, stdout, stderr)
@@ -139,22 +141,9 @@ def _command_parser(command):
         p.add_argument("--view", type=int, metavar="SEAT", help="with --log: only what SEAT could see")
         return p
     if command == "simulate":
-        p = argparse.ArgumentParser(prog="interpret simulate",
-                                    description="Play many games between random bots and report how they end: "
-                                                "wins per seat, draws, scores, length. Handy to see what a house rule changes.")
-        p.add_argument("ruleset")
-        p.add_argument("--games", type=int, default=200)
-        p.add_argument("--players", type=int)
-        p.add_argument("--seed", type=int, default=0, help="seed of the first game; game k uses seed + k")
-        p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
-        p.add_argument("--json", action="store_true")
-        p.add_argument("--mc-seats", type=int, nargs="*", default=[], metavar="SEAT",
-                       help="seats played by the mc bot (the others by random bots)")
-        p.add_argument("--playouts", type=int, default=20, help="play-outs per option for the mc bot")
-        p.add_argument("--jobs", type=int, default=_cores(), metavar="N",
-                       help=f"worker processes sharing the games (default: every core, here {_cores()}); "
-                            "the report is the same for any N")
-        return p
+        return lab.simulate_parser(_cores())
+    if command == "compare":
+        return lab.compare_parser(_cores())
     if command == "scenario":
         p = argparse.ArgumentParser(prog="interpret scenario", description="Run scenario files and check their expectations.")
         p.add_argument("files", nargs="+", metavar="FILE")
@@ -163,7 +152,8 @@ def _command_parser(command):
         prog="interpret",
         description="Play a card game written as a YAML ruleset. Other commands: "
                     "'interpret validate FILE...', 'interpret options RULESET', 'interpret replay RECORD', "
-                    "'interpret resume RECORD', 'interpret scenario FILE...', 'interpret simulate RULESET'.")
+                    "'interpret resume RECORD', 'interpret scenario FILE...', 'interpret simulate RULESET', "
+                    "'interpret compare RULESET --option NAME=VALUE'.")
     p.add_argument("ruleset", help="the ruleset file, e.g. rulesets/hearts2.yaml")
     p.add_argument("--seed", type=int, help="random seed; the same seed and moves replay the same game")
     p.add_argument("--players", type=int, help="number of players, where the ruleset allows a range")
@@ -314,15 +304,4 @@ def _compile(args, out) -> int:
         print(f"{args.output}: {len(program.source.splitlines())} lines of Python", file=out)
         return 0
     out.write(text)
-    return 0
-
-
-def _simulate(args, stdout) -> int:
-    program = load_program(args.ruleset, _parse_options(args.option))
-    report = simulate(program, args.games, args.players, args.seed, args.mc_seats, args.playouts, args.jobs)
-    if args.json:
-        print(json.dumps(report, ensure_ascii=False), file=stdout)
-    else:
-        for line in report_lines(report):
-            print(line, file=stdout)
     return 0

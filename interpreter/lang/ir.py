@@ -327,6 +327,16 @@ class Result:
     standing: Expr | None
 
 
+@dataclass(frozen=True)
+class Statistic:
+    """A measure simulate reports: `value` (a number or bool) once the game is over, or at
+    the end of every round (`per` "round")."""
+    name: str
+    value: Expr
+    per: str
+    label: str
+
+
 @dataclass
 class Ruleset:
     """Everything a back end needs, checked and resolved."""
@@ -352,3 +362,4 @@ class Ruleset:
     triggers: dict                      # event -> [Trigger], events in order of first trigger
     result: Result
     player_name: str
+    statistics: tuple = ()              # (Statistic, ...) in declared order

@@ -20,6 +20,8 @@ import time
 from .agents import MonteCarloAgent, RandomAgent
 from ..errors import InterpreterError, UsageError
 from ..limits import MAX_JOBS, MAX_NUMBER
+from ..runtime.tally import game_values
+from .statistics import summary
 from .table import play
 
 CHUNKS_PER_JOB = 8      # blocks of games per worker: small enough to even out slow games, few enough to cost little
@@ -27,16 +29,44 @@ CHUNKS_PER_JOB = 8      # blocks of games per worker: small enough to even out s
 _program = None         # the program the forked workers play: set just before the pool starts (a Program holds closures, it cannot be pickled)
 
 
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C (or a SIGTERM) during a simulation: `report` sums the games played until then."""
+
+    def __init__(self, report: dict, rows: list):
+        super().__init__()
+        self.report, self.rows = report, rows
+
+
 def simulate(program, games: int, players: int | None = None, seed: int = 0, mc_seats=(),
-             playouts: int = 20, jobs: int = 1) -> dict:
-    """Win shares per seat, draws, mean scores and length over `games` games with seeds
-    seed, seed + 1, ...; `mc_seats` (1-based) are played by the planning bot.
+             playouts: int = 20, jobs: int = 1, on_row=None) -> dict:
+    """The report (see report()) of `games` games with seeds seed, seed + 1, ...;
+    `mc_seats` (1-based) are played by the planning bot, the others by random bots.
+    `on_row(row)` sees each game's row (game_row) as it comes, in seed order.
 
     With `jobs` > 1 the games are played by that many worker processes, forked so that
     they inherit the program; where the platform cannot fork (Windows) they are played
     in this process, as with jobs=1.  Every field of the report is the same whatever
     `jobs` is, but the two that say how the run went: games_per_s and jobs (the worker
-    processes used: at most one a game, 1 where the platform cannot fork)."""
+    processes used: at most one a game, 1 where the platform cannot fork).  Ctrl-C raises
+    Interrupted, which holds the report of the games played so far."""
+    n, jobs = checked_run(program, games, players, seed, mc_seats, jobs)
+    rows = []
+    start = time.perf_counter()
+    played = played_rows(program, n, games, seed, mc_seats, playouts, jobs)
+    try:
+        for row in played:
+            rows.append(row)
+            if on_row is not None:
+                on_row(row)
+    except KeyboardInterrupt:
+        played.close()                      # its workers stop before anything is printed
+        raise Interrupted(report(program, n, rows, seed, mc_seats, playouts, jobs,
+                                 time.perf_counter() - start, games), rows) from None
+    return report(program, n, rows, seed, mc_seats, playouts, jobs, time.perf_counter() - start, games)
+
+
+def checked_run(program, games, players, seed, mc_seats, jobs) -> tuple[int, int]:
+    """(players, jobs) of a run, or a UsageError saying what is wrong with its settings."""
     n = program.player_count(players)
     if games < 1:
         raise UsageError("--games must be at least 1")
@@ -47,22 +77,27 @@ def simulate(program, games: int, players: int | None = None, seed: int = 0, mc_
     for seat in mc_seats:
         if not 1 <= seat <= n:
             raise UsageError(f"--mc-seats {seat}: seats are numbered 1 to {n}")
-    jobs = min(jobs, games) if _can_fork() else 1
-    start = time.perf_counter()
+    return n, (min(jobs, games) if _can_fork() else 1)
+
+
+def played_rows(program, n, games, seed, mc_seats, playouts, jobs):
+    """Each game's row, in seed order, played here or by `jobs` forked workers."""
     if jobs == 1:
-        results = (_game(program, n, seed + k, mc_seats, playouts) for k in range(games))
-        totals = _summed(results, n)
-    else:
-        totals = _summed_in_workers(program, n, games, seed, mc_seats, playouts, jobs)
-    elapsed = time.perf_counter() - start
-    wins, draws, scores, decisions = totals
-    return {"ruleset": program.name, "players": n, "games": games, "seeds": [seed, seed + games - 1],
+        return (game_row(program, n, seed + k, mc_seats, playouts) for k in range(games))
+    return _rows_from_workers(program, n, games, seed, mc_seats, playouts, jobs)
+
+
+def report(program, n, rows, seed, mc_seats, playouts, jobs, elapsed, asked) -> dict:
+    """A run's report: what was played, then summary() of its rows (shares and means with
+    their 95% intervals; docs/simulation.md documents the shape)."""
+    played = len(rows)
+    specs = [(st.name, st.label, st.per) for st in program.statistics]
+    return {"ruleset": program.name, "players": n, "games": played, "complete": played == asked,
+            "seeds": [seed, seed + played - 1],
             "options": {k: v for k, v in program.options.items() if v != program.option_specs[k]["default"]},
-            "mc_seats": sorted(mc_seats),
-            "win_share": [round(w / games, 4) for w in wins], "draws": round(draws / games, 4),
-            "mean_score": [round(t / games, 2) for t in scores] if program.score else None,
-            "decisions_per_game": round(decisions / games, 1), "games_per_s": round(games / elapsed, 1),
-            "jobs": jobs}
+            "mc_seats": sorted(mc_seats), "playouts": playouts if mc_seats else None,
+            **summary(rows, n, specs),
+            "games_per_s": round(played / elapsed, 1) if elapsed > 0 else None, "jobs": jobs}
 
 
 def _can_fork() -> bool:
@@ -70,31 +105,18 @@ def _can_fork() -> bool:
     return "fork" in multiprocessing.get_all_start_methods()
 
 
-def _game(program, n: int, seed: int, mc_seats, playouts: int) -> tuple:
-    """One game's winners, scores and decisions: all that the report sums, small to send back."""
-    s = play(program, _agents(n, seed, mc_seats, playouts), seed=seed, players=n, log=False)
-    return s.result["winners"], s.result["scores"] or [], s.decisions
+def game_row(program, n: int, seed: int, mc_seats, playouts: int) -> dict:
+    """One game, as the plain data a report sums (and --csv / --jsonl write): its seed,
+    winners (seats from 0), scores, decisions, rounds and the values of its statistics."""
+    s = play(program, _agents(n, seed, mc_seats, playouts), seed=seed, players=n, log=False, tally=True)
+    return {"seed": seed, "winners": list(s.result["winners"]), "scores": list(s.result["scores"] or []),
+            "decisions": s.decisions, "rounds": s.rounds, "stats": game_values(program, s)}
 
 
-def _summed(results, n: int) -> tuple:
-    """Wins (a shared win split evenly), draws, score totals and decisions, added up in the
-    order the games come: floating-point sums depend on the order, and the report must not."""
-    wins, draws, totals, decisions = [0.0] * n, 0, [0.0] * n, 0
-    for winners, scores, d in results:
-        if not winners:
-            draws += 1
-        for w in winners:
-            wins[w] += 1 / len(winners)
-        for p, v in enumerate(scores):
-            totals[p] += v
-        decisions += d
-    return wins, draws, totals, decisions
-
-
-def _summed_in_workers(program, n, games, seed, mc_seats, playouts, jobs) -> tuple:
-    """The sums of _summed over games played by `jobs` forked workers, in contiguous blocks
-    taken back in game order.  A game that fails in a worker is played again here, so that
-    its error is raised as it would be with one job (an error need not survive pickling)."""
+def _rows_from_workers(program, n, games, seed, mc_seats, playouts, jobs):
+    """The rows of game_row played by `jobs` forked workers, in contiguous blocks taken back
+    in game order.  A game that fails in a worker is played again here, so that its error is
+    raised as it would be with one job (an error need not survive pickling)."""
     global _program
     size = -(-games // (jobs * CHUNKS_PER_JOB))
     blocks = [(seed + k, min(size, games - k), n, tuple(mc_seats), playouts) for k in range(0, games, size)]
@@ -103,9 +125,11 @@ def _summed_in_workers(program, n, games, seed, mc_seats, playouts, jobs) -> tup
     workers = []
     try:
         workers = _started(jobs, blocks)
-        played = (r for i in range(len(blocks)) for r in _received(workers[i % jobs][1]))
-        return _summed((r if r is not None else _game(program, n, seed + k, mc_seats, playouts)
-                        for k, r in enumerate(played)), n)
+        k = 0
+        for i in range(len(blocks)):
+            for row in _received(workers[i % jobs][1]):
+                yield row if row is not None else game_row(program, n, seed + k, mc_seats, playouts)
+                k += 1
     finally:                          # Ctrl-C, a signal or an error: no worker outlives the call
         _program = None
         for process, reader in workers:
@@ -173,7 +197,7 @@ def _played_block(block) -> list:
 def _game_or_none(seed: int, n: int, mc_seats, playouts: int):
     """A worker's game: its result, or None if it failed (the parent plays it again to raise the error)."""
     try:
-        return _game(_program, n, seed, mc_seats, playouts)
+        return game_row(_program, n, seed, mc_seats, playouts)
     except Exception:
         return None
 
@@ -183,17 +207,3 @@ def _agents(n: int, seed: int, mc_seats, playouts: int) -> list:
             else RandomAgent(seed * 1000 + seat + 1) for seat in range(n)]
 
 
-def report_lines(report: dict) -> list[str]:
-    """The report as a person reads it."""
-    g, n, first = report["games"], report["players"], report["seeds"][0]
-    mc = report["mc_seats"]
-    bots = "random bots" + (f", mc bot in seat(s) {', '.join(map(str, mc))}" if mc else "")
-    lines = [f"{report['ruleset']}: {g} games between {bots}, {n} players, seeds {first}-{report['seeds'][1]}"
-             + (f", house rules {report['options']}" if report["options"] else "")]
-    for p in range(n):
-        score = f", mean score {report['mean_score'][p]}" if report["mean_score"] else ""
-        lines.append(f"  Player {p + 1}: wins {100 * report['win_share'][p]:.1f}%{score}")
-    jobs = report.get("jobs", 1)
-    lines.append(f"  draws {100 * report['draws']:.1f}%, {report['decisions_per_game']} decisions a game, "
-                 f"{report['games_per_s']} games/s" + (f" ({jobs} processes)" if jobs > 1 else ""))
-    return lines

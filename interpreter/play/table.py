@@ -7,16 +7,17 @@ from ..errors import RulesError
 
 
 def play(program, agents, seed: int = 0, players: int | None = None, stacks=None,
-         log: bool = True, on_log=None, on_decision=None, prefix=()):
+         log: bool = True, on_log=None, on_decision=None, prefix=(), tally: bool = False):
     """Play a whole game; `agents[seat]` decides for each seat. Returns the final state.
 
     `prefix` holds option indexes already decided (a resumed game): they are applied
     before any agent is asked.  `on_log(entries)` gets each batch of new log entries
     as the game goes, so an account can be shown while a person plays;
-    `on_decision(state)` runs after every decision, so a record can be saved.
+    `on_decision(state)` runs after every decision, so a record can be saved; `tally`:
+    the state keeps the per-round statistics (engine.new_game).
     """
     try:
-        s = new_game(program, seed=seed, players=players, stacks=stacks, log=log)
+        s = new_game(program, seed=seed, players=players, stacks=stacks, log=log, tally=tally)
     except RulesError as e:
         if on_log and getattr(e, "state", None) is not None and e.state.log:
             on_log(e.state.log)

@@ -1051,6 +1051,8 @@ class Generator:
         m = self.marks["flow"]
         fn.count()
         fn.add("s.scopes.pop()")
+        if self.marks.get("round_recorder") is not None:
+            fn.add(f"{self.const(self.marks['round_recorder'], '_tally')}(s)")
         if m["end_call"] is not None:
             self.call(fn, m["end_call"], self.marks["dispatch"]["round_end"], "{}", self.write_until)
             return

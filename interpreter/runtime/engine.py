@@ -15,8 +15,9 @@ from .state import Rng, State, _blank
 
 
 def new_game(program: Program, seed: int = 0, players: int | None = None, stacks=None,
-             log: bool = True, names=None) -> State:
-    """A fresh game state, already advanced to the first decision."""
+             log: bool = True, names=None, tally: bool = False) -> State:
+    """A fresh game state, already advanced to the first decision.  `tally`: keep the values
+    of the ruleset's per-round statistics as rounds end (State.tally, for simulations)."""
     n = program.player_count(players)
     s = _blank()                # every field is set below
     s.seed = seed
@@ -47,6 +48,7 @@ def new_game(program: Program, seed: int = 0, players: int | None = None, stacks
     s.rounds = 0
     s.vars = {}
     s.pvars = {}
+    s.tally = [] if tally else None
     _init_variables(program, s)
     try:
         run(program, s)
@@ -363,6 +365,7 @@ def determinize(program: Program, s: State, seat: int, rng) -> State:
     c.rng = Rng(state=rng.next())
     c.stacks = []          # a stacked deck is the real future: the imagined one is random
     c.log = None
+    c.tally = None         # what bots imagine is not measured
     return c
 
 

@@ -26,6 +26,16 @@ class ChoiceSpec:
 
 
 @dataclass
+class StatisticSpec:
+    """A statistic of the ruleset: its name, when it is measured (game or round), how a report
+    names it, and fn(state, locals) -> number, bool or None."""
+    name: str
+    per: str
+    label: str
+    fn: object
+
+
+@dataclass
 class Program:
     name: str
     title: str
@@ -63,6 +73,7 @@ class Program:
     reference: list = field(default_factory=list)  # generated code: the closure instructions of the same
                                                    # layout, run from switch_at steps on (engine.run)
     left_out: int = 0                              # generated code: functions left to the closures
+    statistics: list = field(default_factory=list)  # StatisticSpec, per-round ones in the order of a tally's row
     switch_at: int = -1                            # generated code: steps from which the game goes on
                                                    # step by step (the limit less the most one function runs)
 

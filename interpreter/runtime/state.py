@@ -48,7 +48,7 @@ class Rng:
 
 FIELDS = ("zones", "vars", "pvars", "out", "players", "names", "current", "rng", "pc", "locals",
           "frames", "scopes", "pending", "log", "over", "revealed", "stacks", "steps", "decisions",
-          "result", "seed", "journal", "requests", "rounds", "work", "logged")
+          "result", "seed", "journal", "requests", "rounds", "work", "logged", "tally")
 
 
 class State:
@@ -93,6 +93,7 @@ class State:
         c.rounds = self.rounds
         c.work = self.work
         c.logged = self.logged
+        c.tally = None if self.tally is None else [list(row) for row in self.tally]
         return c
 
     @classmethod

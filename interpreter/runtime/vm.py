@@ -62,6 +62,19 @@ def push_scope(kind, exit_label):
     return factory
 
 
+def pop_scope_and(hook):
+    """pop_scope, then hook(state): what a round's end measures, in the same step."""
+    def factory(pc, at):
+        nxt = pc + 1
+
+        def pop(s):
+            s.scopes.pop()
+            hook(s)
+            return nxt
+        return pop
+    return factory
+
+
 def pop_scope():
     def factory(pc, at):
         nxt = pc + 1

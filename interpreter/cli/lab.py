@@ -1,0 +1,170 @@
+"""`interpret simulate` and `interpret compare`: the designer's laboratory at the command line.
+
+Both load and check every ruleset and variant first (a bad one stops the command with its
+file:line:col before any game is played), show a progress bar on a terminal, print the
+report (or --json), and write what was asked: one row per game (--csv, --jsonl), a plot
+(--plot) and an HTML page (--report).  Ctrl-C prints what the games played so far say.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+
+from ..errors import UsageError
+from ..pipeline import load_program
+from ..play.compare import compare
+from ..play.reports import comparison_lines, report_lines
+from ..play.simulation import Interrupted, simulate
+from ..play import outputs
+
+
+def add_run_arguments(p: argparse.ArgumentParser, cores: int) -> None:
+    """What simulate and compare share: how many games, by whom, and where the results go."""
+    p.add_argument("--games", type=int, default=200)
+    p.add_argument("--players", type=int)
+    p.add_argument("--seed", type=int, default=0, help="seed of the first game; game k uses seed + k")
+    p.add_argument("--mc-seats", type=int, nargs="*", default=[], metavar="SEAT",
+                   help="seats played by the mc bot (the others by random bots)")
+    p.add_argument("--bot", choices=["random", "mc"], default="random",
+                   help="who plays every seat not named by --mc-seats: random bots (default) or the mc bot")
+    p.add_argument("--playouts", type=int, default=20, help="play-outs per option for the mc bot")
+    p.add_argument("--jobs", type=int, default=cores, metavar="N",
+                   help=f"worker processes sharing the games (default: every core, here {cores}); "
+                        "the report is the same for any N")
+    p.add_argument("--json", action="store_true", help="print the report as JSON (docs/simulation.md gives its shape)")
+    p.add_argument("--csv", metavar="FILE", help="write one row per game: seed, winners, scores, length, statistics")
+    p.add_argument("--jsonl", metavar="FILE", help="write one JSON line per game")
+    p.add_argument("--plot", metavar="FILE", help="draw win shares and the spread of length and scores (.png or .svg; "
+                                                  "needs the 'plot' extra: pip install 'card-interpreter[plot]')")
+    p.add_argument("--report", metavar="DIR", help="write an HTML page with the tables and plots into DIR")
+    p.add_argument("--progress", choices=["auto", "on", "off"], default="auto",
+                   help="a progress bar on stderr (auto: when stderr is a terminal)")
+
+
+def simulate_parser(cores: int) -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="interpret simulate",
+                                description="Play many games between bots and report how they end: wins per seat "
+                                            "with 95% intervals, draws, scores, length and the ruleset's statistics.")
+    p.add_argument("ruleset")
+    p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
+    add_run_arguments(p, cores)
+    return p
+
+
+def compare_parser(cores: int) -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="interpret compare",
+        description="Play a ruleset and its variants on the same seeds and say what each variant changes, "
+                    "with 95% intervals. A variant is the base with --option settings, a --variant, or another "
+                    "ruleset file.",
+        epilog="example: interpret compare rulesets/ninety_nine.yaml --option empty_draw_pile=reshuffle")
+    p.add_argument("base", help="the ruleset the variants are compared with")
+    p.add_argument("variants", nargs="*", metavar="VARIANT.yaml", help="other ruleset files, each a variant")
+    p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                   help="the base with these settings is a variant (all --option together make one)")
+    p.add_argument("--variant", action="append", default=[], metavar="NAME=VALUE[,NAME=VALUE...]",
+                   help="a variant of its own: the base with these settings (repeat for more)")
+    p.add_argument("--base-option", action="append", default=[], metavar="NAME=VALUE",
+                   help="settings of the base itself (and of every variant built on it)")
+    add_run_arguments(p, cores)
+    return p
+
+
+def parse_options(pairs, flag="--option") -> dict:
+    out = {}
+    for pair in pairs:
+        if "=" not in pair:
+            raise UsageError(f"{flag} needs NAME=VALUE, got '{pair}'")
+        name, value = pair.split("=", 1)
+        out[name.strip()] = value.strip()
+    return out
+
+
+def _mc_seats(args, program) -> list:
+    if args.bot == "mc":
+        return list(range(1, program.player_count(args.players) + 1))
+    return args.mc_seats
+
+
+def run_simulate(args, stdout, stderr) -> int:
+    program = load_program(args.ruleset, parse_options(args.option))
+    outputs.check_targets(args)
+    mc = _mc_seats(args, program)
+    bar = outputs.progress(args.progress, args.games, stderr)
+    rows = []
+
+    def seen(row):
+        rows.append(row)
+        bar.update()
+    interrupted = False
+    try:
+        report = simulate(program, args.games, args.players, args.seed, mc, args.playouts, args.jobs, on_row=seen)
+    except Interrupted as e:
+        report, interrupted = e.report, True
+    finally:
+        bar.close()
+    _print(args, report, report_lines(report), stdout)
+    outputs.write_all(args, [(program.name, report, rows)], None, stderr)
+    if interrupted:
+        print("interrupted", file=stderr)
+        return 130
+    return 0
+
+
+def run_compare(args, stdout, stderr) -> int:
+    variants = load_variants(args)
+    outputs.check_targets(args)
+    mc = _mc_seats(args, variants[0][1])
+    rows = [[] for _ in variants]
+    bar = outputs.progress(args.progress, args.games * len(variants), stderr)
+
+    def seen(index, row):
+        rows[index].append(row)
+        bar.update()
+    interrupted = False
+    try:
+        result = compare(variants, args.games, args.players, args.seed, mc, args.playouts, args.jobs, on_row=seen)
+    except Interrupted as e:
+        result, interrupted = e.report, True
+    finally:
+        bar.close()
+    common = result["games"]
+    runs = [(run["variant"], run["report"], rows[i][:common]) for i, run in enumerate(result["runs"])]
+    _print(args, result, comparison_lines(result), stdout)
+    outputs.write_all(args, runs, result, stderr)
+    if interrupted:
+        print("interrupted", file=stderr)
+        return 130
+    return 0
+
+
+def load_variants(args) -> list:
+    """[(name, Program)]: the base, then each variant, every one checked before a game is played."""
+    base_options = parse_options(args.base_option, "--base-option")
+    variants = [("base" + (f" ({_named(base_options)})" if base_options else ""),
+                 load_program(args.base, base_options))]
+    if args.option:
+        options = parse_options(args.option)
+        variants.append((_named(options), load_program(args.base, {**base_options, **options})))
+    for spec in args.variant:
+        options = parse_options([x for x in spec.split(",") if x.strip()], "--variant")
+        if not options:
+            raise UsageError("--variant needs NAME=VALUE[,NAME=VALUE...]")
+        variants.append((_named(options), load_program(args.base, {**base_options, **options})))
+    for path in args.variants:
+        variants.append((path, load_program(path, base_options)))
+    if len(variants) < 2:
+        raise UsageError("give a variant to compare: --option NAME=VALUE, --variant NAME=VALUE,... or a ruleset file")
+    return variants
+
+
+def _named(options: dict) -> str:
+    return ", ".join(f"{k}={v}" for k, v in options.items())
+
+
+def _print(args, result, lines, stdout) -> None:
+    if args.json:
+        print(json.dumps(result, ensure_ascii=False), file=stdout)
+    else:
+        for line in lines:
+            print(line, file=stdout)

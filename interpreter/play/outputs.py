@@ -1,0 +1,138 @@
+"""Where a simulation's results go besides the terminal: one row per game as CSV or JSON
+lines, a plot, an HTML page, and a progress bar while the games are played.
+
+A run is (name, report, rows): the variant's name, its report (simulation.report) and its
+game rows (simulation.game_row).  In the files, seats are numbered from 1, as everywhere a
+person reads them.
+"""
+from __future__ import annotations
+
+import csv
+import json
+import os
+import pathlib
+
+from ..errors import UsageError
+
+PLOT_SUFFIXES = (".png", ".svg", ".pdf")
+
+
+def cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:           # not on every platform
+        return os.cpu_count() or 1
+
+
+def check_targets(args) -> None:
+    """Refuse, before any game is played, an output that could not be written."""
+    for flag, path in (("--csv", args.csv), ("--jsonl", args.jsonl), ("--plot", args.plot)):
+        if path and not pathlib.Path(path).resolve().parent.is_dir():
+            raise UsageError(f"{flag} {path}: no such folder")
+    if args.plot:
+        if pathlib.Path(args.plot).suffix.lower() not in PLOT_SUFFIXES:
+            raise UsageError(f"--plot {args.plot}: the file must end in {', '.join(PLOT_SUFFIXES)}")
+        if not plotting_available():
+            raise UsageError("--plot needs matplotlib: pip install 'card-interpreter[plot]'")
+    if args.report and pathlib.Path(args.report).exists() and not pathlib.Path(args.report).is_dir():
+        raise UsageError(f"--report {args.report}: not a folder")
+
+
+def plotting_available() -> bool:
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+class _Silent:
+    def update(self, k: int = 1):
+        pass
+
+    def close(self):
+        pass
+
+
+def progress(mode: str, total: int, stream):
+    """A progress bar with the rate and time left (tqdm) on `stream` when it is a terminal (or
+    mode 'on'); otherwise nothing is shown."""
+    show = mode == "on" or (mode == "auto" and hasattr(stream, "isatty") and stream.isatty())
+    if not show:
+        return _Silent()
+    from tqdm import tqdm
+    return tqdm(total=total, file=stream, unit="game", smoothing=0.1, dynamic_ncols=True)
+
+
+def write_all(args, runs: list, comparison, note) -> None:
+    """Write every output asked for, and say where on `note` (stderr: stdout may be JSON)."""
+    if args.csv:
+        write_csv(args.csv, runs)
+        print(f"rows: {args.csv}", file=note)
+    if args.jsonl:
+        write_jsonl(args.jsonl, runs)
+        print(f"rows: {args.jsonl}", file=note)
+    if args.plot:
+        from .plots import plot
+        plot(args.plot, runs)
+        print(f"plot: {args.plot}", file=note)
+    if args.report:
+        from .html_report import write_report
+        page = write_report(args.report, runs, comparison)
+        print(f"report: {page}", file=note)
+
+
+def _stat_names(runs) -> list:
+    names = []
+    for _, report, _ in runs:
+        for name, st in report["statistics"].items():
+            if name not in [n for n, _ in names]:
+                names.append((name, st["per"]))
+    return names
+
+
+def csv_header(runs, n: int) -> list:
+    head = ["variant", "seed", "winners"] + [f"score_{p + 1}" for p in range(n)] + ["decisions", "rounds"]
+    for name, per in _stat_names(runs):
+        head += [name, f"{name}_rounds"] if per == "round" else [name]
+    return head
+
+
+def csv_rows(runs, n: int):
+    """Each game as a flat row; a per-round statistic as its total over the game's rounds and
+    the number of rounds it was measured in."""
+    names = _stat_names(runs)
+    for variant, _, rows in runs:
+        for row in rows:
+            scores = row["scores"] or [""] * n
+            out = [variant, row["seed"], " ".join(str(p + 1) for p in row["winners"])] + list(scores)
+            out += [row["decisions"], row["rounds"]]
+            for name, per in names:
+                v = row["stats"].get(name)
+                if per == "round":
+                    vs = [x for x in (v or []) if x is not None]
+                    out += [sum(float(x) for x in vs) if vs else "", len(vs)]
+                else:
+                    out.append("" if v is None else int(v) if isinstance(v, bool) else v)
+            yield out
+
+
+def write_csv(path, runs) -> None:
+    n = runs[0][1]["players"]
+    with open(path, "w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f)
+        w.writerow(csv_header(runs, n))
+        w.writerows(csv_rows(runs, n))
+
+
+def jsonl_row(variant: str, row: dict) -> dict:
+    return {"variant": variant, "seed": row["seed"], "winners": [p + 1 for p in row["winners"]],
+            "scores": row["scores"] or None, "decisions": row["decisions"], "rounds": row["rounds"],
+            "statistics": row["stats"]}
+
+
+def write_jsonl(path, runs) -> None:
+    with open(path, "w", encoding="utf-8") as f:
+        for variant, _, rows in runs:
+            for row in rows:
+                f.write(json.dumps(jsonl_row(variant, row), ensure_ascii=False) + "\n")

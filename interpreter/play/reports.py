@@ -1,0 +1,140 @@
+"""Simulation and comparison reports as a person reads them: each number with its 95%
+interval, and plain sentences for what differs beyond chance and what does not."""
+from __future__ import annotations
+
+
+def pct(x) -> str:
+    return "n/a" if x is None else f"{100 * x:.1f}%"
+
+
+def num(x) -> str:
+    """A number to three significant figures or one decimal, whichever says more."""
+    if x is None:
+        return "n/a"
+    if abs(x) >= 100:
+        return f"{x:.1f}"
+    return f"{x:.3g}" if abs(x) < 1 else f"{x:.2f}".rstrip("0").rstrip(".") if abs(x) < 10 else f"{x:.1f}"
+
+
+def interval(e: dict, share: bool = False) -> str:
+    """'50.5% [48.3, 52.7]' or '246.2 [244.1, 248.3]' (no interval below two values)."""
+    f = pct if share else num
+    if e["low"] is None:
+        return f(e["value"])
+    if share:
+        return f"{pct(e['value'])} [{100 * e['low']:.1f}, {100 * e['high']:.1f}]"
+    return f"{num(e['value'])} [{num(e['low'])}, {num(e['high'])}]"
+
+
+def seat_name(p: int) -> str:
+    return f"Player {p}"
+
+
+def report_lines(report: dict) -> list[str]:
+    """The report of one run (simulation.report)."""
+    g, n, first = report["games"], report["players"], report["seeds"][0]
+    mc = report["mc_seats"]
+    bots = "random bots" + (f", mc bot in seat(s) {', '.join(map(str, mc))}" if mc else "")
+    head = (f"{report['ruleset']}: {g} games between {bots}, {n} players, seeds {first}-{report['seeds'][1]}"
+            + (f", house rules {report['options']}" if report["options"] else ""))
+    lines = [head + ("" if report.get("complete", True) else " (interrupted: the games played so far)")]
+    lines.append("  95% intervals in brackets")
+    for p in range(n):
+        score = f", mean score {interval(report['mean_score'][p])}" if report["mean_score"] else ""
+        lines.append(f"  {seat_name(p + 1)}: wins {interval(report['win_share'][p], True)}{score}")
+    lines.append(f"  draws {interval(report['draws'], True)}")
+    lines.append("  " + fairness_sentence(report))
+    lines.append(f"  length: {interval(report['decisions'])} decisions, {interval(report['rounds'])} rounds a game")
+    for name, st in report["statistics"].items():
+        lines.append("  " + statistic_line(st))
+    speed = f"{report['games_per_s']} games/s" if report.get("games_per_s") else ""
+    jobs = report.get("jobs", 1)
+    if speed:
+        lines.append(f"  {speed}" + (f" ({jobs} processes)" if jobs > 1 else ""))
+    return lines
+
+
+def fairness_sentence(report: dict) -> str:
+    f, n = report["fairness"], report["players"]
+    if f["even_share"] is None:
+        return "Too few games to say whether the seats differ."
+    even = pct(f["even_share"])
+    if not f["differ"]:
+        return f"No seat wins more or less often than an even share ({even}) beyond chance."
+    parts = []
+    for p in f["differ"]:
+        share = report["win_share"][p - 1]["value"]
+        parts.append(f"{seat_name(p)} wins {'more' if share > f['even_share'] else 'less'} often "
+                     f"({pct(share)})")
+    return f"The seats differ beyond chance: {'; '.join(parts)} than an even share ({even})."
+
+
+def statistic_line(st: dict) -> str:
+    """'moons: 4.1% of rounds [3.5, 4.8], 0.32 a game' and the like."""
+    share = st["kind"] == "share"
+    if st["value"] is None:
+        return f"{st['label']}: never measured"
+    what = interval(st, share)
+    if st["per"] == "round":
+        unit = " of rounds" if share else " a round"
+        what = what.replace("%", "%" + unit, 1) if share else what.replace(" [", unit + " [", 1) if "[" in what else what + unit
+        return f"{st['label']}: {what}; {num(st['per_game']['value'])} a game"
+    if share:
+        what = what.replace("%", "% of games", 1)
+    return f"{st['label']}: {what}"
+
+
+# -- comparisons -----------------------------------------------------------------------------
+def comparison_lines(comparison: dict) -> list[str]:
+    """compare's report: each variant's own figures, then what it changes against the base."""
+    base = comparison["runs"][0]
+    lines = [f"{base['report']['ruleset']}: {comparison['games']} games per variant on the same seeds "
+             f"{comparison['seeds'][0]}-{comparison['seeds'][1]} (common random numbers), {comparison['players']} players"
+             + ("" if comparison.get("complete", True) else " (interrupted: the games played so far)")]
+    for run in comparison["runs"]:
+        lines.append("")
+        lines.append(f"{run['variant']}:")
+        lines.extend("  " + line for line in report_lines(run["report"])[1:-1])
+    for d in comparison["differences"]:
+        lines.append("")
+        lines.append(f"{d['variant']} against {comparison['runs'][0]['variant']} (difference, 95% interval):")
+        lines.extend("  " + s for s in difference_sentences(d, comparison["players"]))
+    return lines
+
+
+def difference_sentences(d: dict, n: int) -> list[str]:
+    out = []
+    for p in range(n):
+        out.append(_shift(f"{seat_name(p + 1)} wins", d["win_share"][p], share=True,
+                          more="more often", less="less often"))
+    out.append(_shift("Draws happen", d["draws"], share=True, more="more often", less="less often"))
+    if d["mean_score"]:
+        for p in range(n):
+            out.append(_shift(f"{seat_name(p + 1)}'s mean score:", d["mean_score"][p], more="higher", less="lower"))
+    out.append(_shift("Games last", d["decisions"], unit=" decisions", more="longer", less="shorter"))
+    out.append(_shift("Rounds a game:", d["rounds"], more="more", less="fewer"))
+    for name, st in d["statistics"].items():
+        share = st["kind"] == "share"
+        per_round = " (per round)" if st["per"] == "round" else ""
+        out.append(_shift(st["label"] + per_round + ":", st, share=share, more="more often" if share else "more",
+                          less="less often" if share else "less"))
+    return out
+
+
+def _shift(subject: str, e: dict, share=False, unit="", more="more", less="less") -> str:
+    """A plain sentence for a difference: its size and direction with the interval of that
+    size, or that it is within chance, or that nothing changed at all."""
+    v, lo, hi = e["value"], e["low"], e["high"]
+    sized, subject = subject, subject.rstrip(":")
+    if v is None:
+        return f"{subject}: not measured in both"
+    fmt = (lambda x: f"{100 * x:.1f}") if share else num
+    u = " points" + (unit if share else "") if share else unit
+    if v == 0 and (lo is None or lo == hi == 0):
+        return f"{subject}: no change"
+    if lo is None or lo <= 0 <= hi:
+        sign = "+" if v > 0 else ""
+        span = f" [{fmt(lo)}, {fmt(hi)}]" if lo is not None else ""
+        return f"{subject}: no difference beyond chance ({sign}{fmt(v)}{u}{span})"
+    a, b = (lo, hi) if v > 0 else (-hi, -lo)
+    return f"{sized} {fmt(abs(v))}{u} {more if v > 0 else less} [{fmt(a)}, {fmt(b)}]"

@@ -1,0 +1,216 @@
+"""Honest numbers from many games: each share or mean with its 95% interval, whether the
+seats differ beyond chance, and the difference a variant makes, game by game.
+
+A simulation gives one row per game (simulation.game_row): winners, scores, length and the
+values of the ruleset's statistics.  `summary(rows, ...)` sums the rows of one ruleset;
+`differences(base, variant)` compares two lists of rows played on the same seeds (common
+random numbers: the games differ only where the rules do), so that a small effect shows
+with far fewer games than two independent runs would need.
+
+Intervals:
+- a share of games (wins, draws, a true/false statistic per game): Wilson's score interval;
+- a mean over games: the normal interval of the mean (games are independent);
+- a share or mean over rounds (a per-round statistic): the pooled ratio over all rounds,
+  its interval from the spread between games (rounds of one game are not independent);
+- a difference between variants: the mean of the per-game differences on the same seed,
+  with the normal interval of that mean (per-round ratios linearised game by game).
+"""
+from __future__ import annotations
+
+import math
+
+Z95 = 1.959963984540054         # the standard normal's 97.5% point
+
+
+def estimate(value, low=None, high=None) -> dict:
+    """The JSON shape of every number reported with its interval."""
+    r = lambda x: None if x is None else round(x, 6)      # noqa: E731
+    return {"value": r(value), "low": r(low), "high": r(high)}
+
+
+def wilson(successes: float, n: int, z: float = Z95) -> dict:
+    """A share `successes / n` with Wilson's score interval (good near 0 and 1, and for
+    small n, where the plain normal interval is not)."""
+    if n == 0:
+        return estimate(None)
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return estimate(p, max(0.0, centre - half), min(1.0, centre + half))
+
+
+def mean(values, z: float = Z95) -> dict:
+    """The mean of independent values with its normal interval (none below two values)."""
+    values = [v for v in values if v is not None]
+    n = len(values)
+    if n == 0:
+        return estimate(None)
+    m = math.fsum(values) / n
+    if n < 2:
+        return estimate(m)
+    half = z * math.sqrt(math.fsum((v - m) ** 2 for v in values) / (n - 1) / n)
+    return estimate(m, m - half, m + half)
+
+
+def pooled(per_game, z: float = Z95) -> dict:
+    """The ratio sum(x) / sum(n) over games, where game g contributes x_g (a total over its
+    rounds) and n_g (its rounds measured); the interval from the spread between games."""
+    per_game = [(x, k) for x, k in per_game if k]
+    total = sum(k for _, k in per_game)
+    if total == 0:
+        return estimate(None)
+    r = math.fsum(x for x, _ in per_game) / total
+    g = len(per_game)
+    if g < 2:
+        return estimate(r)
+    kbar = total / g
+    resid = [(x - r * k) / kbar for x, k in per_game]
+    half = z * math.sqrt(math.fsum(e * e for e in resid) / (g - 1) / g)
+    return estimate(r, r - half, r + half)
+
+
+def _linearised(per_game):
+    """Each game's share of the pooled ratio's error, and the ratio: a per-round statistic
+    as per-game values whose mean is the ratio (for paired differences)."""
+    total = sum(k for _, k in per_game)
+    if total == 0:
+        return None
+    r = math.fsum(x for x, _ in per_game) / total
+    kbar = total / len(per_game)
+    return [r + (x - r * k) / kbar if k else None for x, k in per_game]
+
+
+# -- one game's row, and the numbers a statistic takes from it -------------------------------
+def _numeric(v):
+    """A statistic's value as a number (a bool counts 1 or 0); None stays None."""
+    if v is None or isinstance(v, (list, dict, str)):
+        return None
+    return float(v)
+
+
+def round_totals(values) -> tuple:
+    """(sum, count) of the measured values of a per-round statistic in one game."""
+    vs = [_numeric(v) for v in values]
+    vs = [v for v in vs if v is not None]
+    return math.fsum(vs), len(vs)
+
+
+def kind_of(values) -> str:
+    """'share' when every measured value is true/false, else 'mean'."""
+    flat = [v for x in values for v in (x if isinstance(x, list) else [x]) if v is not None]
+    return "share" if flat and all(isinstance(v, bool) for v in flat) else "mean"
+
+
+# -- the summary of one run ---------------------------------------------------------------------
+def win_shares(rows, n: int) -> list[list[float]]:
+    """Per game, each seat's part of the win (a shared win split evenly)."""
+    out = []
+    for row in rows:
+        w = [0.0] * n
+        for p in row["winners"]:
+            w[p] += 1 / len(row["winners"])
+        out.append(w)
+    return out
+
+
+def summary(rows: list, n: int, specs=()) -> dict:
+    """Everything a report shows of a list of game rows (see simulation.game_row): shares
+    and means with their intervals; `specs` are the ruleset's statistics (name, label, per)."""
+    g = len(rows)
+    wins = win_shares(rows, n)
+    draws = sum(1 for row in rows if not row["winners"])
+    out = {
+        "win_share": [wilson(sum(w[p] for w in wins), g) for p in range(n)],
+        "draws": wilson(draws, g),
+        "mean_score": ([mean([row["scores"][p] for row in rows]) for p in range(n)]
+                       if rows and rows[0]["scores"] else None),
+        "decisions": mean([row["decisions"] for row in rows]),
+        "rounds": mean([row["rounds"] for row in rows]),
+        "statistics": {},
+    }
+    out["fairness"] = fairness(out["win_share"], out["draws"], g, n)
+    for name, label, per in specs:
+        values = [row["stats"].get(name) for row in rows]
+        kind = kind_of(values)
+        if per == "round":
+            totals = [round_totals(v or []) for v in values]
+            out["statistics"][name] = {
+                "label": label, "per": per, "kind": kind,
+                **pooled(totals), "measured": sum(k for _, k in totals),
+                "per_game": mean([x for x, _ in totals]),
+            }
+        else:
+            nums = [_numeric(v) for v in values]
+            measured = [v for v in nums if v is not None]
+            est = wilson(sum(measured), len(measured)) if kind == "share" else mean(measured)
+            out["statistics"][name] = {"label": label, "per": per, "kind": kind, **est, "measured": len(measured)}
+    return out
+
+
+def fairness(win_share: list, draws: dict, games: int, n: int) -> dict:
+    """Whether the seats win more or less than an even share of the games nobody drew,
+    beyond chance: each seat's Wilson interval at 95% shared out over the seats
+    (Bonferroni: 1 - 0.05/n each), against the even share."""
+    if games == 0 or n < 2:
+        return {"even_share": None, "differ": [], "text": "too few games or seats to compare"}
+    even = (1 - (draws["value"] or 0)) / n
+    z = _z_for(0.05 / n)
+    differ = []
+    for p, share in enumerate(win_share):
+        w = wilson(share["value"] * games, games, z)
+        if w["low"] > even or w["high"] < even:
+            differ.append(p + 1)
+    return {"even_share": round(even, 6), "differ": differ}
+
+
+def _z_for(alpha: float) -> float:
+    """The two-sided standard normal point for level alpha (bisection on erfc)."""
+    lo, hi = 0.0, 10.0
+    for _ in range(60):
+        mid = (lo + hi) / 2
+        if math.erfc(mid / math.sqrt(2)) > alpha:
+            lo = mid
+        else:
+            hi = mid
+    return (lo + hi) / 2
+
+
+# -- two runs on the same seeds -----------------------------------------------------------------
+def differences(base: list, variant: list, n: int, specs=()) -> dict:
+    """What the variant changes, game by game on the same seeds: each figure of the summary
+    as a difference (variant - base) with its interval.  Statistics are compared where
+    both rulesets declare them (`specs`: those of the variant)."""
+    if [r["seed"] for r in base] != [r["seed"] for r in variant]:
+        raise ValueError("the runs were not played on the same seeds")
+    wb, wv = win_shares(base, n), win_shares(variant, n)
+    out = {
+        "win_share": [paired([w[p] for w in wb], [w[p] for w in wv]) for p in range(n)],
+        "draws": paired([float(not r["winners"]) for r in base], [float(not r["winners"]) for r in variant]),
+        "mean_score": ([paired([r["scores"][p] for r in base], [r["scores"][p] for r in variant]) for p in range(n)]
+                       if base and base[0]["scores"] and variant[0]["scores"] else None),
+        "decisions": paired([r["decisions"] for r in base], [r["decisions"] for r in variant]),
+        "rounds": paired([r["rounds"] for r in base], [r["rounds"] for r in variant]),
+        "statistics": {},
+    }
+    for name, label, per in specs:
+        if not all(name in r["stats"] for r in base[:1]):
+            continue
+        a = [r["stats"].get(name) for r in base]
+        b = [r["stats"].get(name) for r in variant]
+        kind = kind_of(a + b)
+        if per == "round":
+            la = _linearised([round_totals(v or []) for v in a])
+            lb = _linearised([round_totals(v or []) for v in b])
+            if la is None or lb is None:
+                continue
+            d = paired(la, lb)
+        else:
+            d = paired([_numeric(v) for v in a], [_numeric(v) for v in b])
+        out["statistics"][name] = {"label": label, "per": per, "kind": kind, **d}
+    return out
+
+
+def paired(a: list, b: list) -> dict:
+    """The mean of b - a over the games where both are measured, with its interval."""
+    return mean([y - x for x, y in zip(a, b) if x is not None and y is not None])
