@@ -40,8 +40,9 @@ def test_hearts2_seats_win_equally_often_between_random_bots():
     out = io.StringIO()
     assert run(["simulate", ruleset("hearts2"), "--games", str(GAMES), "--seed", "0", "--json"], stdout=out) == 0
     report = json.loads(out.getvalue())
-    assert report["games"] == GAMES and report["draws"] == 0
+    assert report["games"] == GAMES and report["draws"]["value"] == 0
+    assert report["fairness"]["differ"] == []
     lo, hi = binomial_interval(GAMES)
-    for seat, share in enumerate(report["win_share"]):
+    for seat, share in enumerate(e["value"] for e in report["win_share"]):
         assert lo <= round(share * GAMES) <= hi, (f"seat {seat + 1} wins {share:.1%} of {GAMES} matches; "
                                                   f"the 99% interval of one half is {lo / GAMES:.1%}..{hi / GAMES:.1%}")

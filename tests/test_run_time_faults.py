@@ -234,6 +234,6 @@ def test_a_game_plays_the_same_with_or_without_its_account(game):
         out = io.StringIO()
         assert run(["simulate", path, "--games", "1", "--seed", str(seed), "--json"], stdout=out) == 0
         simulated = json.loads(out.getvalue())
-        assert played["decisions"] == simulated["decisions_per_game"]
+        assert played["decisions"] == simulated["decisions"]["value"]
         assert [1.0 if p in played["winners"] else 0.0 for p in range(len(simulated["win_share"]))] == \
-            [1.0 if w > 0 else 0.0 for w in simulated["win_share"]]
+            [1.0 if w["value"] > 0 else 0.0 for w in simulated["win_share"]]

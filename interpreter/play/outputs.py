@@ -91,8 +91,13 @@ def _stat_names(runs) -> list:
     return names
 
 
+def _scored(runs) -> bool:
+    return any(row["scores"] for _, _, rows in runs for row in rows)
+
+
 def csv_header(runs, n: int) -> list:
-    head = ["variant", "seed", "winners"] + [f"score_{p + 1}" for p in range(n)] + ["decisions", "rounds"]
+    scores = [f"score_{p + 1}" for p in range(n)] if _scored(runs) else []
+    head = ["variant", "seed", "winners"] + scores + ["decisions", "rounds"]
     for name, per in _stat_names(runs):
         head += [name, f"{name}_rounds"] if per == "round" else [name]
     return head
@@ -102,9 +107,10 @@ def csv_rows(runs, n: int):
     """Each game as a flat row; a per-round statistic as its total over the game's rounds and
     the number of rounds it was measured in."""
     names = _stat_names(runs)
+    scored = _scored(runs)
     for variant, _, rows in runs:
         for row in rows:
-            scores = row["scores"] or [""] * n
+            scores = (row["scores"] or [""] * n) if scored else []
             out = [variant, row["seed"], " ".join(str(p + 1) for p in row["winners"])] + list(scores)
             out += [row["decisions"], row["rounds"]]
             for name, per in names:

@@ -1,0 +1,69 @@
+"""A simulation's figures drawn (matplotlib, the optional 'plot' extra): each variant's win
+shares with their 95% intervals, and the spread of game length and of final scores."""
+from __future__ import annotations
+
+
+def plot(path: str, runs: list) -> None:
+    """Draw `runs` [(name, report, rows)] into `path` (.png, .svg or .pdf)."""
+    import matplotlib
+    matplotlib.use("Agg")               # files only: no screen is needed
+    import matplotlib.pyplot as plt
+
+    scored = any(row["scores"] for _, _, rows in runs for row in rows)
+    fig, axes = plt.subplots(1, 3 if scored else 2, figsize=(15 if scored else 11, 4.6), constrained_layout=True)
+    _win_shares(axes[0], runs)
+    _lengths(axes[1], runs)
+    if scored:
+        _scores(axes[2], runs)
+    title = runs[0][1]["ruleset"]
+    games = runs[0][1]["games"]
+    fig.suptitle(f"{title}: {games} games per variant" if len(runs) > 1 else f"{title}: {games} games")
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+def _win_shares(ax, runs):
+    n = runs[0][1]["players"]
+    width = 0.8 / len(runs)
+    for i, (name, report, _) in enumerate(runs):
+        xs = [p + (i - (len(runs) - 1) / 2) * width for p in range(n)]
+        values = [100 * e["value"] for e in report["win_share"]]
+        below = [100 * (e["value"] - e["low"]) for e in report["win_share"]]
+        above = [100 * (e["high"] - e["value"]) for e in report["win_share"]]
+        ax.bar(xs, values, width, yerr=[below, above], capsize=3, label=name)
+    even = report["fairness"]["even_share"]
+    if even is not None:
+        ax.axhline(100 * even, color="grey", linestyle="--", linewidth=1, label="even share")
+    ax.set_xticks(range(n), [f"Player {p + 1}" for p in range(n)], rotation=45 if n > 6 else 0)
+    ax.set_ylabel("wins (%), with 95% interval")
+    ax.set_title("Win share per seat")
+    ax.legend(fontsize="small")
+
+
+def _lengths(ax, runs):
+    import numpy as np
+    lengths = [row["decisions"] for _, _, rows in runs for row in rows]
+    lo, hi = max(1, min(lengths)), max(lengths)
+    wide = hi > 20 * lo                 # variants that differ by orders of magnitude: a log scale
+    bins = np.geomspace(lo, hi + 1, 41) if wide else 40
+    for name, _, rows in runs:
+        ax.hist([row["decisions"] for row in rows], bins=bins, histtype="step", linewidth=1.5, label=name)
+    if wide:
+        ax.set_xscale("log")
+    ax.set_xlabel("decisions in a game" + (" (log scale)" if wide else ""))
+    ax.set_ylabel("games")
+    ax.set_title("Game length")
+    ax.legend(fontsize="small")
+
+
+def _scores(ax, runs):
+    n = runs[0][1]["players"]
+    data, labels = [], []
+    for name, _, rows in runs:
+        for p in range(n):
+            data.append([row["scores"][p] for row in rows if row["scores"]])
+            labels.append(f"P{p + 1}" + (f"\n{name}" if len(runs) > 1 else ""))
+    ax.boxplot(data)
+    ax.set_xticks(range(1, len(labels) + 1), labels, fontsize="small", rotation=45 if len(labels) > 6 else 0)
+    ax.set_ylabel("final score")
+    ax.set_title("Final scores")
