@@ -16,6 +16,7 @@ from ..play.compare import compare
 from ..play.reports import comparison_lines, report_lines
 from ..play.simulation import Interrupted, simulate
 from ..play import outputs
+from ..play.html_report import write_report
 
 
 def add_run_arguments(p: argparse.ArgumentParser, cores: int) -> None:
@@ -39,6 +40,10 @@ def add_run_arguments(p: argparse.ArgumentParser, cores: int) -> None:
     p.add_argument("--report", metavar="DIR", help="write an HTML page with the tables and plots into DIR")
     p.add_argument("--progress", choices=["auto", "on", "off"], default="auto",
                    help="a progress bar on stderr (auto: when stderr is a terminal)")
+    p.add_argument("--cluster", metavar="ADDRESS",
+                   help="play the games on a Ray cluster: 'auto' (RAY_ADDRESS or a running local one), "
+                        "'ray://HOST:10001', or 'local' (start one here with --jobs CPUs); the report is the same. "
+                        "Needs the 'cluster' extra: pip install 'card-interpreter[cluster]'")
 
 
 def simulate_parser(cores: int) -> argparse.ArgumentParser:
@@ -98,13 +103,14 @@ def run_simulate(args, stdout, stderr) -> int:
         bar.update()
     interrupted = False
     try:
-        report = simulate(program, args.games, args.players, args.seed, mc, args.playouts, args.jobs, on_row=seen)
+        report = simulate(program, args.games, args.players, args.seed, mc, args.playouts, args.jobs,
+                          on_row=seen, cluster=_cluster(args))
     except Interrupted as e:
         report, interrupted = e.report, True
     finally:
         bar.close()
     _print(args, report, report_lines(report), stdout)
-    outputs.write_all(args, [(program.name, report, rows)], None, stderr)
+    write_all(args, [(program.name, report, rows)], None, stderr)
     if interrupted:
         print("interrupted", file=stderr)
         return 130
@@ -123,7 +129,8 @@ def run_compare(args, stdout, stderr) -> int:
         bar.update()
     interrupted = False
     try:
-        result = compare(variants, args.games, args.players, args.seed, mc, args.playouts, args.jobs, on_row=seen)
+        result = compare(variants, args.games, args.players, args.seed, mc, args.playouts, args.jobs,
+                         on_row=seen, cluster=_cluster(args))
     except Interrupted as e:
         result, interrupted = e.report, True
     finally:
@@ -131,11 +138,19 @@ def run_compare(args, stdout, stderr) -> int:
     common = result["games"]
     runs = [(run["variant"], run["report"], rows[i][:common]) for i, run in enumerate(result["runs"])]
     _print(args, result, comparison_lines(result), stdout)
-    outputs.write_all(args, runs, result, stderr)
+    write_all(args, runs, result, stderr)
     if interrupted:
         print("interrupted", file=stderr)
         return 130
     return 0
+
+
+def _cluster(args):
+    """The connected Ray module when --cluster is given (checked before any game is played)."""
+    if not args.cluster:
+        return None
+    from ..play.cluster import connect
+    return connect(args.cluster, args.jobs)
 
 
 def load_variants(args) -> list:
@@ -168,3 +183,19 @@ def _print(args, result, lines, stdout) -> None:
     else:
         for line in lines:
             print(line, file=stdout)
+
+
+def write_all(args, runs: list, comparison, note) -> None:
+    """Write every output asked for, and say where on `note` (stderr: stdout may be JSON)."""
+    if args.csv:
+        outputs.write_csv(args.csv, runs)
+        print(f"rows: {args.csv}", file=note)
+    if args.jsonl:
+        outputs.write_jsonl(args.jsonl, runs)
+        print(f"rows: {args.jsonl}", file=note)
+    if args.plot:
+        from ..play.plots import plot           # matplotlib: only when a plot is asked for
+        plot(args.plot, runs)
+        print(f"plot: {args.plot}", file=note)
+    if args.report:
+        print(f"report: {write_report(args.report, runs, comparison)}", file=note)

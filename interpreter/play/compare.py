@@ -17,9 +17,9 @@ from .statistics import differences
 
 
 def compare(variants: list, games: int, players: int | None = None, seed: int = 0, mc_seats=(),
-            playouts: int = 20, jobs: int = 1, on_row=None) -> dict:
+            playouts: int = 20, jobs: int = 1, on_row=None, cluster=None) -> dict:
     """`variants`: [(name, Program)], the base first.  `on_row(index, row)` sees each game
-    as it comes.  Ctrl-C raises simulation.Interrupted holding the comparison of the games
+    as it comes; `cluster` as in simulation.simulate.  Ctrl-C raises simulation.Interrupted holding the comparison of the games
     that every variant had played by then."""
     if len(variants) < 2:
         raise UsageError("compare needs a base and at least one variant")
@@ -32,7 +32,7 @@ def compare(variants: list, games: int, players: int | None = None, seed: int = 
     for index, (name, program) in enumerate(variants):
         rows, start = [], time.perf_counter()
         runs.append([name, program, rows, 0.0])
-        played = played_rows(program, n, games, seed, mc_seats, playouts, jobs)
+        played = played_rows(program, n, games, seed, mc_seats, playouts, jobs, cluster)
         try:
             for row in played:
                 rows.append(row)

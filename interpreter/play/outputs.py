@@ -64,24 +64,6 @@ def progress(mode: str, total: int, stream):
     return tqdm(total=total, file=stream, unit="game", smoothing=0.1, dynamic_ncols=True)
 
 
-def write_all(args, runs: list, comparison, note) -> None:
-    """Write every output asked for, and say where on `note` (stderr: stdout may be JSON)."""
-    if args.csv:
-        write_csv(args.csv, runs)
-        print(f"rows: {args.csv}", file=note)
-    if args.jsonl:
-        write_jsonl(args.jsonl, runs)
-        print(f"rows: {args.jsonl}", file=note)
-    if args.plot:
-        from .plots import plot
-        plot(args.plot, runs)
-        print(f"plot: {args.plot}", file=note)
-    if args.report:
-        from .html_report import write_report
-        page = write_report(args.report, runs, comparison)
-        print(f"report: {page}", file=note)
-
-
 def _stat_names(runs) -> list:
     names = []
     for _, report, _ in runs:

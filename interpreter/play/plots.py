@@ -57,13 +57,22 @@ def _lengths(ax, runs):
 
 
 def _scores(ax, runs):
-    n = runs[0][1]["players"]
-    data, labels = [], []
-    for name, _, rows in runs:
-        for p in range(n):
-            data.append([row["scores"][p] for row in rows if row["scores"]])
-            labels.append(f"P{p + 1}" + (f"\n{name}" if len(runs) > 1 else ""))
-    ax.boxplot(data)
-    ax.set_xticks(range(1, len(labels) + 1), labels, fontsize="small", rotation=45 if len(labels) > 6 else 0)
+    """Box plots of the final scores: one group per seat, one colour per variant (as in the
+    win-share bars)."""
+    import matplotlib.patches as mpatches
+    n, k = runs[0][1]["players"], len(runs)
+    colors = [f"C{i % 10}" for i in range(k)]          # the colours the bars of the first panel take
+    width = 0.8 / k
+    for i, (name, _, rows) in enumerate(runs):
+        data = [[row["scores"][p] for row in rows if row["scores"]] for p in range(n)]
+        positions = [p + (i - (k - 1) / 2) * width for p in range(n)]
+        box = ax.boxplot(data, positions=positions, widths=width * 0.9, patch_artist=True, manage_ticks=False)
+        for patch in box["boxes"]:
+            patch.set_facecolor(colors[i])
+            patch.set_alpha(0.6)
+    ax.set_xticks(range(n), [f"Player {p + 1}" for p in range(n)], rotation=45 if n > 6 else 0)
     ax.set_ylabel("final score")
     ax.set_title("Final scores")
+    if k > 1:
+        ax.legend(handles=[mpatches.Patch(color=colors[i], alpha=0.6, label=name)
+                           for i, (name, _, _) in enumerate(runs)], fontsize="small")

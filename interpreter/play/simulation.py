@@ -38,7 +38,7 @@ class Interrupted(KeyboardInterrupt):
 
 
 def simulate(program, games: int, players: int | None = None, seed: int = 0, mc_seats=(),
-             playouts: int = 20, jobs: int = 1, on_row=None) -> dict:
+             playouts: int = 20, jobs: int = 1, on_row=None, cluster=None) -> dict:
     """The report (see report()) of `games` games with seeds seed, seed + 1, ...;
     `mc_seats` (1-based) are played by the planning bot, the others by random bots.
     `on_row(row)` sees each game's row (game_row) as it comes, in seed order.
@@ -47,12 +47,13 @@ def simulate(program, games: int, players: int | None = None, seed: int = 0, mc_
     they inherit the program; where the platform cannot fork (Windows) they are played
     in this process, as with jobs=1.  Every field of the report is the same whatever
     `jobs` is, but the two that say how the run went: games_per_s and jobs (the worker
-    processes used: at most one a game, 1 where the platform cannot fork).  Ctrl-C raises
-    Interrupted, which holds the report of the games played so far."""
+    processes used: at most one a game, 1 where the platform cannot fork).  `cluster`: a
+    connected Ray module (cluster.connect) that plays the games instead, with the same
+    report.  Ctrl-C raises Interrupted, which holds the report of the games played so far."""
     n, jobs = checked_run(program, games, players, seed, mc_seats, jobs)
     rows = []
     start = time.perf_counter()
-    played = played_rows(program, n, games, seed, mc_seats, playouts, jobs)
+    played = played_rows(program, n, games, seed, mc_seats, playouts, jobs, cluster)
     try:
         for row in played:
             rows.append(row)
@@ -80,8 +81,11 @@ def checked_run(program, games, players, seed, mc_seats, jobs) -> tuple[int, int
     return n, (min(jobs, games) if _can_fork() else 1)
 
 
-def played_rows(program, n, games, seed, mc_seats, playouts, jobs):
-    """Each game's row, in seed order, played here or by `jobs` forked workers."""
+def played_rows(program, n, games, seed, mc_seats, playouts, jobs, cluster=None):
+    """Each game's row, in seed order, played here, by `jobs` forked workers or on a cluster."""
+    if cluster is not None:
+        from .cluster import rows
+        return rows(cluster, program, n, games, seed, mc_seats, playouts)
     if jobs == 1:
         return (game_row(program, n, seed + k, mc_seats, playouts) for k in range(games))
     return _rows_from_workers(program, n, games, seed, mc_seats, playouts, jobs)

@@ -1,0 +1,99 @@
+"""Games played on a Ray cluster (the optional 'cluster' extra): the same rows, in the same
+order, as on this machine, since each game's seed and bots depend on its number only.
+
+The workers need neither the ruleset nor this package installed: each task carries the
+ruleset's text and the options in force, and Ray ships the `interpreter` package with
+the job (runtime_env py_modules).  The cluster's Python needs the core dependencies
+(pyyaml, jsonschema, lark), as any Ray job needs its own.  A worker compiles each ruleset
+once and keeps it for the next tasks.
+
+    interpret simulate rulesets/hearts2.yaml --games 100000 --cluster auto        # RAY_ADDRESS, or a local cluster
+    interpret simulate rulesets/hearts2.yaml --cluster ray://head:10001            # a remote cluster (Ray client)
+    interpret simulate rulesets/hearts2.yaml --cluster local --jobs 8              # a Ray instance started here
+"""
+from __future__ import annotations
+
+import hashlib
+import pathlib
+
+from ..errors import UsageError
+
+BLOCK = 64                      # games a task plays: big enough to hide a task's overhead
+
+_compiled = {}                  # in a worker: the programs compiled so far, by the hash of their spec
+
+
+def available() -> bool:
+    try:
+        import ray  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def connect(address: str, jobs: int):
+    """Connect to (or start) the cluster; `address` 'local' starts one here with `jobs` CPUs."""
+    if not available():
+        raise UsageError("--cluster needs Ray: pip install 'card-interpreter[cluster]'")
+    import ray
+    package = str(pathlib.Path(__file__).resolve().parent.parent)
+    env = {"py_modules": [package]}
+    if ray.is_initialized():
+        return ray
+    kwargs = dict(runtime_env=env, ignore_reinit_error=True, log_to_driver=False, logging_level="ERROR")
+    if address == "local":
+        ray.init(num_cpus=jobs, include_dashboard=False, **kwargs)
+    else:
+        ray.init(address=None if address == "auto" else address, **kwargs)
+    return ray
+
+
+def spec_of(program) -> dict:
+    """What a worker needs to compile the same program: the ruleset's text and settings."""
+    text = "\n".join(program.lines) + "\n"
+    return {"text": text, "file": program.file, "options": dict(program.options), "lang": program.lang,
+            "backend": program.backend, "hash": hashlib.sha256(
+                repr((text, sorted(program.options.items()), program.lang, program.backend)).encode()).hexdigest()}
+
+
+def _program(spec):
+    if spec["hash"] not in _compiled:
+        from ..pipeline import load_program_text
+        _compiled[spec["hash"]] = load_program_text(spec["text"], spec["file"], spec["options"], spec["lang"],
+                                                    spec["backend"])
+    return _compiled[spec["hash"]]
+
+
+def play_block(spec, first, count, n, mc_seats, playouts):
+    """A task: the rows of `count` games from seed `first` (None for a game that failed)."""
+    from .simulation import game_row
+    program = _program(spec)
+    out = []
+    for seed in range(first, first + count):
+        try:
+            out.append(game_row(program, n, seed, mc_seats, playouts))
+        except Exception:
+            out.append(None)            # played again by the caller, who raises its error
+    return out
+
+
+def rows(ray, program, n, games, seed, mc_seats, playouts):
+    """Each game's row, in seed order, played by the cluster's workers; a game that failed
+    there is played again here, so that its error is raised as it would be locally."""
+    from .simulation import game_row
+    task = ray.remote(play_block)
+    spec = ray.put(spec_of(program))
+    refs = [task.remote(spec, seed + k, min(BLOCK, games - k), n, tuple(mc_seats), playouts)
+            for k in range(0, games, BLOCK)]
+    try:
+        k = 0
+        for ref in refs:
+            for row in ray.get(ref):
+                yield row if row is not None else game_row(program, n, seed + k, mc_seats, playouts)
+                k += 1
+    finally:                    # Ctrl-C or an error: the rest is not wanted
+        for ref in refs:
+            try:
+                ray.cancel(ref, force=True)
+            except Exception:
+                pass
