@@ -252,3 +252,15 @@ def test_ctrl_c_prints_what_the_games_so_far_say_and_exits_130(monkeypatch):
     code, out, err = _call("simulate", HEARTS2, "--games", "50", "--jobs", "1")
     assert code == 130 and err.strip() == "interrupted"
     assert "7 games between random bots" in out and "interrupted: the games played so far" in out
+
+
+def test_compare_gives_the_same_numbers_for_any_number_of_jobs():
+    base = pipeline.load_program(HEARTS2)
+    variant = pipeline.load_program(HEARTS2, {"special_queen": "clubs"})
+
+    def played(result):
+        return [{k: v for k, v in r["report"].items() if k not in ("games_per_s", "jobs")} for r in result["runs"]], \
+            result["differences"]
+    one = compare([("base", base), ("clubs", variant)], games=16, jobs=1)
+    two = compare([("base", base), ("clubs", variant)], games=16, jobs=2)
+    assert played(one) == played(two)

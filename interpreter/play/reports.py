@@ -35,7 +35,8 @@ def report_lines(report: dict) -> list[str]:
     g, n, first = report["games"], report["players"], report["seeds"][0]
     mc = report["mc_seats"]
     bots = "random bots" + (f", mc bot in seat(s) {', '.join(map(str, mc))}" if mc else "")
-    head = (f"{report['ruleset']}: {g} games between {bots}, {n} players, seeds {first}-{report['seeds'][1]}"
+    seeds = f"seeds {first}-{report['seeds'][1]}" if g else "no game finished"
+    head = (f"{report['ruleset']}: {g} games between {bots}, {n} players, {seeds}"
             + (f", house rules {report['options']}" if report["options"] else ""))
     lines = [head + ("" if report.get("complete", True) else " (interrupted: the games played so far)")]
     lines.append("  95% intervals in brackets")

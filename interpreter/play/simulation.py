@@ -25,6 +25,7 @@ from .statistics import summary
 from .table import play
 
 CHUNKS_PER_JOB = 8      # blocks of games per worker: small enough to even out slow games, few enough to cost little
+MAX_BLOCK = 100         # games in a block at most: results (and the progress bar, and Ctrl-C's report) come often
 
 _program = None         # the program the forked workers play: set just before the pool starts (a Program holds closures, it cannot be pickled)
 
@@ -122,7 +123,7 @@ def _rows_from_workers(program, n, games, seed, mc_seats, playouts, jobs):
     in game order.  A game that fails in a worker is played again here, so that its error is
     raised as it would be with one job (an error need not survive pickling)."""
     global _program
-    size = -(-games // (jobs * CHUNKS_PER_JOB))
+    size = min(MAX_BLOCK, -(-games // (jobs * CHUNKS_PER_JOB)))
     blocks = [(seed + k, min(size, games - k), n, tuple(mc_seats), playouts) for k in range(0, games, size)]
     jobs = min(jobs, len(blocks))
     _program = program
