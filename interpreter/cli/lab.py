@@ -95,26 +95,14 @@ def run_simulate(args, stdout, stderr) -> int:
     program = load_program(args.ruleset, parse_options(args.option))
     outputs.check_targets(args)
     mc = _mc_seats(args, program)
-    bar = outputs.progress(args.progress, args.games, stderr)
     rows = []
-
-    def seen(row):
-        rows.append(row)
-        bar.update()
-    interrupted = False
-    try:
-        report = simulate(program, args.games, args.players, args.seed, mc, args.playouts, args.jobs,
-                          on_row=seen, cluster=_cluster(args))
-    except Interrupted as e:
-        report, interrupted = e.report, True
-    finally:
-        bar.close()
+    report, interrupted = _played(
+        args, stderr, args.games, lambda seen: simulate(
+            program, args.games, args.players, args.seed, mc, args.playouts, args.jobs,
+            on_row=lambda row: (rows.append(row), seen()), cluster=_cluster(args)))
     _print(args, report, report_lines(report), stdout)
     write_all(args, [(program.name, report, rows)], None, stderr)
-    if interrupted:
-        print("interrupted", file=stderr)
-        return 130
-    return 0
+    return _ended(interrupted, stderr)
 
 
 def run_compare(args, stdout, stderr) -> int:
@@ -122,23 +110,30 @@ def run_compare(args, stdout, stderr) -> int:
     outputs.check_targets(args)
     mc = _mc_seats(args, variants[0][1])
     rows = [[] for _ in variants]
-    bar = outputs.progress(args.progress, args.games * len(variants), stderr)
-
-    def seen(index, row):
-        rows[index].append(row)
-        bar.update()
-    interrupted = False
-    try:
-        result = compare(variants, args.games, args.players, args.seed, mc, args.playouts, args.jobs,
-                         on_row=seen, cluster=_cluster(args))
-    except Interrupted as e:
-        result, interrupted = e.report, True
-    finally:
-        bar.close()
+    result, interrupted = _played(
+        args, stderr, args.games * len(variants), lambda seen: compare(
+            variants, args.games, args.players, args.seed, mc, args.playouts, args.jobs,
+            on_row=lambda index, row: (rows[index].append(row), seen()), cluster=_cluster(args)))
     common = result["games"]
     runs = [(run["variant"], run["report"], rows[i][:common]) for i, run in enumerate(result["runs"])]
     _print(args, result, comparison_lines(result), stdout)
     write_all(args, runs, result, stderr)
+    return _ended(interrupted, stderr)
+
+
+def _played(args, stderr, total: int, play) -> tuple:
+    """(result, interrupted) of play(seen), with a progress bar that seen() moves on; Ctrl-C
+    gives the result of the games played so far."""
+    bar = outputs.progress(args.progress, total, stderr)
+    try:
+        return play(bar.update), False
+    except Interrupted as e:
+        return e.report, True
+    finally:
+        bar.close()
+
+
+def _ended(interrupted: bool, stderr) -> int:
     if interrupted:
         print("interrupted", file=stderr)
         return 130

@@ -213,13 +213,7 @@ def _options(args, stdout) -> int:
 
 
 def _parse_options(pairs) -> dict:
-    out = {}
-    for pair in pairs:
-        if "=" not in pair:
-            raise UsageError(f"--option needs NAME=VALUE, got '{pair}'")
-        name, value = pair.split("=", 1)
-        out[name.strip()] = value.strip()
-    return out
+    return lab.parse_options(pairs)
 
 
 def _play(args, stdin, stdout, stderr) -> int:
