@@ -68,6 +68,51 @@ def test_a_per_round_statistic_is_measured_once_at_the_end_of_every_round(backen
     assert values["all_heads"] is False and values["nothing"] is None
 
 
+LATE = """name: late
+players: 2
+deck: {cards: [a, b], zone: stock}
+zones: {stock: {visibility: hidden}}
+variables:
+  round_no: 0
+  marked: 0
+  coin: 0
+flow:
+  round:
+    - add: {round_no: 1}
+    - if: "round_no == 3"
+      then: [end_game]
+  until: "round_no == 5"
+triggers:
+  - on: round_end
+    do: [set: {marked: round_no}]
+statistics:
+  marked_then: {per: round, value: marked}
+  drawn: {per: round, value: "random([1, 2, 3, 4, 5, 6])"}
+result: {winners: "[]"}
+"""
+
+
+@pytest.mark.parametrize("backend", list(pipeline.BACKENDS))
+def test_a_round_is_measured_after_its_round_end_triggers_and_a_round_cut_short_when_the_game_ends(backend):
+    from interpreter import new_game
+    from interpreter.runtime.tally import game_values
+    program = pipeline.load_program_text(LATE, "late.yaml", backend=backend)
+    s = new_game(program, seed=3, log=False, tally=True)
+    assert s.over and s.rounds == 3
+    assert game_values(program, s)["marked_then"] == [1, 2, 2]    # the third ended the game before its trigger
+
+
+@pytest.mark.parametrize("backend", list(pipeline.BACKENDS))
+def test_measuring_a_statistic_that_draws_a_random_number_does_not_change_the_game(backend):
+    from interpreter import new_game
+    text = LATE.replace('marked_then: {per: round, value: marked}', 'marked_then: {per: round, value: marked}')
+    text = text.replace("- add: {round_no: 1}", "- add: {round_no: 1, coin: \"random([0, 1])\"}")
+    program = pipeline.load_program_text(text, "late.yaml", backend=backend)
+    for seed in range(6):
+        plain, tallied = new_game(program, seed=seed, log=False), new_game(program, seed=seed, log=False, tally=True)
+        assert plain.vars == tallied.vars and plain.rng.state == tallied.rng.state
+
+
 def test_a_game_played_without_a_tally_plays_the_same_and_measures_nothing_per_round():
     from interpreter import apply, new_game
     program = pipeline.load_program_text(ROUNDS, "rounds.yaml")
@@ -126,11 +171,34 @@ def test_paired_differences_are_taken_game_by_game():
 
 
 def test_fairness_names_the_seat_that_wins_more_than_an_even_share():
-    shares = [statistics.wilson(600, 1000), statistics.wilson(400, 1000)]
-    f = statistics.fairness(shares, statistics.wilson(0, 1000), 1000, 2)
+    uneven = [[1.0, 0.0]] * 600 + [[0.0, 1.0]] * 400
+    f = statistics.fairness(uneven, 2)
     assert f["differ"] == [1, 2] and f["even_share"] == 0.5
-    even = [statistics.wilson(505, 1000), statistics.wilson(495, 1000)]
-    assert statistics.fairness(even, statistics.wilson(0, 1000), 1000, 2)["differ"] == []
+    even = [[1.0, 0.0]] * 505 + [[0.0, 1.0]] * 495
+    assert statistics.fairness(even, 2)["differ"] == []
+
+
+def test_fairness_counts_draws_and_shared_wins_against_the_games_decided():
+    rows = [[0.0, 0.0, 0.0]] * 400 + [[0.5, 0.5, 0.0]] * 300 + [[1 / 3] * 3] * 300
+    f = statistics.fairness(rows, 3)            # seat 3 never shares the 300 two-way wins
+    assert f["even_share"] == 0.2 and f["differ"] == [1, 2, 3]
+    fair = [[0.0, 0.0, 0.0]] * 400 + [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]] * 200
+    assert statistics.fairness(fair, 3)["differ"] == []
+
+
+def test_a_per_round_share_never_seen_still_has_an_interval_within_zero_and_one():
+    e = statistics.pooled([(0, 10)] * 30, share=True)
+    assert e["value"] == 0 and e["low"] == 0 and 0 < e["high"] < 0.02
+    e = statistics.pooled([(1, 40), (0, 40), (0, 40)], share=True)
+    assert e["low"] >= 0
+
+
+def test_a_paired_per_round_difference_is_the_difference_of_the_two_ratios():
+    base = [{"seed": k, "winners": [], "scores": [], "decisions": 1, "rounds": 1, "stats": {"s": v}}
+            for k, v in enumerate([[True, False], [], [True]])]
+    variant = [{**r, "stats": {"s": v}} for r, v in zip(base, [[True, True], [True, True, True], [False]])]
+    d = statistics.differences(base, variant, 0, [("s", "s", "round")])
+    assert abs(d["statistics"]["s"]["value"] - (5 / 6 - 2 / 3)) < 1e-6     # a game without rounds counts too
 
 
 # -- simulate and compare --------------------------------------------------------------------------

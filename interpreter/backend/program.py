@@ -34,8 +34,8 @@ def build_layout(ruleset: ir.Ruleset, closures=None):
         for name, typ in payload.items():
             b.bind(name, typ)
     stats = [StatisticSpec(st.name, st.per, st.label, b.fn_of(st.value)) for st in r.statistics]
-    stats.sort(key=lambda st: st.per != "round")        # per-round first: a tally's row, in order
-    record = round_recorder([st.fn for st in stats if st.per == "round"]) if any(st.per == "round" for st in stats) else None
+    per_round = [st.fn for st in stats if st.per == "round"]     # a tally's row, in declared order
+    record = round_recorder(per_round) if per_round else None
     b.marks["round_recorder"] = record
     _flow(b, r.flow, record)
     for name, label in procs.items():
@@ -69,7 +69,8 @@ def build_layout(ruleset: ir.Ruleset, closures=None):
 
 def _flow(b: StepBuilder, flow: ir.Flow, record=None):
     """The game: setup, rounds until `until`, then the end steps; `record`: what the end of
-    a round measures (the per-round statistics), in the same step as the round's scope ends."""
+    a round measures (the per-round statistics), after its round_end triggers, in the step
+    that tests `until`."""
     code = b.code
     end, round_top, round_end = code.label(), code.label(), code.label()
     m = b.marks["flow"] = {"end": end, "round_top": round_top, "round_end": round_end}
@@ -80,9 +81,11 @@ def _flow(b: StepBuilder, flow: ir.Flow, record=None):
     m["start_call"] = b.emit_event("round_start", {}, ("flow", "round"))
     b.steps(flow.round)
     code.place(round_end)
-    code.emit(vm.pop_scope() if record is None else vm.pop_scope_and(record), ("flow", "round"))
+    code.emit(vm.pop_scope(), ("flow", "round"))
     m["end_call"] = b.emit_event("round_end", {}, ("flow", "round"))
-    m["until"] = code.emit(vm.jump_unless(b.fn_of(flow.until), round_top), ("flow", "until"))
+    until = vm.jump_unless(b.fn_of(flow.until), round_top) if record is None else \
+        vm.jump_unless_after(record, b.fn_of(flow.until), round_top)
+    m["until"] = code.emit(until, ("flow", "until"))
     code.place(end)
     code.emit(vm.pop_scope(), ("flow",))
     b.steps(flow.end)

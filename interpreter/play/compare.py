@@ -57,10 +57,11 @@ def _comparison(runs, n, games, seed, mc_seats, playouts, jobs, wanted) -> dict:
         r = report(program, n, rows[:common], seed, mc_seats, playouts, jobs, elapsed, games)
         out_runs.append({"variant": name, "report": r})
     base_rows = runs[0][2][:common]
+    base_pers = {st.name: st.per for st in runs[0][1].statistics}
     diffs = []
     for name, program, rows, _ in runs[1:]:
         specs = [(st.name, st.label, st.per) for st in program.statistics]
-        d = differences(base_rows, rows[:common], n, specs) if common else None
+        d = differences(base_rows, rows[:common], n, specs, base_pers) if common else None
         if d is not None:
             diffs.append({"variant": name, **d})
     return {"games": common, "complete": common == games and len(runs) == wanted,

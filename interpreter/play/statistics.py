@@ -28,7 +28,7 @@ def estimate(value, low=None, high=None) -> dict:
     return {"value": r(value), "low": r(low), "high": r(high)}
 
 
-def wilson(successes: float, n: int, z: float = Z95) -> dict:
+def wilson(successes: float, n: float, z: float = Z95) -> dict:
     """A share `successes / n` with Wilson's score interval (good near 0 and 1, and for
     small n, where the plain normal interval is not)."""
     if n == 0:
@@ -53,9 +53,12 @@ def mean(values, z: float = Z95) -> dict:
     return estimate(m, m - half, m + half)
 
 
-def pooled(per_game, z: float = Z95) -> dict:
+def pooled(per_game, z: float = Z95, share: bool = False) -> dict:
     """The ratio sum(x) / sum(n) over games, where game g contributes x_g (a total over its
-    rounds) and n_g (its rounds measured); the interval from the spread between games."""
+    rounds) and n_g (its rounds measured); the interval from the spread between games.  A
+    share's interval is Wilson's for the rounds measured shrunk by the design effect (how
+    much more rounds of one game agree than independent rounds would): it stays within 0
+    and 1, and is not empty when no round (or every round) had the property."""
     per_game = [(x, k) for x, k in per_game if k]
     total = sum(k for _, k in per_game)
     if total == 0:
@@ -63,22 +66,29 @@ def pooled(per_game, z: float = Z95) -> dict:
     r = math.fsum(x for x, _ in per_game) / total
     g = len(per_game)
     if g < 2:
-        return estimate(r)
+        return wilson(r * total, total, z) if share else estimate(r)
     kbar = total / g
     resid = [(x - r * k) / kbar for x, k in per_game]
-    half = z * math.sqrt(math.fsum(e * e for e in resid) / (g - 1) / g)
+    var = math.fsum(e * e for e in resid) / (g - 1) / g
+    if share:
+        binomial = r * (1 - r) / total
+        effect = max(1.0, var / binomial) if binomial > 0 else 1.0
+        w = wilson(r * total / effect, total / effect, z)
+        return estimate(r, w["low"], w["high"])
+    half = z * math.sqrt(var)
     return estimate(r, r - half, r + half)
 
 
 def _linearised(per_game):
     """Each game's share of the pooled ratio's error, and the ratio: a per-round statistic
-    as per-game values whose mean is the ratio (for paired differences)."""
+    as per-game values whose mean is the ratio (for paired differences); a game with no
+    round measured contributes the ratio itself."""
     total = sum(k for _, k in per_game)
     if total == 0:
         return None
     r = math.fsum(x for x, _ in per_game) / total
     kbar = total / len(per_game)
-    return [r + (x - r * k) / kbar if k else None for x, k in per_game]
+    return [r + (x - r * k) / kbar for x, k in per_game]
 
 
 # -- one game's row, and the numbers a statistic takes from it -------------------------------
@@ -129,7 +139,7 @@ def summary(rows: list, n: int, specs=()) -> dict:
         "rounds": mean([row["rounds"] for row in rows]),
         "statistics": {},
     }
-    out["fairness"] = fairness(out["win_share"], out["draws"], g, n)
+    out["fairness"] = fairness(wins, n)
     for name, label, per in specs:
         values = [row["stats"].get(name) for row in rows]
         kind = kind_of(values)
@@ -137,7 +147,7 @@ def summary(rows: list, n: int, specs=()) -> dict:
             totals = [round_totals(v or []) for v in values]
             out["statistics"][name] = {
                 "label": label, "per": per, "kind": kind,
-                **pooled(totals), "measured": sum(k for _, k in totals),
+                **pooled(totals, share=kind == "share"), "measured": sum(k for _, k in totals),
                 "per_game": mean([x for x, _ in totals]),
             }
         else:
@@ -148,18 +158,21 @@ def summary(rows: list, n: int, specs=()) -> dict:
     return out
 
 
-def fairness(win_share: list, draws: dict, games: int, n: int) -> dict:
-    """Whether the seats win more or less than an even share of the games nobody drew,
-    beyond chance: each seat's Wilson interval at 95% shared out over the seats
-    (Bonferroni: 1 - 0.05/n each), against the even share."""
-    if games == 0 or n < 2:
-        return {"even_share": None, "differ": [], "text": "too few games or seats to compare"}
-    even = (1 - (draws["value"] or 0)) / n
+def fairness(wins: list, n: int) -> dict:
+    """Whether a seat wins more or less than an even share of the games nobody drew, beyond
+    chance: per game, the seat's part of the win less 1/n of the game's win (0 in a draw);
+    the mean of that over games, at 95% shared out over the seats (Bonferroni: each at
+    1 - 0.05/n), must leave out zero."""
+    games = len(wins)
+    if games < 2 or n < 2:
+        return {"even_share": None, "differ": []}
+    decided = [sum(w) for w in wins]                   # 1, or 0 for a draw
+    even = math.fsum(decided) / games / n
     z = _z_for(0.05 / n)
     differ = []
-    for p, share in enumerate(win_share):
-        w = wilson(share["value"] * games, games, z)
-        if w["low"] > even or w["high"] < even:
+    for p in range(n):
+        e = mean([w[p] - d / n for w, d in zip(wins, decided)], z)
+        if e["low"] is not None and (e["low"] > 0 or e["high"] < 0):
             differ.append(p + 1)
     return {"even_share": round(even, 6), "differ": differ}
 
@@ -177,10 +190,11 @@ def _z_for(alpha: float) -> float:
 
 
 # -- two runs on the same seeds -----------------------------------------------------------------
-def differences(base: list, variant: list, n: int, specs=()) -> dict:
+def differences(base: list, variant: list, n: int, specs=(), base_pers=None) -> dict:
     """What the variant changes, game by game on the same seeds: each figure of the summary
     as a difference (variant - base) with its interval.  Statistics are compared where
-    both rulesets declare them (`specs`: those of the variant)."""
+    both rulesets declare them alike (`specs`: the variant's; `base_pers`: {name: per} of
+    the base's)."""
     if [r["seed"] for r in base] != [r["seed"] for r in variant]:
         raise ValueError("the runs were not played on the same seeds")
     wb, wv = win_shares(base, n), win_shares(variant, n)
@@ -194,8 +208,8 @@ def differences(base: list, variant: list, n: int, specs=()) -> dict:
         "statistics": {},
     }
     for name, label, per in specs:
-        if not all(name in r["stats"] for r in base[:1]):
-            continue
+        if base_pers is not None and base_pers.get(name) != per:
+            continue                    # the base does not measure it, or measures it otherwise
         a = [r["stats"].get(name) for r in base]
         b = [r["stats"].get(name) for r in variant]
         kind = kind_of(a + b)

@@ -1051,8 +1051,6 @@ class Generator:
         m = self.marks["flow"]
         fn.count()
         fn.add("s.scopes.pop()")
-        if self.marks.get("round_recorder") is not None:
-            fn.add(f"{self.const(self.marks['round_recorder'], '_tally')}(s)")
         if m["end_call"] is not None:
             self.call(fn, m["end_call"], self.marks["dispatch"]["round_end"], "{}", self.write_until)
             return
@@ -1061,6 +1059,8 @@ class Generator:
     def write_until(self, fn):
         m = self.marks["flow"]
         fn.count()
+        if self.marks.get("round_recorder") is not None:     # the round's statistics, after round_end
+            fn.add(f"{self.const(self.marks['round_recorder'], '_tally')}(s)")
         until = self.expr(fn, self.r.flow.until, m["until"])
         fn.flush()
         fn.add(f"if not {until}:")

@@ -11,14 +11,15 @@ from ..errors import RUN_TIME_FAULTS, RulesError
 
 
 def measured(fn, s):
-    """fn's value on state s, or None where it cannot be computed; the work is given back."""
-    work = s.work
+    """fn's value on state s, or None where it cannot be computed; the work is given back,
+    and so is any number random() drew (the game goes on as if nothing was measured)."""
+    work, rng = s.work, s.rng.state
     try:
         return fn(s, {})
     except (RulesError,) + RUN_TIME_FAULTS:
         return None
     finally:
-        s.work = work
+        s.work, s.rng.state = work, rng
 
 
 def round_recorder(fns):
@@ -31,14 +32,14 @@ def round_recorder(fns):
 
 
 def game_values(program, s) -> dict:
-    """Each statistic's values in a game that is over: {name: value} for per-game ones,
-    {name: [value per round]} for per-round ones (empty if the state kept no tally)."""
-    out, column = {}, 0
-    rows = s.tally or []
-    for stat in program.statistics:
-        if stat.per == "round":
-            out[stat.name] = [row[column] for row in rows]
-            column += 1
-        else:
-            out[stat.name] = measured(stat.fn, s)
-    return out
+    """Each statistic's values in a game that is over, in declared order: {name: value} for
+    per-game ones, {name: [value per round]} for per-round ones (empty if the state kept no
+    tally).  A last round cut short by the end of the game (end_game) is measured as the
+    game ends."""
+    per_round = [st for st in program.statistics if st.per == "round"]
+    rows = list(s.tally or [])
+    if s.tally is not None and per_round and len(rows) < s.rounds:
+        rows.append([measured(st.fn, s) for st in per_round])
+    column = {st.name: i for i, st in enumerate(per_round)}
+    return {st.name: [row[column[st.name]] for row in rows] if st.per == "round" else measured(st.fn, s)
+            for st in program.statistics}

@@ -49,6 +49,18 @@ def jump_unless(cond, label):
     return factory
 
 
+def jump_unless_after(hook, cond, label):
+    """jump_unless, after hook(state) (what the end of a round measures), in the same step."""
+    def factory(pc, at):
+        target, nxt = at(label), pc + 1
+
+        def jump(s):
+            hook(s)
+            return nxt if cond(s, s.locals) else target
+        return jump
+    return factory
+
+
 def push_scope(kind, exit_label):
     def factory(pc, at):
         exit_pc, nxt = at(exit_label), pc + 1
@@ -59,19 +71,6 @@ def push_scope(kind, exit_label):
                 s.rounds += 1
             return nxt
         return push
-    return factory
-
-
-def pop_scope_and(hook):
-    """pop_scope, then hook(state): what a round's end measures, in the same step."""
-    def factory(pc, at):
-        nxt = pc + 1
-
-        def pop(s):
-            s.scopes.pop()
-            hook(s)
-            return nxt
-        return pop
     return factory
 
 
