@@ -137,7 +137,9 @@ def test_mc_bots_play_a_whole_game_and_resume_knows_them(tmp_path):
 
 def test_simulate_with_an_mc_seat():
     code, out, _ = call("simulate", ruleset("gnav2"), "--games", "3", "--mc-seats", "1", "--playouts", "2")
-    assert code == 0 and "mc bot in seat(s) 1" in out
+    assert code == 0 and "random bots, the mc bot in seat 1" in out
+    code, out, _ = call("simulate", ruleset("gnav2"), "--games", "2", "--bot", "mc", "--playouts", "2")
+    assert code == 0 and "2 games between mc bots (2 play-outs an option)" in out
 
 
 def test_a_person_may_ask_for_help_the_table_again_or_a_hint():

@@ -153,10 +153,17 @@ def test_wilson_interval_stays_within_zero_and_one_at_the_edges():
     assert statistics.wilson(30, 30)["high"] == 1
 
 
-def test_mean_interval_is_the_normal_interval_of_the_mean():
+def test_mean_interval_is_students_t_interval_of_the_mean():
     e = statistics.mean([1, 2, 3, 4, 5])
-    assert e["value"] == 3 and round(e["high"] - 3, 4) == round(1.959964 * (2.5 ** 0.5) / 5 ** 0.5, 4)
+    assert e["value"] == 3 and round(e["high"] - 3, 4) == round(2.776 * (2.5 ** 0.5) / 5 ** 0.5, 4)
     assert statistics.mean([7])["low"] is None and statistics.mean([])["value"] is None
+    big = statistics.mean([0, 1] * 500)         # many values: the normal interval, near enough
+    assert abs((big["high"] - 0.5) - 1.96 * (0.25 * 1000 / 999 / 1000) ** 0.5) < 1e-4
+
+
+def test_a_difference_of_shares_stays_within_minus_one_and_one():
+    e = statistics.paired([1.0] * 5 + [0.0], [0.0] * 6, statistics.SHARE)
+    assert e["low"] >= -1 and e["high"] <= 1
 
 
 def test_a_per_round_share_pools_rounds_and_takes_its_spread_from_games():

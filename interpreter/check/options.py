@@ -17,8 +17,8 @@ def resolve_options(data: dict, overrides: dict) -> dict:
         choices = specs[name].get("choices", [])
         match = [c for c in choices if str(c).lower() == str(raw).lower()]
         if not match:
-            raise UsageError(f"option '{name}' cannot be '{raw}'; choose one of: "
-                             f"{', '.join(map(str, choices))}")
+            raise UsageError(f"option '{name}' cannot be '{raw}'{did_you_mean(str(raw), [str(c) for c in choices])}; "
+                             f"choose one of: {', '.join(map(str, choices))}")
         values[name] = match[0]
     return values
 

@@ -21,7 +21,7 @@ from ..play.html_report import write_report
 
 def add_run_arguments(p: argparse.ArgumentParser, cores: int) -> None:
     """What simulate and compare share: how many games, by whom, and where the results go."""
-    p.add_argument("--games", type=int, default=200)
+    p.add_argument("--games", type=int, default=200, help="games to play (of each variant; default 200)")
     p.add_argument("--players", type=int)
     p.add_argument("--seed", type=int, default=0, help="seed of the first game; game k uses seed + k")
     p.add_argument("--mc-seats", type=int, nargs="*", default=[], metavar="SEAT",
@@ -35,7 +35,7 @@ def add_run_arguments(p: argparse.ArgumentParser, cores: int) -> None:
     p.add_argument("--json", action="store_true", help="print the report as JSON (docs/simulation.md gives its shape)")
     p.add_argument("--csv", metavar="FILE", help="write one row per game: seed, winners, scores, length, statistics")
     p.add_argument("--jsonl", metavar="FILE", help="write one JSON line per game")
-    p.add_argument("--plot", metavar="FILE", help="draw win shares and the spread of length and scores (.png or .svg; "
+    p.add_argument("--plot", metavar="FILE", help="draw win shares and the spread of length and scores (.png, .svg or .pdf; "
                                                   "needs the 'plot' extra: pip install 'card-interpreter[plot]')")
     p.add_argument("--report", metavar="DIR", help="write an HTML page with the tables and plots into DIR")
     p.add_argument("--progress", choices=["auto", "on", "off"], default="auto",
@@ -108,6 +108,8 @@ def run_simulate(args, stdout, stderr) -> int:
 def run_compare(args, stdout, stderr) -> int:
     variants = load_variants(args)
     outputs.check_targets(args)
+    for line in doubts(variants):
+        print(line, file=stderr)
     mc = _mc_seats(args, variants[0][1])
     rows = [[] for _ in variants]
     result, interrupted = _played(
@@ -168,6 +170,21 @@ def load_variants(args) -> list:
     return variants
 
 
+def doubts(variants: list) -> list[str]:
+    """What may not be meant: a variant that is another game, or the same as the base or
+    as another variant (the same ruleset text and options)."""
+    out, seen = [], {}
+    base = variants[0][1]
+    for name, program in variants:
+        key = ("\n".join(program.lines), tuple(sorted(program.options.items())))
+        if key in seen:
+            out.append(f"warning: {name} is the same ruleset with the same options as {seen[key]}")
+        seen.setdefault(key, name)
+        if program.name != base.name:
+            out.append(f"warning: {name} is the ruleset '{program.name}', the base is '{base.name}'")
+    return out
+
+
 def _named(options: dict) -> str:
     return ", ".join(f"{k}={v}" for k, v in options.items())
 
@@ -181,7 +198,11 @@ def _print(args, result, lines, stdout) -> None:
 
 
 def write_all(args, runs: list, comparison, note) -> None:
-    """Write every output asked for, and say where on `note` (stderr: stdout may be JSON)."""
+    """Write every output asked for, and say where on `note` (stderr: stdout may be JSON).
+    With no game played to its end (Ctrl-C early) there is nothing to draw."""
+    if not any(rows for _, _, rows in runs) and (args.plot or args.report):
+        print("no game was finished: no plot, no report", file=note)
+        args.plot = args.report = None
     if args.csv:
         outputs.write_csv(args.csv, runs)
         print(f"rows: {args.csv}", file=note)

@@ -65,12 +65,15 @@ def progress(mode: str, total: int, stream):
 
 
 def _stat_names(runs) -> list:
-    names = []
+    """(column, name, per) of every statistic of the runs, in the order first declared; a name
+    measured per game by one variant and per round by another gets a column for each."""
+    found = []
     for _, report, _ in runs:
         for name, st in report["statistics"].items():
-            if name not in [n for n, _ in names]:
-                names.append((name, st["per"]))
-    return names
+            if (name, st["per"]) not in [(n, p) for _, n, p in found]:
+                found.append((name, name, st["per"]))
+    names = [n for _, n, _ in found]
+    return [(f"{n}_per_{p}" if names.count(n) > 1 else c, n, p) for c, n, p in found]
 
 
 def _scored(runs) -> bool:
@@ -80,28 +83,38 @@ def _scored(runs) -> bool:
 def csv_header(runs, n: int) -> list:
     scores = [f"score_{p + 1}" for p in range(n)] if _scored(runs) else []
     head = ["variant", "seed", "winners"] + scores + ["decisions", "rounds"]
-    for name, per in _stat_names(runs):
-        head += [name, f"{name}_rounds"] if per == "round" else [name]
+    for column, _, per in _stat_names(runs):
+        head += [column, f"{column}_rounds"] if per == "round" else [column]
     return head
+
+
+def _cell(v):
+    if v is None:
+        return ""
+    if isinstance(v, bool):
+        return int(v)
+    return int(v) if isinstance(v, float) and v.is_integer() else v
 
 
 def csv_rows(runs, n: int):
     """Each game as a flat row; a per-round statistic as its total over the game's rounds and
-    the number of rounds it was measured in."""
+    the number of rounds it was measured in (empty where the variant does not measure it)."""
     names = _stat_names(runs)
     scored = _scored(runs)
-    for variant, _, rows in runs:
+    for variant, report, rows in runs:
+        measures = {name: st["per"] for name, st in report["statistics"].items()}
         for row in rows:
             scores = (row["scores"] or [""] * n) if scored else []
             out = [variant, row["seed"], " ".join(str(p + 1) for p in row["winners"])] + list(scores)
             out += [row["decisions"], row["rounds"]]
-            for name, per in names:
-                v = row["stats"].get(name)
+            for _, name, per in names:
+                mine = measures.get(name) == per
+                v = row["stats"].get(name) if mine else None
                 if per == "round":
                     vs = [x for x in (v or []) if x is not None]
-                    out += [sum(float(x) for x in vs) if vs else "", len(vs)]
+                    out += [_cell(sum(vs)) if vs else "", len(vs) if mine else ""]
                 else:
-                    out.append("" if v is None else int(v) if isinstance(v, bool) else v)
+                    out.append(_cell(v))
             yield out
 
 

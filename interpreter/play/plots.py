@@ -10,11 +10,13 @@ def plot(path: str, runs: list) -> None:
     import matplotlib.pyplot as plt
 
     scored = any(row["scores"] for _, _, rows in runs for row in rows)
-    fig, axes = plt.subplots(1, 3 if scored else 2, figsize=(15 if scored else 11, 4.6), constrained_layout=True)
+    fig, axes = plt.subplots(1, 3 if scored else 2, figsize=(15 if scored else 11, 5.2), constrained_layout=True)
     _win_shares(axes[0], runs)
     _lengths(axes[1], runs)
     if scored:
         _scores(axes[2], runs)
+    handles, labels = axes[0].get_legend_handles_labels()     # one legend for every panel, below them
+    fig.legend(handles, labels, loc="outside lower center", ncol=min(4, len(labels)), fontsize="small")
     title = runs[0][1]["ruleset"]
     games = runs[0][1]["games"]
     fig.suptitle(f"{title}: {games} games per variant" if len(runs) > 1 else f"{title}: {games} games")
@@ -37,7 +39,6 @@ def _win_shares(ax, runs):
     ax.set_xticks(range(n), [f"Player {p + 1}" for p in range(n)], rotation=45 if n > 6 else 0)
     ax.set_ylabel("wins (%), with 95% interval")
     ax.set_title("Win share per seat")
-    ax.legend(fontsize="small")
 
 
 def _lengths(ax, runs):
@@ -53,13 +54,11 @@ def _lengths(ax, runs):
     ax.set_xlabel("decisions in a game" + (" (log scale)" if wide else ""))
     ax.set_ylabel("games")
     ax.set_title("Game length")
-    ax.legend(fontsize="small")
 
 
 def _scores(ax, runs):
     """Box plots of the final scores: one group per seat, one colour per variant (as in the
     win-share bars)."""
-    import matplotlib.patches as mpatches
     n, k = runs[0][1]["players"], len(runs)
     colors = [f"C{i % 10}" for i in range(k)]          # the colours the bars of the first panel take
     width = 0.8 / k
@@ -73,6 +72,3 @@ def _scores(ax, runs):
     ax.set_xticks(range(n), [f"Player {p + 1}" for p in range(n)], rotation=45 if n > 6 else 0)
     ax.set_ylabel("final score")
     ax.set_title("Final scores")
-    if k > 1:
-        ax.legend(handles=[mpatches.Patch(color=colors[i], alpha=0.6, label=name)
-                           for i, (name, _, _) in enumerate(runs)], fontsize="small")

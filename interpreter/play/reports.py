@@ -3,40 +3,71 @@ interval, and plain sentences for what differs beyond chance and what does not."
 from __future__ import annotations
 
 
+import math
+
+
 def pct(x) -> str:
     return "n/a" if x is None else f"{100 * x:.1f}%"
 
 
 def num(x) -> str:
-    """A number to three significant figures or one decimal, whichever says more."""
+    """A number alone: three significant figures, or one decimal from 100 on."""
     if x is None:
         return "n/a"
     if abs(x) >= 100:
         return f"{x:.1f}"
-    return f"{x:.3g}" if abs(x) < 1 else f"{x:.2f}".rstrip("0").rstrip(".") if abs(x) < 10 else f"{x:.1f}"
+    return _clean(f"{x:.3g}")
+
+
+def _clean(text: str) -> str:
+    return text[1:] if text.startswith("-") and not text.strip("-0.") else text     # no "-0.0"
+
+
+def digits(e: dict, scale: float = 1) -> int:
+    """Decimals that show an estimate as precisely as its interval allows (two figures of
+    the interval's half width), at least one."""
+    lo, hi = e["low"], e["high"]
+    half = (hi - lo) * scale / 2 if lo is not None else 0
+    if half <= 0:
+        return 1
+    return max(1, min(6, 1 - math.floor(math.log10(half))))
+
+
+def parts(e: dict, scale: float = 1) -> tuple:
+    """(value, low, high) as texts with the same decimals; low and high None without an interval."""
+    if e["low"] is None:
+        return num(e["value"] * scale), None, None
+    d = digits(e, scale)
+    f = lambda x: _clean(f"{x * scale:.{d}f}")      # noqa: E731
+    return f(e["value"]), f(e["low"]), f(e["high"])
 
 
 def interval(e: dict, share: bool = False) -> str:
     """'50.5% [48.3, 52.7]' or '246.2 [244.1, 248.3]' (no interval below two values)."""
-    f = pct if share else num
-    if e["low"] is None:
-        return f(e["value"])
-    if share:
-        return f"{pct(e['value'])} [{100 * e['low']:.1f}, {100 * e['high']:.1f}]"
-    return f"{num(e['value'])} [{num(e['low'])}, {num(e['high'])}]"
+    if e["value"] is None:
+        return "n/a"
+    v, lo, hi = parts(e, 100 if share else 1)
+    unit = "%" if share else ""
+    return f"{v}{unit}" if lo is None else f"{v}{unit} [{lo}, {hi}]"
 
 
 def seat_name(p: int) -> str:
     return f"Player {p}"
 
 
-def report_lines(report: dict) -> list[str]:
-    """The report of one run (simulation.report)."""
+def bots(report: dict) -> str:
+    mc, n = report["mc_seats"], report["players"]
+    if mc and len(mc) == n:
+        return f"mc bots ({report['playouts']} play-outs an option)"
+    return "random bots" + (f", the mc bot in seat{'s' if len(mc) > 1 else ''} {', '.join(map(str, mc))}"
+                            if mc else "")
+
+
+def report_lines(report: dict, speed: bool = True) -> list[str]:
+    """The report of one run (simulation.report); `speed`: with its games/s line."""
     g, n, first = report["games"], report["players"], report["seeds"][0]
-    mc = report["mc_seats"]
-    bots = "random bots" + (f", mc bot in seat(s) {', '.join(map(str, mc))}" if mc else "")
-    seeds = f"seeds {first}-{report['seeds'][1]}" if g else "no game finished"
-    head = (f"{report['ruleset']}: {g} games between {bots}, {n} players, {seeds}"
+    seeds = (f"seed {first}" if g == 1 else f"seeds {first}-{report['seeds'][1]}") if g else "no game finished"
+    head = (f"{report['ruleset']}: {g} game{'' if g == 1 else 's'} between {bots(report)}, {n} players, {seeds}"
             + (f", house rules {report['options']}" if report["options"] else ""))
     lines = [head + ("" if report.get("complete", True) else " (interrupted: the games played so far)")]
     lines.append("  95% intervals in brackets")
@@ -48,10 +79,9 @@ def report_lines(report: dict) -> list[str]:
     lines.append(f"  length: {interval(report['decisions'])} decisions, {interval(report['rounds'])} rounds a game")
     for name, st in report["statistics"].items():
         lines.append("  " + statistic_line(st))
-    speed = f"{report['games_per_s']} games/s" if report.get("games_per_s") else ""
     jobs = report.get("jobs", 1)
-    if speed:
-        lines.append(f"  {speed}" + (f" ({jobs} processes)" if jobs > 1 else ""))
+    if speed and report.get("games_per_s"):
+        lines.append(f"  {report['games_per_s']} games/s" + (f" ({jobs} processes)" if jobs > 1 else ""))
     return lines
 
 
@@ -95,7 +125,7 @@ def comparison_lines(comparison: dict) -> list[str]:
     for run in comparison["runs"]:
         lines.append("")
         lines.append(f"{run['variant']}:")
-        lines.extend("  " + line for line in report_lines(run["report"])[1:-1])
+        lines.extend("  " + line for line in report_lines(run["report"], speed=False)[1:])
     for d in comparison["differences"]:
         lines.append("")
         lines.append(f"{d['variant']} against {comparison['runs'][0]['variant']} (difference, 95% interval):")
@@ -129,13 +159,14 @@ def _shift(subject: str, e: dict, share=False, unit="", more="more", less="less"
     sized, subject = subject, subject.rstrip(":")
     if v is None:
         return f"{subject}: not measured in both"
-    fmt = (lambda x: f"{100 * x:.1f}") if share else num
-    u = " points" + (unit if share else "") if share else unit
+    u = " points" if share else unit
     if v == 0 and (lo is None or lo == hi == 0):
         return f"{subject}: no change"
     if lo is None or lo <= 0 <= hi:
+        value, a, b = parts(e, 100 if share else 1)
         sign = "+" if v > 0 else ""
-        span = f" [{fmt(lo)}, {fmt(hi)}]" if lo is not None else ""
-        return f"{subject}: no difference beyond chance ({sign}{fmt(v)}{u}{span})"
-    a, b = (lo, hi) if v > 0 else (-hi, -lo)
-    return f"{sized} {fmt(abs(v))}{u} {more if v > 0 else less} [{fmt(a)}, {fmt(b)}]"
+        span = f" [{a}, {b}]" if a is not None else ""
+        return f"{subject}: no difference beyond chance ({sign}{value}{u}{span})"
+    size, a, b = parts({"value": abs(v), "low": lo if v > 0 else -hi, "high": hi if v > 0 else -lo},
+                       100 if share else 1)
+    return f"{sized} {size}{u} {more if v > 0 else less} [{a}, {b}]"

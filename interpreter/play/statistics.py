@@ -40,8 +40,23 @@ def wilson(successes: float, n: float, z: float = Z95) -> dict:
     return estimate(p, max(0.0, centre - half), min(1.0, centre + half))
 
 
-def mean(values, z: float = Z95) -> dict:
-    """The mean of independent values with its normal interval (none below two values)."""
+# Student's t at 97.5% for 1..30 degrees of freedom (beyond: the Cornish-Fisher expansion)
+T95 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160,
+       2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056,
+       2.052, 2.048, 2.045, 2.042)
+
+
+def t_point(z: float, df: int) -> float:
+    """Student's t point with `df` degrees of freedom matching the normal point z: a few
+    games get the wider interval they need."""
+    if z == Z95 and df <= len(T95):
+        return T95[df - 1]
+    return z + (z ** 3 + z) / (4 * df) + (5 * z ** 5 + 16 * z ** 3 + 3 * z) / (96 * df * df)
+
+
+def mean(values, z: float = Z95, bounds=None) -> dict:
+    """The mean of independent values with its t interval (none below two values); `bounds`
+    (lo, hi) clips it to what the values can be (a difference of shares: -1 to 1)."""
     values = [v for v in values if v is not None]
     n = len(values)
     if n == 0:
@@ -49,8 +64,11 @@ def mean(values, z: float = Z95) -> dict:
     m = math.fsum(values) / n
     if n < 2:
         return estimate(m)
-    half = z * math.sqrt(math.fsum((v - m) ** 2 for v in values) / (n - 1) / n)
-    return estimate(m, m - half, m + half)
+    half = t_point(z, n - 1) * math.sqrt(math.fsum((v - m) ** 2 for v in values) / (n - 1) / n)
+    lo, hi = m - half, m + half
+    if bounds is not None:
+        lo, hi = max(bounds[0], lo), min(bounds[1], hi)
+    return estimate(m, lo, hi)
 
 
 def pooled(per_game, z: float = Z95, share: bool = False) -> dict:
@@ -199,8 +217,8 @@ def differences(base: list, variant: list, n: int, specs=(), base_pers=None) -> 
         raise ValueError("the runs were not played on the same seeds")
     wb, wv = win_shares(base, n), win_shares(variant, n)
     out = {
-        "win_share": [paired([w[p] for w in wb], [w[p] for w in wv]) for p in range(n)],
-        "draws": paired([float(not r["winners"]) for r in base], [float(not r["winners"]) for r in variant]),
+        "win_share": [paired([w[p] for w in wb], [w[p] for w in wv], SHARE) for p in range(n)],
+        "draws": paired([float(not r["winners"]) for r in base], [float(not r["winners"]) for r in variant], SHARE),
         "mean_score": ([paired([r["scores"][p] for r in base], [r["scores"][p] for r in variant]) for p in range(n)]
                        if base and base[0]["scores"] and variant[0]["scores"] else None),
         "decisions": paired([r["decisions"] for r in base], [r["decisions"] for r in variant]),
@@ -218,13 +236,16 @@ def differences(base: list, variant: list, n: int, specs=(), base_pers=None) -> 
             lb = _linearised([round_totals(v or []) for v in b])
             if la is None or lb is None:
                 continue
-            d = paired(la, lb)
+            d = paired(la, lb, SHARE if kind == "share" else None)
         else:
-            d = paired([_numeric(v) for v in a], [_numeric(v) for v in b])
+            d = paired([_numeric(v) for v in a], [_numeric(v) for v in b], SHARE if kind == "share" else None)
         out["statistics"][name] = {"label": label, "per": per, "kind": kind, **d}
     return out
 
 
-def paired(a: list, b: list) -> dict:
+SHARE = (-1.0, 1.0)         # what a difference of two shares can be
+
+
+def paired(a: list, b: list, bounds=None) -> dict:
     """The mean of b - a over the games where both are measured, with its interval."""
-    return mean([y - x for x, y in zip(a, b) if x is not None and y is not None])
+    return mean([y - x for x, y in zip(a, b) if x is not None and y is not None], bounds=bounds)
