@@ -61,6 +61,6 @@ def test_a_game_that_fails_on_the_cluster_raises_its_error_here(cluster, monkeyp
         return real(program, n, seed, *rest)
     monkeypatch.setattr(simulation, "game_row", game_row)      # here only: the workers play it fine,
     from interpreter.play import cluster as cl                  # so make the worker's copy fail too
-    monkeypatch.setattr(cl, "play_block", lambda spec, first, count, *a: [None] * count)
+    monkeypatch.setattr(cl, "play_block", lambda spec, first, count, *a: [None] * count)    # sent by value
     with pytest.raises(RulesError, match="game 3 went wrong"):
         simulation.simulate(program, games=5, cluster=cluster)

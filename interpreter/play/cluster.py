@@ -64,9 +64,9 @@ def _program(spec):
     return _compiled[spec["hash"]]
 
 
-def play_block(spec, first, count, n, mc_seats, playouts):
-    """A task: the rows of `count` games from seed `first` (None for a game that failed)."""
-    from .simulation import game_row
+def play_block(spec, first, count, n, mc_seats, playouts, game_row):
+    """A task: the rows of `count` games from seed `first` (None for a game that failed),
+    each played by game_row (simulation.game_row, sent by reference)."""
     program = _program(spec)
     out = []
     for seed in range(first, first + count):
@@ -77,13 +77,12 @@ def play_block(spec, first, count, n, mc_seats, playouts):
     return out
 
 
-def rows(ray, program, n, games, seed, mc_seats, playouts):
-    """Each game's row, in seed order, played by the cluster's workers; a game that failed
-    there is played again here, so that its error is raised as it would be locally."""
-    from .simulation import game_row
+def rows(ray, program, n, games, seed, mc_seats, playouts, game_row):
+    """Each game's row, in seed order, played by the cluster's workers with game_row; a game
+    that failed there is played again here, so that its error is raised as it would be locally."""
     task = ray.remote(play_block)
     spec = ray.put(spec_of(program))
-    refs = [task.remote(spec, seed + k, min(BLOCK, games - k), n, tuple(mc_seats), playouts)
+    refs = [task.remote(spec, seed + k, min(BLOCK, games - k), n, tuple(mc_seats), playouts, game_row)
             for k in range(0, games, BLOCK)]
     try:
         k = 0

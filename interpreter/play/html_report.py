@@ -7,7 +7,7 @@ import html
 import pathlib
 
 from .outputs import plotting_available, write_csv
-from .reports import difference_sentences, fairness_sentence, interval, statistic_line
+from .reports import bots, difference_sentences, fairness_sentence, interval, statistic_line
 
 STYLE = """
 body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 72em; color: #222; line-height: 1.4; }
@@ -54,37 +54,48 @@ def _page(runs, comparison, plotted) -> str:
         parts.append("<h2>Plots</h2><img src='plot.svg' alt='win shares with 95% intervals, game length and scores'>")
     else:
         parts.append("<p class='note'>No plots: install matplotlib (pip install 'card-interpreter[plot]').</p>")
-    for name, report, _ in runs:
-        parts.append(f"<h2>{_e(name)}</h2>" + _tables(report))
+    parts.append("<h2>" + ("The variants side by side" if comparison else "The figures") + "</h2>")
+    parts.append(_side_by_side(runs))
     parts.append("<p class='note'>Every figure has its 95% interval in brackets. "
                  "<a href='rows.csv'>rows.csv</a> holds one row per game.</p></body></html>")
     return "\n".join(parts)
 
 
 def _setting(report, comparison) -> str:
-    bots = "random bots" + (f", the mc bot in seat(s) {', '.join(map(str, report['mc_seats']))}"
-                            if report["mc_seats"] else "")
     games = comparison["games"] if comparison else report["games"]
     same = " per variant, on the same seeds" if comparison else ""
     done = "" if (comparison or report).get("complete", True) else " (interrupted: the games played so far)"
     return (f"<p>{games} games{same} (seeds {report['seeds'][0]}–{report['seeds'][1]}), "
-            f"{report['players']} players, {bots}{done}.</p>")
+            f"{report['players']} players, {_e(bots(report))}{done}.</p>")
 
 
-def _tables(report) -> str:
-    rows = ["<table><tr><th>seat</th><th>wins</th>" + ("<th>mean score</th>" if report["mean_score"] else "") + "</tr>"]
-    for p, share in enumerate(report["win_share"]):
-        cls = " class='differs'" if p + 1 in report["fairness"]["differ"] else ""
-        score = f"<td class='n'>{_e(interval(report['mean_score'][p]))}</td>" if report["mean_score"] else ""
-        rows.append(f"<tr{cls}><td>Player {p + 1}</td><td class='n'>{_e(interval(share, True))}</td>{score}</tr>")
-    rows.append("</table>")
-    rows.append(f"<p>{_e(fairness_sentence(report))}</p>")
-    rows.append("<table>")
-    rows.append(f"<tr><td>draws</td><td class='n'>{_e(interval(report['draws'], True))}</td></tr>")
-    rows.append(f"<tr><td>decisions a game</td><td class='n'>{_e(interval(report['decisions']))}</td></tr>")
-    rows.append(f"<tr><td>rounds a game</td><td class='n'>{_e(interval(report['rounds']))}</td></tr>")
-    for st in report["statistics"].values():
-        label, _, value = statistic_line(st).partition(": ")
-        rows.append(f"<tr><td>{_e(label)}</td><td class='n'>{_e(value)}</td></tr>")
-    rows.append("</table>")
-    return "\n".join(rows)
+def _side_by_side(runs) -> str:
+    """One table: a row per figure, a column per variant; a seat that wins more or less than
+    an even share beyond chance is marked."""
+    reports = [report for _, report, _ in runs]
+    head = "<tr><th></th>" + "".join(f"<th>{_e(name)}</th>" for name, _, _ in runs) + "</tr>"
+    rows = [head]
+
+    def row(label, cells, marks=None):
+        marks = marks or [False] * len(cells)
+        tds = "".join(f"<td class='n{' differs' if m else ''}'>{_e(c)}</td>" for c, m in zip(cells, marks))
+        rows.append(f"<tr><td>{_e(label)}</td>{tds}</tr>")
+    for p in range(reports[0]["players"]):
+        row(f"Player {p + 1} wins", [interval(r["win_share"][p], True) for r in reports],
+            [p + 1 in r["fairness"]["differ"] for r in reports])
+    row("draws", [interval(r["draws"], True) for r in reports])
+    if any(r["mean_score"] for r in reports):
+        for p in range(reports[0]["players"]):
+            row(f"Player {p + 1}'s mean score",
+                [interval(r["mean_score"][p]) if r["mean_score"] else "" for r in reports])
+    row("decisions a game", [interval(r["decisions"]) for r in reports])
+    row("rounds a game", [interval(r["rounds"]) for r in reports])
+    names = []
+    for r in reports:
+        names += [n for n in r["statistics"] if n not in names]
+    for name in names:
+        label = next(r["statistics"][name]["label"] for r in reports if name in r["statistics"])
+        row(label, [statistic_line(r["statistics"][name]).partition(": ")[2] if name in r["statistics"] else ""
+                    for r in reports])
+    fair = "".join(f"<li><b>{_e(name)}</b>: {_e(fairness_sentence(report))}</li>" for name, report, _ in runs)
+    return "<table>" + "\n".join(rows) + f"</table>\n<ul>{fair}</ul>"

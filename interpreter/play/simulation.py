@@ -86,7 +86,7 @@ def played_rows(program, n, games, seed, mc_seats, playouts, jobs, cluster=None)
     """Each game's row, in seed order, played here, by `jobs` forked workers or on a cluster."""
     if cluster is not None:
         from .cluster import rows
-        return rows(cluster, program, n, games, seed, mc_seats, playouts)
+        return rows(cluster, program, n, games, seed, mc_seats, playouts, game_row)
     if jobs == 1:
         return (game_row(program, n, seed + k, mc_seats, playouts) for k in range(games))
     return _rows_from_workers(program, n, games, seed, mc_seats, playouts, jobs)
