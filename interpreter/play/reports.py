@@ -24,13 +24,13 @@ def _clean(text: str) -> str:
 
 
 def digits(e: dict, scale: float = 1) -> int:
-    """Decimals that show an estimate as precisely as its interval allows (two figures of
-    the interval's half width), at least one."""
+    """Decimals that show an estimate as precisely as its interval allows (the first figure
+    of the interval's half width), at least one."""
     lo, hi = e["low"], e["high"]
     half = (hi - lo) * scale / 2 if lo is not None else 0
     if half <= 0:
         return 1
-    return max(1, min(6, 1 - math.floor(math.log10(half))))
+    return max(1, min(6, -math.floor(math.log10(half))))
 
 
 def parts(e: dict, scale: float = 1) -> tuple:
