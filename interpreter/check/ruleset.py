@@ -13,7 +13,7 @@ from ..lang import ir
 from ..lang.types import ANY, BOOL, CARD, NULL, NUM, PLAYER, STR, a_, list_of, type_of_value
 from ..messages import msg
 from ..limits import DEFAULT_MAX_STEPS
-from .options import player_range, resolve_options
+from .options import allowed, of_type, player_range, resolve_options, within
 from ..source.loader import Source
 from .deck import build_deck, localize
 from .expr_seam import ExprSeam, constant, stand_in, stand_in_text, symbols
@@ -120,11 +120,27 @@ class _Checker:
         """The options declared as mappings."""
         return {name: spec for name, spec in _mapping(self.data.get("options")).items() if isinstance(spec, dict)}
 
+    def _check_free_option(self, name, spec, kind):
+        """An option with a type: its min and max, default and listed choices agree with it."""
+        lo, hi = spec.get("min"), spec.get("max")
+        if kind == "boolean" and (lo is not None or hi is not None):
+            self.report(("options", name, "type"), f"option '{name}' is true or false: it has no min or max")
+        elif lo is not None and hi is not None and lo > hi:
+            self.report(("options", name, "min"), f"option '{name}': min {lo} is above max {hi}")
+        values = [("default", spec.get("default"))] + [(("choices", i), c) for i, c in enumerate(spec.get("choices", []))]
+        for where, value in values:
+            path = ("options", name) + (where if isinstance(where, tuple) else (where,))
+            if not of_type(kind, value) or not within(spec, value):
+                self.report(path, f"{value!r} is not {allowed(spec)}, as option '{name}' asks")
+
     def _check_options(self):
         for name, spec in self._option_specs().items():
             if not isinstance(spec.get("choices", []), list) or not isinstance(spec.get("explain", {}) or {}, dict):
                 continue                # the schema has said what is wrong with it
-            if spec.get("default") not in spec.get("choices", []):
+            kind = spec.get("type")
+            if kind is not None:
+                self._check_free_option(name, spec, kind)
+            elif spec.get("default") not in spec.get("choices", []):
                 self.report(("options", name, "default"),
                             f"default {spec.get('default')!r} of option '{name}' is not one of its choices")
             for key in spec.get("explain", {}) or {}:

@@ -10,6 +10,7 @@ import sys
 from .. import pipeline
 from ..pipeline import load_program
 from ..errors import InterpreterError, Problem, RulesetError, UsageError, format_problem
+from ..check.options import allowed
 from ..play import records
 from ..limits import MAX_JOBS, MAX_NUMBER, MAX_PLAYOUTS
 from ..messages import msg
@@ -204,6 +205,8 @@ def _options(args, stdout) -> int:
         print(f"{program.name} has no options", file=stdout)
     for name, spec in program.option_specs.items():
         print(f"{name} = {spec['default']}   ({spec['description']})", file=stdout)
+        if spec.get("type"):
+            print(f"     any value: {allowed(spec)}; usual ones:", file=stdout)
         explain = spec.get("explain") or {}
         for choice in spec["choices"]:
             mark = "*" if choice == spec["default"] else " "
