@@ -18,7 +18,7 @@ from . import lab
 from .table import TerminalTable
 from .terminal import result_line
 
-COMMANDS = ("validate", "options", "play", "replay", "resume", "scenario", "simulate", "compare", "compile")
+COMMANDS = ("validate", "options", "play", "replay", "resume", "scenario", "simulate", "compare", "compile", "diff")
 
 
 def main() -> None:
@@ -81,6 +81,8 @@ def run(argv, stdin=None, stdout=None, stderr=None) -> int:
             return lab.run_compare(args, stdout, stderr)
         if command == "compile":
             return _compile(args, stdout)
+        if command == "diff":
+            return _diff(args, stdout)
         return _play(args, stdin, stdout, stderr)
     except KeyboardInterrupt:
         print("\ninterrupted", file=stderr)
@@ -106,7 +108,7 @@ def _report(e: InterpreterError, out) -> int:
 
 def _parser(command):
     p = _command_parser(command)
-    if command not in ("validate", "options", "compile"):
+    if command not in ("validate", "options", "compile", "diff"):
         p.add_argument("--backend", choices=list(pipeline.BACKENDS), default=None,
                        help="how the rules run: 'generated' Python (the default, fastest) or 'closures' "
                             "(the reference the generated code is tested against)")
@@ -121,6 +123,13 @@ def _command_parser(command):
         p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
         p.add_argument("--lang", help="language of the texts, e.g. en")
         p.add_argument("-o", "--output", metavar="FILE", help="write it to FILE instead of the terminal")
+        return p
+    if command == "diff":
+        p = argparse.ArgumentParser(prog="interpret diff",
+                                    description="What differs between two rulesets, rule by rule: options, cards, "
+                                                "zones, variables, functions, steps, triggers, result, statistics.")
+        p.add_argument("a", metavar="RULESET_A")
+        p.add_argument("b", metavar="RULESET_B")
         return p
     if command == "validate":
         p = argparse.ArgumentParser(prog="interpret validate", description="Check ruleset files and report every problem.")
@@ -286,6 +295,20 @@ def _cores() -> int:
     except AttributeError:           # not on every platform
         cores = os.cpu_count() or 1
     return max(1, min(cores, MAX_JOBS))
+
+
+def _diff(args, out) -> int:
+    """Both files are checked first (a broken one is reported as validate reports it)."""
+    from ..play.diff import rules_diff
+    from ..source.loader import load_file
+    a, b = load_program(args.a), load_program(args.b)
+    lines = rules_diff(load_file(args.a)[0], load_file(args.b)[0], a.deck, b.deck)
+    count = sum(1 for line in lines if not line.startswith(" "))
+    print(f"{args.a} -> {args.b}: " + (f"{count} difference{'s' if count != 1 else ''}" if lines
+                                      else "the same rules"), file=out)
+    for line in lines:
+        print("  " + line, file=out)
+    return 0
 
 
 def _compile(args, out) -> int:
