@@ -18,6 +18,7 @@ from .limits import MAX_PLAYERS
 from .check.options import resolve_options
 from .runtime.program import Program
 from .source.loader import FileRefused, decode, load_file, load_text, read_bytes
+from .source.overlay import combine, load_rules, load_rules_text
 
 
 # The back ends: the generated one (Python source, the fastest) runs games unless asked
@@ -40,13 +41,14 @@ def build(ruleset: Ruleset, backend: str | None = None) -> Program:
 
 def load_program(path: str, options: dict | None = None, lang: str | None = None,
                  backend: str | None = None) -> Program:
-    """Load, check and build a ruleset file; raise RulesetError with every problem."""
-    data, source = load_file(path)
+    """Load, check and build a ruleset file (or an overlay of one); raise RulesetError with
+    every problem."""
+    data, source = load_rules(path)
     return build(_checked(data, source, options, lang), backend)
 
 
 def load_program_text(text: str, file: str = "<string>", options=None, lang=None, backend=None) -> Program:
-    data, source = load_text(text, file)
+    data, source = load_rules_text(text, file)
     return build(_checked(data, source, options, lang), backend)
 
 
@@ -97,6 +99,8 @@ def load_named_program(path: str, shown: str, src, where: tuple, options: dict |
         data, source = load_text(decode(raw, path), path)
     except RulesetError:
         data = source = None
+    if _looks_like_ruleset(data) or (isinstance(data, dict) and "extends" in data):
+        data, source = combine(data, source, load_file)
     if not _looks_like_ruleset(data):
         raise RulesetError([src.problem(where, f"'{shown}' is not a ruleset (interpret validate on that file "
                                                f"says why)")])

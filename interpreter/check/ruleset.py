@@ -113,7 +113,7 @@ class _Checker:
             options=options, option_specs=d.get("options", {}) or {}, players=player_range(d), deck=deck,
             start_zone=d["deck"]["zone"], zones=zones, variables=variables, player_variables=player_variables,
             symbols=self.sym, events=self.events, flow=flow, procedures=procedures, triggers=triggers,
-            result=result, statistics=statistics,
+            result=result, statistics=statistics, real=getattr(self.src, "real", None),
             player_name=str(localize(d.get("player_name"), lang, languages) or msg(lang, "player", seat="{seat}")))
 
     def _option_specs(self) -> dict:

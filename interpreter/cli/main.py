@@ -300,9 +300,9 @@ def _cores() -> int:
 def _diff(args, out) -> int:
     """Both files are checked first (a broken one is reported as validate reports it)."""
     from ..play.diff import rules_diff
-    from ..source.loader import load_file
+    from ..source.overlay import load_rules
     a, b = load_program(args.a), load_program(args.b)
-    lines = rules_diff(load_file(args.a)[0], load_file(args.b)[0], a.deck, b.deck)
+    lines = rules_diff(load_rules(args.a)[0], load_rules(args.b)[0], a.deck, b.deck)
     count = sum(1 for line in lines if not line.startswith(" "))
     print(f"{args.a} -> {args.b}: " + (f"{count} difference{'s' if count != 1 else ''}" if lines
                                       else "the same rules"), file=out)

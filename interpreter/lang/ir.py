@@ -363,3 +363,4 @@ class Ruleset:
     result: Result
     player_name: str
     statistics: tuple = ()              # (Statistic, ...) in declared order
+    real: Callable | None = None        # line -> (file, line) where the rules are an overlay on other files

@@ -17,19 +17,49 @@ from ..lang.syntax import parse, unparse
 SECTIONS = ("variables", "player_variables", "functions", "procedures", "events", "statistics")
 
 
+class _Text(str):
+    """A text of the rules that compares by what it means: an expression by its canonical
+    spelling (spaces and brackets do not count), other text with its whitespace folded;
+    it still reads as it was written."""
+
+    def __new__(cls, text):
+        self = super().__new__(cls, text)
+        try:
+            self.key = unparse(parse(text))
+        except Exception:       # not an expression: a text, a name
+            self.key = " ".join(text.split())
+        return self
+
+    def __eq__(self, other):
+        return self.key == (other.key if isinstance(other, _Text) else other)
+
+    def __ne__(self, other):
+        return not self == other
+
+    def __hash__(self):
+        return hash(self.key)
+
+
 def canonical(value):
-    """The data as the rules read it: an expression in one canonical spelling (spaces and
-    redundant brackets do not count), other text with its whitespace folded."""
+    """The data with each text a _Text (compared by meaning)."""
     if isinstance(value, dict):
         return {k: canonical(v) for k, v in value.items()}
     if isinstance(value, list):
         return [canonical(v) for v in value]
     if isinstance(value, str):
-        try:
-            return unparse(parse(value))
-        except Exception:       # not an expression: a text, a name
-            return " ".join(value.split())
+        return _Text(value)
     return value
+
+
+def _plain(value, keys: bool = False):
+    """The data with plain strings again (`keys`: each text as it compares, for matching)."""
+    if isinstance(value, dict):
+        return {k: _plain(v, keys) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v, keys) for v in value]
+    if isinstance(value, _Text) and keys:
+        return value.key
+    return str.__str__(value) if isinstance(value, str) else value
 
 
 def rules_diff(a: dict, b: dict, deck_a, deck_b) -> list[str]:
@@ -73,9 +103,9 @@ def _short(value, width: int = 400) -> str:
     if isinstance(value, (int, float)):
         return str(value)
     if isinstance(value, str):
-        text = " ".join(value.split())
+        text = " ".join(str.__str__(value).split())
         return text if len(text) <= width else text[:width - 3] + "..."
-    text = yaml.safe_dump(value, default_flow_style=True, allow_unicode=True, sort_keys=False, width=10 ** 6)
+    text = yaml.safe_dump(_plain(value), default_flow_style=True, allow_unicode=True, sort_keys=False, width=10 ** 6)
     text = " ".join(text.split())
     return text if len(text) <= width else text[:width - 3] + "..."
 
@@ -168,11 +198,13 @@ def step_lines(steps, depth: int = 0) -> list[str]:
 
 
 def _steps(where: str, a: list, b: list) -> list[str]:
-    la, lb = step_lines(a), step_lines(b)
-    if la == lb:
+    """Steps removed and added (matched by what they mean, shown as they are written)."""
+    if a == b:
         return []
+    la, lb = step_lines(a), step_lines(b)
+    ka, kb = step_lines(_plain(a, keys=True)), step_lines(_plain(b, keys=True))
     out = [f"{where}:"]
-    matcher = difflib.SequenceMatcher(a=la, b=lb, autojunk=False)
+    matcher = difflib.SequenceMatcher(a=ka, b=kb, autojunk=False)
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         if tag == "equal":
             continue

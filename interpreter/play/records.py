@@ -8,7 +8,6 @@ malformed record gets `file:line:col` errors like any other input.
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import signal
@@ -23,18 +22,17 @@ from .table import result_summary
 from ..runtime.engine import apply, labels, new_game
 from ..errors import InterpreterError, Problem, RulesetError, brief
 from ..limits import MAX_PLAYOUTS
-from ..source.loader import FileRefused, load_file, read_bytes
+from ..source.loader import load_file
+from ..source.overlay import rules_hash
 from ..check.schema import check
 
 FORMAT = "card-interpreter-record/1"
 
 
 def ruleset_hash(path: str) -> str:
-    """SHA-256 of a ruleset file (read within the limits of every input file)."""
-    try:
-        return hashlib.sha256(read_bytes(path)).hexdigest()
-    except FileRefused:
-        return ""
+    """SHA-256 of a ruleset file (read within the limits of every input file); of the combined
+    rules for an overlay."""
+    return rules_hash(path)
 
 
 def new_record(program, ruleset_path: str, seed: int, players: int, agents: list, stacks=None,

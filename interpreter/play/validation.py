@@ -5,6 +5,7 @@ from __future__ import annotations
 from ..errors import Problem, RulesetError
 from ..pipeline import check_ruleset_data
 from ..source.loader import load_file
+from ..source.overlay import combine
 from .records import load as load_record, program_of
 from .scenario import check_file as check_scenario, is_scenario
 
@@ -23,4 +24,8 @@ def check_file(path: str) -> list[Problem]:
         except RulesetError as e:
             return e.problems
         return []
+    try:
+        data, source = combine(data, source, load_file)     # an overlay: with its bases
+    except RulesetError as e:
+        return e.problems
     return check_ruleset_data(data, source)

@@ -149,7 +149,10 @@ def _at(program, pc, e) -> Problem:
     if index is not None and pc in program.effect_where:
         line, col = program.effect_where[pc][index]
     source = program.lines[line - 1] if 0 < line <= len(program.lines) else ""
-    return Problem(program.file, line, col, f"rules error while running this step: {words(e)}", source)
+    file = program.file
+    if program.real is not None and line:
+        file, line = program.real(line)         # an overlay: the file the step came from
+    return Problem(file, line, col, f"rules error while running this step: {words(e)}", source)
 
 
 def apply(program: Program, s: State, index: int) -> None:
