@@ -44,18 +44,23 @@ def load_program(path: str, options: dict | None = None, lang: str | None = None
     """Load, check and build a ruleset file (or an overlay of one); raise RulesetError with
     every problem."""
     data, source = load_rules(path)
-    return build(_checked(data, source, options, lang), backend)
+    return _with_rules(build(_checked(data, source, options, lang), backend), data, source)
 
 
 def load_program_text(text: str, file: str = "<string>", options=None, lang=None, backend=None) -> Program:
     data, source = load_rules_text(text, file)
-    return build(_checked(data, source, options, lang), backend)
+    return _with_rules(build(_checked(data, source, options, lang), backend), data, source)
 
 
 def compile_ruleset(data: dict, source, options: dict | None = None, lang: str | None = None,
                     backend: str | None = None) -> Program:
     """The Program of loaded ruleset data that the schema accepts: check, then build."""
-    return build(check_ruleset(data, source, options, lang), backend)
+    return _with_rules(build(check_ruleset(data, source, options, lang), backend), data, source)
+
+
+def _with_rules(program: Program, data, source) -> Program:
+    program.rules = (data, source)
+    return program
 
 
 def _checked(data, source, options, lang) -> Ruleset:
@@ -68,6 +73,7 @@ def _check_schema(data, source) -> None:
     schema did not find wrong, so that a file shows every problem at once (none twice on
     a line)."""
     problems, wrong = findings(data, source)
+    problems = list(getattr(source, "problems", ())) + problems     # an overlay's own, first
     if problems:
         lines = {p.line for p in problems}
         raise RulesetError(problems + [p for p in _checker_problems(data, source, wrong) if p.line not in lines])

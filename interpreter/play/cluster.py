@@ -2,7 +2,7 @@
 order, as on this machine, since each game's seed and bots depend on its number only.
 
 The workers need neither the ruleset nor this package installed: each task carries the
-ruleset's text and the options in force, and Ray ships the `interpreter` package with
+checked rules (an overlay combined with its bases) and the options in force, and Ray ships the `interpreter` package with
 the job (runtime_env py_modules).  The cluster's Python needs the core dependencies
 (pyyaml, jsonschema, lark), as any Ray job needs its own.  A worker compiles each ruleset
 once and keeps it for the next tasks.
@@ -14,6 +14,7 @@ once and keeps it for the next tasks.
 from __future__ import annotations
 
 import hashlib
+import json
 import pathlib
 
 from ..errors import UsageError
@@ -49,18 +50,20 @@ def connect(address: str, jobs: int):
 
 
 def spec_of(program) -> dict:
-    """What a worker needs to compile the same program: the ruleset's text and settings."""
-    text = "\n".join(program.lines) + "\n"
-    return {"text": text, "file": program.file, "options": dict(program.options), "lang": program.lang,
-            "backend": program.backend, "hash": hashlib.sha256(
-                repr((text, sorted(program.options.items()), program.lang, program.backend)).encode()).hexdigest()}
+    """What a worker needs to compile the same program: the checked rules (an overlay already
+    combined with its bases) with their positions, and the settings."""
+    data, source = program.rules
+    key = json.dumps([data, sorted(program.options.items()), program.lang, program.backend], sort_keys=True,
+                     default=str)
+    return {"data": data, "source": source, "options": {k: str(v) for k, v in program.options.items()},
+            "lang": program.lang, "backend": program.backend, "hash": hashlib.sha256(key.encode()).hexdigest()}
 
 
 def _program(spec):
     if spec["hash"] not in _compiled:
-        from ..pipeline import load_program_text
-        _compiled[spec["hash"]] = load_program_text(spec["text"], spec["file"], spec["options"], spec["lang"],
-                                                    spec["backend"])
+        from ..pipeline import compile_ruleset
+        _compiled[spec["hash"]] = compile_ruleset(spec["data"], spec["source"], spec["options"], spec["lang"],
+                                                  spec["backend"])
     return _compiled[spec["hash"]]
 
 

@@ -18,7 +18,9 @@ remembers the file and position it came from.
 Steps may carry `id: NAME` in any ruleset (base or overlay) so that an overlay can point at
 them; ids are taken out of the data here (the checker never sees them) and must be unique.
 An overlay may extend an overlay.  Every problem of the combination is reported at its
-line in the file that caused it.
+line in the file that caused it; what the overlay asked that could not be done (an unknown
+path, a missing id) is left undone and kept in `CombinedSource.problems`, reported with the
+problems that the checks find in the rest.
 """
 from __future__ import annotations
 
@@ -46,6 +48,7 @@ class CombinedSource(Source):
     that a position is one line number; problems and run-time errors name the real file
     and line (`real`)."""
     parts: list = field(default_factory=list)    # (first virtual line, file, line count)
+    problems: list = field(default_factory=list)  # what the overlay asked that could not be done
 
     def real(self, line: int) -> tuple[str, int]:
         for first, file, count in self.parts:
@@ -63,15 +66,20 @@ class CombinedSource(Source):
         return Problem(file, real, col, message, self.line_text(line))
 
 
-def combine(data, source: Source, load, depth: int = 0) -> tuple[dict, Source]:
+def combine(data, source: Source, load) -> tuple[dict, Source]:
     """The data and Source of the ruleset an overlay stands for (a plain ruleset: itself,
     with its steps' ids taken out).  `load(path)` reads a file as (data, Source)."""
+    return _combined(data, source, load, 0)[:2]
+
+
+def _combined(data, source, load, depth) -> tuple:
+    """(data, Source, ids): ids maps each step id to (the list holding the step, the step)."""
     ids, problems = {}, []
     if not is_overlay(data):
         _take_ids(data, source, problems, ids)
         if problems:
             raise RulesetError(problems)
-        return data, source
+        return data, source, ids
     return _Combination(data, source, load, depth).result()
 
 
@@ -92,15 +100,13 @@ class _Combination:
         self.problems.append(self.src.problem(path, message, key=key))
 
     def result(self):
-        base, base_src = self.base()
+        base, base_src, ids = self.base()
         self.note(base, base_src)
         self.note(self.data, self.src)
-        ids = {}
-        _take_ids(base, base_src, [], ids)          # (the base's own problems were reported with it)
         out = self.merged(base, ids)
-        if self.problems:
-            raise RulesetError(self.problems)
-        return out, self.source_of(out, base_src)
+        source = self.source_of(out, base_src)
+        source.problems = self.problems + (base_src.problems if isinstance(base_src, CombinedSource) else [])
+        return out, source, ids
 
     def note(self, data, src, path=()):
         if isinstance(data, (dict, list)):
@@ -126,7 +132,7 @@ class _Combination:
         data, source = self.load(path)
         if not isinstance(data, dict):
             raise RulesetError([self.src.problem(("extends",), f"'{target}' is not a ruleset")])
-        return combine(data, source, self.load, self.depth + 1)
+        return _combined(data, source, self.load, self.depth + 1)
 
     # -- the combination ----------------------------------------------------------------------------
     def merged(self, base, ids):

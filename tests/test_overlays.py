@@ -1,0 +1,192 @@
+"""House rules as overlays: a small file that extends a ruleset and says only what differs,
+checked as one ruleset, every problem at its line in the file that caused it."""
+from __future__ import annotations
+
+import io
+import pathlib
+
+import pytest
+
+from interpreter import apply, new_game, pipeline
+from interpreter.cli.main import run
+from interpreter.errors import RulesError, RulesetError
+
+RULESETS = pathlib.Path(__file__).parent.parent / "rulesets"
+
+BASE = """name: base
+players: 2
+options:
+  goal: {description: rounds to play, choices: [2, 3], default: 2}
+deck: {cards: [{id: a, value: 1}, {id: b, value: 2}], zone: stock}
+zones: {stock: {visibility: hidden}}
+variables:
+  round_no: 0
+  tally: 0
+functions:
+  double: {params: [x], expr: "x * 2"}
+flow:
+  round:
+    - add: {round_no: 1}
+      id: count_round
+    - add: {tally: "double(1)"}
+      id: add_tally
+  until: "round_no == options.goal"
+result: {winners: "[]"}
+"""
+
+
+def _write(tmp_path, name, text) -> str:
+    path = tmp_path / name
+    path.write_text(text)
+    return str(path)
+
+
+def _problems(path) -> str:
+    with pytest.raises(RulesetError) as e:
+        pipeline.load_program(path)
+    return str(e.value)
+
+
+def _final(program, **kw):
+    s = new_game(program, log=False, **kw)
+    assert s.over
+    return s
+
+
+def test_a_ruleset_may_give_its_steps_ids_and_plays_as_before(tmp_path):
+    program = pipeline.load_program(_write(tmp_path, "base.yaml", BASE))
+    s = _final(program)
+    assert s.vars == {"round_no": 2, "tally": 4}
+
+
+def test_two_steps_with_one_id_are_reported_at_the_second(tmp_path):
+    text = BASE.replace("      id: add_tally", "      id: count_round")
+    message = _problems(_write(tmp_path, "base.yaml", text))
+    assert "base.yaml:17:11: the id 'count_round' is given to two steps" in message
+
+
+def test_an_overlay_sets_values_adds_entries_and_inserts_steps_at_an_id(tmp_path):
+    _write(tmp_path, "base.yaml", BASE)
+    path = _write(tmp_path, "house.yaml", """extends: base.yaml
+name: house
+variables:
+  bonus: 0
+functions:
+  double: {params: [x], expr: "x * 3"}
+set:
+  options.goal.default: 3
+steps:
+  - after: count_round
+    insert: [add: {bonus: 5}]
+""")
+    program = pipeline.load_program(path)
+    assert program.name == "house" and program.options == {"goal": 3}
+    assert _final(program).vars == {"round_no": 3, "tally": 9, "bonus": 15}
+
+
+def test_replace_and_remove_steps_and_remove_entries(tmp_path):
+    _write(tmp_path, "base.yaml", BASE)
+    path = _write(tmp_path, "house.yaml", """extends: base.yaml
+name: house
+remove: [functions.double]
+steps:
+  - replace: add_tally
+    insert: [add: {tally: 10}]
+""")
+    assert _final(pipeline.load_program(path)).vars == {"round_no": 2, "tally": 20}
+    path = _write(tmp_path, "house2.yaml", """extends: base.yaml
+name: house2
+steps:
+  - remove: add_tally
+""")
+    assert _final(pipeline.load_program(path)).vars == {"round_no": 2, "tally": 0}
+
+
+def test_an_overlay_may_extend_an_overlay(tmp_path):
+    _write(tmp_path, "base.yaml", BASE)
+    _write(tmp_path, "first.yaml", "extends: base.yaml\nname: first\nset: {options.goal.default: 3}\n"
+                                   "steps: [{after: add_tally, insert: [{add: {tally: 100}, id: big}]}]\n")
+    path = _write(tmp_path, "second.yaml", "extends: first.yaml\nname: second\nsteps: [{replace: big, insert: [add: {tally: 1000}]}]\n")
+    assert _final(pipeline.load_program(path)).vars == {"round_no": 3, "tally": 3 * 1002}
+
+
+def test_a_mistake_in_an_overlay_is_reported_at_its_line_in_the_overlay(tmp_path):
+    _write(tmp_path, "base.yaml", BASE)
+    message = _problems(_write(tmp_path, "house.yaml", """extends: base.yaml
+name: house
+set:
+  options.gaol.default: 3
+steps:
+  - after: count_rounds
+    insert: [log: hello]
+functions:
+  double: {params: [x], expr: "x and 'two'"}
+"""))
+    assert "house.yaml:4:3: 'options.gaol.default': the base has no 'options.gaol' (did you mean 'goal'?)" in message
+    assert "house.yaml:6:12: no step has the id 'count_rounds' (did you mean 'count_round'?)" in message
+    assert "house.yaml:9:" in message and "base.yaml" not in message
+
+
+def test_a_problem_the_overlay_causes_in_the_base_is_reported_in_the_base(tmp_path):
+    _write(tmp_path, "base.yaml", BASE)
+    message = _problems(_write(tmp_path, "house.yaml", "extends: base.yaml\nname: house\nremove: [functions.double]\n"))
+    assert "base.yaml:16:21: unknown function 'double'" in message          # the step that still calls it
+
+
+def test_an_overlay_whose_base_is_missing_says_so(tmp_path):
+    message = _problems(_write(tmp_path, "house.yaml", "extends: hearts3\nname: house\n"))
+    assert "house.yaml:1:10: no ruleset 'hearts3' here or among the shipped ones (did you mean 'hearts2'?)" in message
+
+
+def test_extends_names_a_shipped_ruleset(tmp_path):
+    path = _write(tmp_path, "short.yaml", "extends: hearts2\nname: hearts2_to_30\nset: {options.target_score.default: 30}\n")
+    program = pipeline.load_program(path)
+    assert program.name == "hearts2_to_30" and program.options["target_score"] == 30
+
+
+def test_a_rules_error_in_an_inserted_step_names_the_overlay(tmp_path):
+    _write(tmp_path, "base.yaml", BASE)
+    path = _write(tmp_path, "house.yaml", """extends: base.yaml
+name: house
+variables:
+  who: {type: player, initial: null}
+player_variables:
+  pts: 0
+steps:
+  - after: count_round
+    insert: [add: {who.pts: 1}]
+""")
+    for backend in pipeline.BACKENDS:
+        with pytest.raises(RulesError) as e:
+            new_game(pipeline.load_program(path, backend=backend), log=False)
+        assert str(e.value).startswith(f"{path}:9:") and "insert: [add: {who.pts: 1}]" in str(e.value)
+
+
+def test_diff_shows_only_what_the_overlay_changes(tmp_path):
+    _write(tmp_path, "base.yaml", BASE)
+    path = _write(tmp_path, "house.yaml", "extends: base.yaml\nname: house\nset: {options.goal.default: 3}\n")
+    out = io.StringIO()
+    assert run(["diff", str(tmp_path / "base.yaml"), path], stdout=out) == 0
+    assert out.getvalue().splitlines()[1:] == ["  name: base -> house", "  option goal: default 2 -> 3"]
+
+
+def test_a_record_of_an_overlay_replays_and_notices_a_changed_base(tmp_path):
+    _write(tmp_path, "base.yaml", BASE.replace("round:\n", "round:\n    - choose: [x, y]\n      as: pick\n      by: player(0)\n"))
+    path = _write(tmp_path, "house.yaml", "extends: base.yaml\nname: house\n")
+    record = tmp_path / "game.json"
+    out, err = io.StringIO(), io.StringIO()
+    assert run([path, "--seed", "2", "--quiet", "--record", str(record)], stdout=out, stderr=err) == 0, err.getvalue()
+    out = io.StringIO()
+    assert run(["replay", str(record)], stdout=out) == 0 and "replay ok" in out.getvalue()
+    base = tmp_path / "base.yaml"
+    base.write_text(base.read_text().replace("double(1)", "double(2)"))
+    out, err = io.StringIO(), io.StringIO()
+    run(["replay", str(record)], stdout=out, stderr=err)
+    assert "differs from the recorded one" in out.getvalue() + err.getvalue()
+
+
+def test_compare_takes_an_overlay_as_a_variant(tmp_path):
+    path = _write(tmp_path, "short.yaml", "extends: hearts2\nname: hearts2\nset: {options.target_score.default: 30}\n")
+    out = io.StringIO()
+    assert run(["compare", str(RULESETS / "hearts2.yaml"), path, "--games", "10", "--jobs", "1"], stdout=out) == 0
+    assert f"{path} against base" in out.getvalue() and "Games last" in out.getvalue()
