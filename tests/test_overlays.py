@@ -190,3 +190,42 @@ def test_compare_takes_an_overlay_as_a_variant(tmp_path):
     out = io.StringIO()
     assert run(["compare", str(RULESETS / "hearts2.yaml"), path, "--games", "10", "--jobs", "1"], stdout=out) == 0
     assert f"{path} against base" in out.getvalue() and "Games last" in out.getvalue()
+
+
+EXAMPLES = sorted(p for p in (RULESETS.parent / "examples" / "house_rules").glob("*.yaml")
+                  if not p.stem.endswith("_scenario"))
+BASES = {"hearts2": "hearts2", "ninety_nine": "ninety_nine", "gnav": "gnav", "gnav2": "gnav2"}
+
+
+def _base_of(example: pathlib.Path) -> pathlib.Path:
+    game = max((g for g in BASES if example.stem.startswith(g + "_")), key=len)
+    return RULESETS / f"{game}.yaml"
+
+
+def test_there_are_three_house_rules_for_each_seed_game():
+    games = [_base_of(p).stem for p in EXAMPLES]
+    assert all(games.count(g) >= 3 for g in BASES), games
+
+
+@pytest.mark.parametrize("example", EXAMPLES, ids=[p.stem for p in EXAMPLES])
+def test_each_example_house_rule_is_short_validates_plays_passes_its_scenario_and_compares(example):
+    from interpreter.play.scenario import run_file
+    assert len(example.read_text().splitlines()) <= 25
+    program = pipeline.load_program(str(example))
+    s = new_game(program, seed=1, log=False)
+    while not s.over:
+        apply(program, s, 0)
+    report = run_file(str(example.with_name(example.stem + "_scenario.yaml")))
+    assert report.passed, [text for ok, text in report.results if not ok]
+    out = io.StringIO()
+    assert run(["compare", str(_base_of(example)), str(example), "--games", "4", "--jobs", "1"], stdout=out) == 0
+    assert "against base" in out.getvalue()
+
+
+def test_diff_of_an_example_prints_only_what_the_house_rule_changes():
+    out = io.StringIO()
+    example = RULESETS.parent / "examples" / "house_rules" / "hearts2_black_maria.yaml"
+    assert run(["diff", str(RULESETS / "hearts2.yaml"), str(example)], stdout=out) == 0
+    lines = out.getvalue().splitlines()[1:]
+    assert [line.split(":")[0].strip() for line in lines] == ["name", "title", "card attribute points",
+                                                               "card attribute points reads"]

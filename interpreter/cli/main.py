@@ -18,7 +18,8 @@ from . import lab
 from .table import TerminalTable
 from .terminal import result_line
 
-COMMANDS = ("validate", "options", "play", "replay", "resume", "scenario", "simulate", "compare", "compile", "diff")
+COMMANDS = ("validate", "options", "play", "replay", "resume", "scenario", "simulate", "compare", "compile", "diff",
+            "new")
 
 
 def main() -> None:
@@ -83,6 +84,8 @@ def run(argv, stdin=None, stdout=None, stderr=None) -> int:
             return _compile(args, stdout)
         if command == "diff":
             return _diff(args, stdout)
+        if command == "new":
+            return _new(args, stdout)
         return _play(args, stdin, stdout, stderr)
     except KeyboardInterrupt:
         print("\ninterrupted", file=stderr)
@@ -108,7 +111,7 @@ def _report(e: InterpreterError, out) -> int:
 
 def _parser(command):
     p = _command_parser(command)
-    if command not in ("validate", "options", "compile", "diff"):
+    if command not in ("validate", "options", "compile", "diff", "new"):
         p.add_argument("--backend", choices=list(pipeline.BACKENDS), default=None,
                        help="how the rules run: 'generated' Python (the default, fastest) or 'closures' "
                             "(the reference the generated code is tested against)")
@@ -123,6 +126,14 @@ def _command_parser(command):
         p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
         p.add_argument("--lang", help="language of the texts, e.g. en")
         p.add_argument("-o", "--output", metavar="FILE", help="write it to FILE instead of the terminal")
+        return p
+    if command == "new":
+        p = argparse.ArgumentParser(prog="interpret new",
+                                    description="Start a house rule: a small file that extends a ruleset and says only "
+                                                "what differs (an overlay), ready to edit.")
+        p.add_argument("file", help="the new file, e.g. my_hearts.yaml")
+        p.add_argument("--from", dest="base", required=True, metavar="RULESET",
+                       help="the ruleset it changes: a shipped name (hearts2) or a path")
         return p
     if command == "diff":
         p = argparse.ArgumentParser(prog="interpret diff",
@@ -295,6 +306,20 @@ def _cores() -> int:
     except AttributeError:           # not on every platform
         cores = os.cpu_count() or 1
     return max(1, min(cores, MAX_JOBS))
+
+
+def _new(args, out) -> int:
+    from ..play.starter import starter_overlay
+    text = starter_overlay(args.file, args.base)
+    try:
+        with open(args.file, "x", encoding="utf-8") as f:
+            f.write(text)
+    except FileExistsError:
+        raise UsageError(f"{args.file} exists already: give a new file's name") from None
+    except OSError as e:
+        raise UsageError(f"cannot write {args.file}: {e.strerror}") from None
+    print(f"{args.file}: a house rule on {args.base}; edit it, then: interpret validate {args.file}", file=out)
+    return 0
 
 
 def _diff(args, out) -> int:
