@@ -130,7 +130,8 @@ functions:
 def test_a_problem_the_overlay_causes_in_the_base_is_reported_in_the_base(tmp_path):
     _write(tmp_path, "base.yaml", BASE)
     message = _problems(_write(tmp_path, "house.yaml", "extends: base.yaml\nname: house\nremove: [functions.double]\n"))
-    assert "base.yaml:16:21: unknown function 'double'" in message          # the step that still calls it
+    assert "base.yaml:16:21: unknown function 'double'" in message
+    assert "as " + str(tmp_path / "house.yaml") + " changes it" in message          # the step that still calls it
 
 
 def test_an_overlay_whose_base_is_missing_says_so(tmp_path):
@@ -229,3 +230,43 @@ def test_diff_of_an_example_prints_only_what_the_house_rule_changes():
     lines = out.getvalue().splitlines()[1:]
     assert [line.split(":")[0].strip() for line in lines] == ["name", "title", "card attribute points",
                                                                "card attribute points reads"]
+
+
+def test_new_writes_a_starter_overlay_that_validates_where_it_is(tmp_path):
+    target = tmp_path / "club" / "my_hearts.yaml"
+    target.parent.mkdir()
+    out, err = io.StringIO(), io.StringIO()
+    assert run(["new", str(target), "--from", "hearts2"], stdout=out, stderr=err) == 0, err.getvalue()
+    text = target.read_text()
+    schema = text.splitlines()[0].split("$schema=")[1]
+    assert (target.parent / schema).resolve().name == "overlay.schema.json" and (target.parent / schema).exists()
+    assert "extends: hearts2" in text and "name: my_hearts" in text
+    program = pipeline.load_program(str(target))
+    assert program.name == "my_hearts"
+    assert run(["new", str(target), "--from", "hearts2"], stdout=io.StringIO(), stderr=err) == 2
+    assert "exists already" in err.getvalue()
+    err = io.StringIO()
+    assert run(["new", str(tmp_path / "x.yaml"), "--from", "heart2"], stdout=io.StringIO(), stderr=err) == 2
+    assert "no ruleset 'heart2'" in err.getvalue()
+
+
+def test_a_trigger_with_an_id_can_be_replaced_or_removed(tmp_path):
+    base = BASE.replace("result:", """triggers:
+  - on: round_end
+    id: bonus
+    do: [add: {tally: 100}]
+result:""")
+    _write(tmp_path, "base.yaml", base)
+    assert _final(pipeline.load_program(str(tmp_path / "base.yaml"))).vars["tally"] == 204
+    path = _write(tmp_path, "swap.yaml", """extends: base.yaml
+name: swap
+triggers:
+  - on: round_end
+    id: bonus
+    do: [add: {tally: 1000}]
+""")
+    assert _final(pipeline.load_program(path)).vars["tally"] == 2004
+    path = _write(tmp_path, "gone.yaml", "extends: base.yaml\nname: gone\nremove: [triggers.bonus]\n")
+    assert _final(pipeline.load_program(path)).vars["tally"] == 4
+    message = _problems(_write(tmp_path, "bad.yaml", "extends: base.yaml\nname: bad\nremove: [triggers.bonsu]\n"))
+    assert "bad.yaml:3:10: 'triggers.bonsu': no trigger has the id 'bonsu' (did you mean 'bonus'?)" in message

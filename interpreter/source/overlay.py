@@ -59,24 +59,34 @@ class CombinedSource(Source):
     def problem(self, path, message, key=False, offset=None, end=None, hint=None) -> Problem:
         p = Source.problem(self, path, message, key, offset, end, hint)
         file, line = self.real(p.line) if p.line else (self.file, 0)
-        return Problem(file, line, p.col, p.message, p.source, end=p.end, hint=p.hint, path=p.path)
+        return Problem(file, line, p.col, p.message, p.source, end=p.end, hint=p.hint or self.note(file),
+                       path=p.path)
 
     def problem_at(self, line, col, message) -> Problem:
         file, real = self.real(line)
-        return Problem(file, real, col, message, self.line_text(line))
+        return Problem(file, real, col, message, self.line_text(line), hint=self.note(file))
+
+    def note(self, file: str) -> str | None:
+        """Which overlay changed a base where a problem shows in the base."""
+        return None if file == self.file else f"in {file} as {self.file} changes it"
 
 
 def combine(data, source: Source, load) -> tuple[dict, Source]:
     """The data and Source of the ruleset an overlay stands for (a plain ruleset: itself,
-    with its steps' ids taken out).  `load(path)` reads a file as (data, Source)."""
-    return _combined(data, source, load, 0)[:2]
+    with its steps' and triggers' ids taken out).  `load(path)` reads a file as (data, Source)."""
+    out, src = _combined(data, source, load, 0)[:2]
+    triggers = out.get("triggers") if isinstance(out, dict) else None
+    for t in triggers if isinstance(triggers, list) else ():
+        if isinstance(t, dict):
+            t.pop("#id", None)
+    return out, src
 
 
 def _combined(data, source, load, depth) -> tuple:
     """(data, Source, ids): ids maps each step id to (the list holding the step, the step)."""
     ids, problems = {}, []
     if not is_overlay(data):
-        _take_ids(data, source, problems, ids)
+        _take_ids(data, source, problems, ids, triggers={})
         if problems:
             raise RulesetError(problems)
         return data, source, ids
@@ -158,7 +168,20 @@ class _Combination:
                 if not isinstance(value, list):
                     self.report((key,), "triggers: give a list of triggers to add")
                     continue
-                self.own(out, "triggers", list).extend(self.with_ids(value, ids))
+                mine = self.own(out, "triggers", list)
+                for i, t in enumerate(value):
+                    tid = t.get("id") if isinstance(t, dict) else None
+                    placed = self.with_ids(t, ids)
+                    at = next((j for j, old in enumerate(mine) if isinstance(old, dict) and tid is not None
+                               and old.get("#id") == tid), None)
+                    if at is None:
+                        mine.append(placed)
+                        self.items.get(id(mine), []).append((self.src, ("triggers", i)))
+                    else:
+                        mine[at] = placed           # the base's trigger of that id, replaced
+                    if tid is not None and isinstance(placed, dict):
+                        placed.pop("id", None)
+                        placed["#id"] = tid
             else:
                 out[key] = self.with_ids(value, ids)
         for dotted, value in self.mapping("set").items():
@@ -229,6 +252,16 @@ class _Combination:
         if parent is None:
             return
         last = parts[-1]
+        if parts[:1] == ["triggers"] and len(parts) == 2 and isinstance(parent, list):
+            at = next((j for j, t in enumerate(parent) if isinstance(t, dict) and t.get("#id") == last), None)
+            if at is None:
+                known = [t.get("#id") for t in parent if isinstance(t, dict) and t.get("#id")]
+                self.report(where, f"'{dotted}': no trigger has the id '{last}'{did_you_mean(str(last), known)}")
+            else:
+                del parent[at]
+                if id(parent) in self.items:
+                    del self.items[id(parent)][at]
+            return
         if isinstance(parent, dict) and last in parent:
             del parent[last]
         elif isinstance(parent, list):
@@ -365,10 +398,22 @@ def _step_lists(data):
                 todo.append((path + (i, "turns", "do"), turns["do"]))
 
 
-def _take_ids(data, src, problems, ids, places=None):
+def _take_ids(data, src, problems, ids, places=None, triggers=None):
     """Take each step's `id` out of `data` into `ids` (id -> (its list, the step)), each a name
-    given once.  With `places` (a value of an overlay, in a wrapper), problems are reported
-    at the value's own position."""
+    given once, and each trigger's into `triggers` (id -> the trigger).  With `places` (a
+    value of an overlay, in a wrapper), problems are reported at the value's own position."""
+    if triggers is not None:
+        for i, t in enumerate(data.get("triggers") or [] if isinstance(data.get("triggers"), list) else []):
+            if isinstance(t, dict) and "id" in t:
+                tid = t.pop("id")
+                where = _place_of(t, places, src, ("triggers", i))
+                if not isinstance(tid, str) or not tid.replace("_", "").isalnum():
+                    problems.append(where[0].problem(where[1] + ("id",), "a trigger's id is a name (letters, digits, _)"))
+                elif tid in triggers and places is None:
+                    problems.append(where[0].problem(where[1] + ("id",), f"the id '{tid}' is given to two triggers"))
+                else:
+                    t["#id"] = tid
+                    triggers.setdefault(tid, t)
     for path, steps in list(_step_lists(data)):
         for i, step in enumerate(steps):
             if not isinstance(step, dict) or "id" not in step:
