@@ -58,6 +58,8 @@ class StepChecker:
             p = path + (i,)
             if self.ck.skipped(p):
                 continue
+            if isinstance(step, dict) and "id" in step:     # a name for overlays (source/overlay.py)
+                step = {k: v for k, v in step.items() if k != "id"}
             node = self._effect(step, p, scope)
             if node is _NOT_AN_EFFECT:
                 node = self._control(step, p, scope)
