@@ -218,9 +218,10 @@ def test_each_example_house_rule_is_short_validates_plays_passes_its_scenario_an
         apply(program, s, 0)
     report = run_file(str(example.with_name(example.stem + "_scenario.yaml")))
     assert report.passed, [text for ok, text in report.results if not ok]
-    out = io.StringIO()
-    assert run(["compare", str(_base_of(example)), str(example), "--games", "4", "--jobs", "1"], stdout=out) == 0
-    assert "against base" in out.getvalue()
+    out, err = io.StringIO(), io.StringIO()
+    assert run(["compare", str(_base_of(example)), str(example), "--games", "4", "--jobs", "1"],
+               stdout=out, stderr=err) == 0
+    assert "against base" in out.getvalue() and "warning" not in err.getvalue()     # a house rule of the same game
 
 
 def test_diff_of_an_example_prints_only_what_the_house_rule_changes():

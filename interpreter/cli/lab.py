@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 
 from ..errors import UsageError
 from ..pipeline import load_program
@@ -180,9 +181,17 @@ def doubts(variants: list) -> list[str]:
         if key in seen:
             out.append(f"warning: {name} is the same ruleset with the same options as {seen[key]}")
         seen.setdefault(key, name)
-        if program.name != base.name:
+        if program.name != base.name and not (_files(program) & _files(base)):
             out.append(f"warning: {name} is the ruleset '{program.name}', the base is '{base.name}'")
     return out
+
+
+def _files(program) -> set:
+    """The files a program's rules come from (an overlay's, and its bases')."""
+    source = program.rules[1] if program.rules else None
+    parts = getattr(source, "parts", None)
+    files = [f for _, f, _ in parts] if parts else [program.file]
+    return {os.path.abspath(f) for f in files}
 
 
 def _named(options: dict) -> str:
