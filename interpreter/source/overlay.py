@@ -2,14 +2,14 @@
 differs; this module combines the two into the data of one ruleset, whose every value
 remembers the file and position it came from.
 
-    extends: hearts2                 # a path relative to this file, or a shipped ruleset's name
-    name: black_maria                # top-level values replace the base's
+    extends: base_game               # a path relative to this file, or a shipped ruleset's name
+    name: my_house_rule              # top-level values replace the base's
     deck:
       attributes:                    # named entries: added, or replacing the base's entry
-        points: "13 if card.special else 10 if card.id == 'AS' else 1 if card.heart else 0"
-    variables: {moons: 0}
-    set: {options.target_score.default: 60, flow.until: "..."}    # any value by its path
-    remove: [statistics.overtime]    # entries by path
+        points: "10 if card.id == 'X1' else 1"
+    variables: {counter: 0}
+    set: {options.target.default: 60, flow.until: "..."}      # any value by its path
+    remove: [statistics.unwanted]    # entries by path
     steps:                           # edits at steps that carry an `id`
       - after: deal                  # or before: / replace: / remove:
         insert: [log: "a house rule"]
