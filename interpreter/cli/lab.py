@@ -23,7 +23,7 @@ from ..play.html_report import write_report
 def add_run_arguments(p: argparse.ArgumentParser, cores: int) -> None:
     """What simulate and compare share: how many games, by whom, and where the results go."""
     p.add_argument("--games", type=int, default=200, help="games to play (of each variant; default 200)")
-    p.add_argument("--players", type=int)
+    p.add_argument("--players", type=int, help="number of players, where the ruleset allows a range")
     p.add_argument("--seed", type=int, default=0, help="seed of the first game; game k uses seed + k")
     p.add_argument("--mc-seats", type=int, nargs="*", default=[], metavar="SEAT",
                    help="seats played by the mc bot (the others by random bots)")
@@ -51,8 +51,9 @@ def simulate_parser(cores: int) -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="interpret simulate",
                                 description="Play many games between bots and report how they end: wins per seat "
                                             "with 95% intervals, draws, scores, length and the ruleset's statistics.")
-    p.add_argument("ruleset")
-    p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
+    p.add_argument("ruleset", help="a ruleset file, an overlay, or a shipped game's name")
+    p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                   help="set a table convention (see 'interpret options RULESET')")
     add_run_arguments(p, cores)
     return p
 

@@ -4,12 +4,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import pathlib
 import secrets
 import sys
 
 from .. import pipeline
 from ..pipeline import load_program
-from ..errors import InterpreterError, Problem, RulesetError, UsageError, format_problem
+from ..errors import InterpreterError, Problem, RulesetError, UsageError, did_you_mean, format_problem
+from ..source.shipped import resolve, shipped_path
 from ..check.options import allowed
 from ..play import records
 from ..limits import MAX_JOBS, MAX_NUMBER, MAX_PLAYOUTS
@@ -19,7 +21,8 @@ from .table import TerminalTable
 from .terminal import result_line
 
 COMMANDS = ("validate", "options", "play", "replay", "resume", "scenario", "simulate", "compare", "compile", "diff",
-            "new")
+            "new", "list", "schema")
+RULESET_ARGS = ("ruleset", "base", "a", "b")     # arguments that name a ruleset: a file, or a shipped name
 
 
 def main() -> None:
@@ -43,12 +46,22 @@ def run(argv, stdin=None, stdout=None, stderr=None) -> int:
     stdout = stdout or sys.stdout
     stderr = stderr or sys.stderr
     argv = list(argv)
+    if argv and argv[0] in ("--version", "-V"):
+        print(f"interpret (card-interpreter) {_version()}", file=stdout)
+        return 0
+    if argv and argv[0] not in COMMANDS and not argv[0].startswith("-") and _mistyped_command(argv[0], stderr):
+        return 2
     command = argv.pop(0) if argv and argv[0] in COMMANDS else "play"
     parser = _parser(command)
     try:
         args = parser.parse_args(argv)
     except SystemExit as e:            # argparse has printed its message
         return int(e.code or 0)
+    for name in RULESET_ARGS:          # a shipped ruleset by its name, from any folder
+        if command != "new" and isinstance(getattr(args, name, None), str):
+            setattr(args, name, resolve(getattr(args, name)))
+    if command == "compare":
+        args.variants = [resolve(v) for v in args.variants]
     playouts = getattr(args, "playouts", 1)
     if not 1 <= playouts <= MAX_PLAYOUTS:
         print(f"interpret: error: --playouts must be 1 to {MAX_PLAYOUTS}, not {playouts}", file=stderr)
@@ -86,6 +99,10 @@ def run(argv, stdin=None, stdout=None, stderr=None) -> int:
             return _diff(args, stdout)
         if command == "new":
             return _new(args, stdout)
+        if command == "list":
+            return _list(stdout)
+        if command == "schema":
+            return _schema(args, stdout)
         return _play(args, stdin, stdout, stderr)
     except KeyboardInterrupt:
         print("\ninterrupted", file=stderr)
@@ -111,7 +128,7 @@ def _report(e: InterpreterError, out) -> int:
 
 def _parser(command):
     p = _command_parser(command)
-    if command not in ("validate", "options", "compile", "diff", "new"):
+    if command not in ("validate", "options", "compile", "diff", "new", "list", "schema"):
         p.add_argument("--backend", choices=list(pipeline.BACKENDS), default=None,
                        help="how the rules run: 'generated' Python (the default, fastest) or 'closures' "
                             "(the reference the generated code is tested against)")
@@ -122,10 +139,21 @@ def _command_parser(command):
     if command == "compile":
         p = argparse.ArgumentParser(prog="interpret compile",
                                     description="Show the Python that the generated back end writes for a ruleset.")
-        p.add_argument("ruleset")
-        p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
+        p.add_argument("ruleset", help="a ruleset file, an overlay, or a shipped game's name")
+        p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                       help="set a table convention (the code is written for these options)")
         p.add_argument("--lang", help="language of the texts, e.g. en")
         p.add_argument("-o", "--output", metavar="FILE", help="write it to FILE instead of the terminal")
+        return p
+    if command == "list":
+        return argparse.ArgumentParser(prog="interpret list",
+                                       description="The games that ship with the package, and the example house rules.")
+    if command == "schema":
+        p = argparse.ArgumentParser(prog="interpret schema",
+                                    description="Where the JSON Schema of each kind of file lies, for an editor's "
+                                                "'# yaml-language-server: $schema=PATH' line.")
+        p.add_argument("kind", nargs="?", choices=["ruleset", "overlay", "scenario", "record"],
+                       help="one kind (default: all four)")
         return p
     if command == "new":
         p = argparse.ArgumentParser(prog="interpret new",
@@ -139,25 +167,26 @@ def _command_parser(command):
         p = argparse.ArgumentParser(prog="interpret diff",
                                     description="What differs between two rulesets, rule by rule: options, cards, "
                                                 "zones, variables, functions, steps, triggers, result, statistics.")
-        p.add_argument("a", metavar="RULESET_A")
-        p.add_argument("b", metavar="RULESET_B")
+        p.add_argument("a", metavar="RULESET_A", help="the ruleset compared from (a file, an overlay or a shipped name)")
+        p.add_argument("b", metavar="RULESET_B", help="the ruleset compared to")
         return p
     if command == "validate":
         p = argparse.ArgumentParser(prog="interpret validate", description="Check ruleset files and report every problem.")
-        p.add_argument("files", nargs="+", metavar="FILE")
+        p.add_argument("files", nargs="+", metavar="FILE", help="rulesets, overlays, scenarios or records")
         return p
     if command == "options":
         p = argparse.ArgumentParser(prog="interpret options", description="List a ruleset's table conventions.")
-        p.add_argument("ruleset")
+        p.add_argument("ruleset", help="a ruleset file, an overlay, or a shipped game's name")
         return p
     if command == "replay":
         p = argparse.ArgumentParser(prog="interpret replay",
                                     description="Replay a game record and check that it reaches the same result.")
-        p.add_argument("file")
+        p.add_argument("file", help="the record (a .json file written by --record or a game with a person)")
         return p
     if command == "resume":
         p = argparse.ArgumentParser(prog="interpret resume", description="Continue an interrupted game from its record.")
-        p.add_argument("file")
+        p.add_argument("file", nargs="?", help="the record; without it, the latest unfinished game recorded "
+                                               "automatically (in ~/.card-interpreter/records)")
         p.add_argument("--log", metavar="FILE.jsonl", help="write every event as one JSON line")
         p.add_argument("--view", type=int, metavar="SEAT", help="with --log: only what SEAT could see")
         return p
@@ -167,15 +196,17 @@ def _command_parser(command):
         return lab.compare_parser(_cores())
     if command == "scenario":
         p = argparse.ArgumentParser(prog="interpret scenario", description="Run scenario files and check their expectations.")
-        p.add_argument("files", nargs="+", metavar="FILE")
+        p.add_argument("files", nargs="+", metavar="FILE", help="scenario files (examples/scenarios has some)")
         return p
     p = argparse.ArgumentParser(
         prog="interpret",
         description="Play a card game written as a YAML ruleset. Other commands: "
                     "'interpret validate FILE...', 'interpret options RULESET', 'interpret replay RECORD', "
                     "'interpret resume RECORD', 'interpret scenario FILE...', 'interpret simulate RULESET', "
-                    "'interpret compare RULESET --option NAME=VALUE'.")
-    p.add_argument("ruleset", help="the ruleset file, e.g. rulesets/hearts2.yaml")
+                    "'interpret compare RULESET --option NAME=VALUE', 'interpret diff A B', 'interpret new FILE --from RULESET', "
+                    "'interpret list', 'interpret schema', 'interpret compile RULESET'.")
+    p.add_argument("ruleset", help="the ruleset: a file (rulesets/hearts2.yaml, an overlay) or a shipped game's name "
+                                   "(hearts2; 'interpret list' shows them)")
     p.add_argument("--seed", type=int, help="random seed; the same seed and moves replay the same game")
     p.add_argument("--players", type=int, help="number of players, where the ruleset allows a range")
     p.add_argument("--human", type=int, action="append", default=[], metavar="SEAT",
@@ -264,6 +295,11 @@ def _new_seed(person: bool) -> int:
 
 
 def _resume(args, stdin, stdout, stderr) -> int:
+    if args.file is None:
+        args.file = records.latest_unfinished()
+        if args.file is None:
+            raise UsageError("no unfinished game is recorded: give the record to resume")
+        print(f"resuming {args.file}", file=stderr)
     record = records.load(args.file)
     program, changed = records.program_of(record)
     if changed:
@@ -319,6 +355,50 @@ def _new(args, out) -> int:
     except OSError as e:
         raise UsageError(f"cannot write {args.file}: {e.strerror}") from None
     print(f"{args.file}: a house rule on {args.base}; edit it, then: interpret validate {args.file}", file=out)
+    return 0
+
+
+def _version() -> str:
+    try:
+        from importlib.metadata import version
+        return version("card-interpreter")
+    except Exception:               # run from a checkout that is not installed
+        return "unknown (not installed)"
+
+
+def _mistyped_command(word: str, stderr) -> bool:
+    """A first word that is neither a file nor a shipped game but looks like a command."""
+    if os.path.exists(word) or shipped_path(word) or word.endswith((".yaml", ".yml", ".json")):
+        return False
+    hint = did_you_mean(word, COMMANDS)
+    if not hint:
+        return False
+    print(f"interpret: error: '{word}' is not a command, a ruleset file or a shipped game{hint}", file=stderr)
+    return True
+
+
+def _list(out) -> int:
+    from ..source.shipped import examples_dirs, shipped_names
+    print("games (play one with: interpret NAME):", file=out)
+    for name in shipped_names():
+        program = load_program(resolve(name))
+        lo, hi, _ = program.players
+        players = f"{lo} players" if lo == hi else f"{lo}-{hi} players"
+        print(f"  {name:<14} {program.title} ({players}, {len(program.option_specs)} options)", file=out)
+    rules = sorted(p for d in examples_dirs() for p in (d / "house_rules").glob("*.yaml")
+                   if not p.stem.endswith("_scenario"))
+    if rules:
+        print("house rules (examples/house_rules; play one with: interpret PATH):", file=out)
+        for path in rules:
+            print(f"  {path}", file=out)
+    return 0
+
+
+def _schema(args, out) -> int:
+    data = pathlib.Path(__file__).resolve().parent.parent / "data"
+    for kind in [args.kind] if args.kind else ["ruleset", "overlay", "scenario", "record"]:
+        print(f"{kind}: {data / f'{kind}.schema.json'}" if not args.kind else str(data / f"{kind}.schema.json"),
+              file=out)
     return 0
 
 

@@ -146,11 +146,32 @@ class _interrupts_held:
         return False
 
 
+def records_dir() -> str:
+    return os.environ.get("CARD_INTERPRETER_RECORDS") or os.path.join(os.path.expanduser("~"), ".card-interpreter", "records")
+
+
+def latest_unfinished() -> str | None:
+    """The newest record in the records folder whose game is not over, or None."""
+    folder = records_dir()
+    try:
+        paths = sorted((os.path.join(folder, f) for f in os.listdir(folder) if f.endswith(".json")),
+                       key=os.path.getmtime, reverse=True)
+    except OSError:
+        return None
+    for path in paths:
+        try:
+            with open(path, encoding="utf-8") as f:
+                if json.load(f).get("result") is None:
+                    return path
+        except (OSError, ValueError, AttributeError):
+            continue                    # not a record we can read: the next one
+    return None
+
+
 def default_path(name: str) -> str:
     """Where a game with a person at the table is recorded automatically (the name does
     not give the seed away: it fixes every deal)."""
-    base = os.environ.get("CARD_INTERPRETER_RECORDS") or os.path.join(os.path.expanduser("~"), ".card-interpreter", "records")
-    return os.path.join(base, f"{name}-{time.strftime('%Y%m%d-%H%M%S')}-{secrets.token_hex(3)}.json")
+    return os.path.join(records_dir(), f"{name}-{time.strftime('%Y%m%d-%H%M%S')}-{secrets.token_hex(3)}.json")
 
 
 def load(path: str) -> dict:

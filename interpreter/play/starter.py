@@ -6,7 +6,8 @@ import os
 import pathlib
 
 from ..errors import UsageError
-from ..source.overlay import find_base, shipped_names
+from ..source.overlay import find_base
+from ..source.shipped import shipped_names
 from ..pipeline import load_program
 
 SCHEMA = pathlib.Path(__file__).resolve().parent.parent / "data" / "overlay.schema.json"

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 
 from ..errors import Problem, RulesetError, did_you_mean
 from .loader import Source
+from .shipped import shipped_names, shipped_path
 
 NAMED = ("options", "zones", "variables", "player_variables", "functions", "procedures", "events", "statistics")
 MERGED = ("result", "flow", "deck")             # mappings whose keys an overlay replaces one by one
@@ -435,27 +436,13 @@ def _place_of(step, places, src, path):
 
 
 # -- where bases are found -------------------------------------------------------------------------------
-def shipped_dirs() -> list[pathlib.Path]:
-    """Where shipped rulesets lie: the package's own copy, or rulesets/ beside it in a checkout."""
-    here = pathlib.Path(__file__).resolve().parent.parent
-    return [d for d in (here / "rulesets", here.parent / "rulesets") if d.is_dir()]
-
-
-def shipped_names() -> list[str]:
-    return sorted({p.stem for d in shipped_dirs() for p in d.glob("*.yaml")})
-
-
 def find_base(target: str, overlay_file: str) -> str | None:
     """The file an overlay's `extends` names: a path relative to the overlay, or a shipped name."""
     here = pathlib.Path(os.path.dirname(os.path.abspath(overlay_file))) if overlay_file else pathlib.Path.cwd()
     for candidate in (here / target, here / f"{target}.yaml"):
         if candidate.is_file():
             return str(candidate)
-    if "/" not in target and "\\" not in target:
-        for d in shipped_dirs():
-            if (d / f"{target}.yaml").is_file():
-                return str(d / f"{target}.yaml")
-    return None
+    return shipped_path(target)
 
 
 # -- loading a ruleset that may be an overlay -------------------------------------------------------------

@@ -1,0 +1,42 @@
+"""The rulesets that ship with the package, found by name from any folder.
+
+In an installed wheel they are `interpreter/rulesets/*.yaml` (pyproject.toml maps the
+repository's `rulesets/` there, and `examples/` to `interpreter/examples/`); in a checkout
+they are `rulesets/` beside the package."""
+from __future__ import annotations
+
+import os
+import pathlib
+
+PACKAGE = pathlib.Path(__file__).resolve().parent.parent
+
+
+def shipped_dirs() -> list[pathlib.Path]:
+    return [d for d in (PACKAGE / "rulesets", PACKAGE.parent / "rulesets") if d.is_dir()]
+
+
+def examples_dirs() -> list[pathlib.Path]:
+    return [d for d in (PACKAGE / "examples", PACKAGE.parent / "examples") if d.is_dir()]
+
+
+def shipped_names() -> list[str]:
+    return sorted({p.stem for d in shipped_dirs() for p in d.glob("*.yaml")})
+
+
+def shipped_path(name: str) -> str | None:
+    """The file of the shipped ruleset `name` (hearts2 or hearts2.yaml), or None."""
+    stem = name[:-5] if name.endswith(".yaml") else name
+    if not stem or "/" in stem or "\\" in stem:
+        return None
+    for d in shipped_dirs():
+        if (d / f"{stem}.yaml").is_file():
+            return str(d / f"{stem}.yaml")
+    return None
+
+
+def resolve(name: str) -> str:
+    """A ruleset's file: `name` itself when it exists, else the shipped ruleset of that name,
+    else `name` unchanged (whoever opens it says that it does not exist)."""
+    if os.path.exists(name):
+        return name
+    return shipped_path(name) or name

@@ -1,0 +1,96 @@
+"""The package ships its games: a shipped ruleset by name from any folder, `list`,
+`--version`, `schema`, a suggestion for a mistyped command, and (slow) a wheel that plays
+after `pip install` in a fresh environment."""
+from __future__ import annotations
+
+import io
+import json
+import os
+import pathlib
+import subprocess
+import sys
+
+import pytest
+
+from interpreter.cli.main import run
+
+ROOT = pathlib.Path(__file__).parent.parent
+
+
+def _call(*argv, cwd=None, stdin=""):
+    out, err = io.StringIO(), io.StringIO()
+    here = os.getcwd()
+    try:
+        if cwd:
+            os.chdir(cwd)
+        code = run(list(argv), stdin=io.StringIO(stdin), stdout=out, stderr=err)
+    finally:
+        os.chdir(here)
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_a_shipped_game_plays_by_its_name_from_any_folder(tmp_path):
+    code, out, err = _call("hearts2", "--seed", "3", "--quiet", cwd=tmp_path)
+    assert code == 0 and out.startswith("Result:"), err
+    code, out, _ = _call("simulate", "ninety_nine", "--games", "3", "--json", cwd=tmp_path)
+    assert code == 0 and json.loads(out)["ruleset"] == "ninety_nine"
+
+
+def test_list_names_every_shipped_game_and_the_example_house_rules():
+    code, out, _ = _call("list")
+    assert code == 0
+    for name in ("hearts2", "ninety_nine", "gnav", "gnav2"):
+        assert f"  {name} " in out
+    assert "hearts2_black_maria.yaml" in out
+
+
+def test_version_and_schema_paths():
+    code, out, _ = _call("--version")
+    assert code == 0 and out.startswith("interpret (card-interpreter) ")
+    code, out, _ = _call("schema", "overlay")
+    assert code == 0 and pathlib.Path(out.strip()).name == "overlay.schema.json" and pathlib.Path(out.strip()).exists()
+
+
+def test_a_mistyped_command_gets_a_suggestion():
+    code, _, err = _call("simulat", "hearts2")
+    assert code == 2 and "'simulat' is not a command, a ruleset file or a shipped game (did you mean 'simulate'?)" in err
+
+
+@pytest.mark.slow
+def test_the_wheel_installed_in_a_fresh_venv_plays_hearts2_from_tmp(tmp_path):
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    py = venv / "bin" / "python"
+    wheels = tmp_path / "dist"
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(wheels), str(ROOT)],
+                   check=True, capture_output=True)
+    subprocess.run([str(py), "-m", "pip", "install", "-q", str(next(wheels.glob("*.whl")))], check=True,
+                   capture_output=True)
+    interpret = venv / "bin" / "interpret"
+    played = subprocess.run([str(interpret), "hearts2", "--seed", "1", "--quiet"], cwd=tmp_path,
+                            capture_output=True, text=True)
+    assert played.returncode == 0 and played.stdout.startswith("Result:"), played.stderr
+    scenario = subprocess.run([str(py), "-c", "import interpreter, os; print(os.path.dirname(interpreter.__file__))"],
+                              cwd=tmp_path, capture_output=True, text=True).stdout.strip()
+    checked = subprocess.run([str(interpret), "scenario", f"{scenario}/examples/house_rules/hearts2_to_60_scenario.yaml"],
+                             cwd=tmp_path, capture_output=True, text=True)
+    assert checked.returncode == 0 and checked.stdout.startswith("PASS"), checked.stdout + checked.stderr
+
+
+def test_every_argument_of_every_command_has_help():
+    from interpreter.cli.main import COMMANDS, _parser
+    missing = [(c, a.option_strings or a.dest) for c in COMMANDS for a in _parser(c)._actions
+               if a.help is None and a.dest != "help"]
+    assert missing == []
+
+
+def test_resume_without_a_file_takes_the_latest_unfinished_game(tmp_path, monkeypatch):
+    monkeypatch.setenv("CARD_INTERPRETER_RECORDS", str(tmp_path))
+    code, _, err = _call("resume")
+    assert code == 2 and "no unfinished game is recorded" in err
+    code, _, _ = _call("ninety_nine", "--seed", "2", "--quiet", "--record", str(tmp_path / "done.json"))
+    assert code == 0
+    _call("ninety_nine", "--seed", "5", "--human", "1", "--record", str(tmp_path / "open.json"), stdin="1\n")
+    assert (tmp_path / "open.json").exists()        # the person left after one move: the game is unfinished
+    from interpreter.play.records import latest_unfinished
+    assert latest_unfinished() == str(tmp_path / "open.json")
