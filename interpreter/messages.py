@@ -19,6 +19,7 @@ CATALOG = {
         "help": "Type the number of a move, or part of its name. 'view' shows the table again, "
                 "'hint' asks the planning bot for a suggestion.",
         "hint": "hint: {label}",
+        "rules_more": "Type 'rules' for the whole rules of the game.",
     },
     "fr": {
         "out": "{name} est éliminé", "seed": "graine", "player": "Joueur {seat}", "you": "vous", "bot": "robot", "house_rules": "règles locales",
@@ -33,6 +34,7 @@ CATALOG = {
         "help": "Tapez le numéro d'un coup, ou une partie de son nom. 'view' montre de nouveau la table, "
                 "'hint' demande un conseil au robot.",
         "hint": "conseil : {label}",
+        "rules_more": "Tapez 'rules' pour lire toutes les règles du jeu.",
     },
     "no": {
         "out": "{name} er ute av spillet", "seed": "frø", "player": "Spiller {seat}", "you": "deg", "bot": "robot", "house_rules": "husregler",
@@ -47,6 +49,7 @@ CATALOG = {
         "help": "Skriv nummeret på et trekk, eller en del av navnet. 'view' viser bordet igjen, "
                 "'hint' ber roboten om et råd.",
         "hint": "råd: {label}",
+        "rules_more": "Skriv 'rules' for alle reglene i spillet.",
     },
     "da": {
         "out": "{name} er ude af spillet", "seed": "frø", "player": "Spiller {seat}", "you": "dig", "bot": "robot", "house_rules": "husregler",
@@ -61,6 +64,7 @@ CATALOG = {
         "help": "Skriv nummeret på et træk, eller en del af navnet. 'view' viser bordet igen, "
                 "'hint' beder robotten om et råd.",
         "hint": "råd: {label}",
+        "rules_more": "Skriv 'rules' for alle spillets regler.",
     },
     "el": {
         "out": "ο/η {name} αποκλείεται", "seed": "σπόρος", "player": "Παίκτης {seat}", "you": "εσείς", "bot": "ρομπότ", "house_rules": "κανόνες του σπιτιού",
@@ -75,6 +79,7 @@ CATALOG = {
         "help": "Πληκτρολογήστε τον αριθμό μιας κίνησης ή μέρος του ονόματός της. 'view' δείχνει ξανά το τραπέζι, "
                 "'hint' ζητά συμβουλή από το ρομπότ.",
         "hint": "συμβουλή: {label}",
+        "rules_more": "Πληκτρολογήστε 'rules' για όλους τους κανόνες του παιχνιδιού.",
     },
 }
 

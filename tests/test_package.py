@@ -94,3 +94,28 @@ def test_resume_without_a_file_takes_the_latest_unfinished_game(tmp_path, monkey
     assert (tmp_path / "open.json").exists()        # the person left after one move: the game is unfinished
     from interpreter.play.records import latest_unfinished
     assert latest_unfinished() == str(tmp_path / "open.json")
+
+
+def test_rules_prints_what_the_data_says_then_the_prose():
+    code, out, _ = _call("rules", "hearts2")
+    assert code == 0
+    assert "Players: 2" in out and "points: 13: Q♠; 1: 2♥ 4♥ 6♥ 8♥ 10♥ Q♥ A♥; 0: the other 20" in out
+    assert "tricks taken (one per player, everyone sees it)" in out
+    assert "special_queen = spades" in out and "## Rules" in out      # the digest in docs/games
+    code, out, _ = _call("rules", "gnav")
+    assert "strength: 21: Cuckoo Cuckoo; 20: Dragon Dragon" in out
+
+
+def test_a_missing_rules_file_is_a_problem_at_its_key(tmp_path):
+    text = (ROOT / "rulesets" / "gnav2.yaml").read_text().replace("rules_file: ../docs/games/gnav2.md",
+                                                                  "rules_file: nowhere.md")
+    (tmp_path / "g.yaml").write_text(text)
+    code, out, _ = _call("validate", str(tmp_path / "g.yaml"))
+    assert code == 1 and "g.yaml:8:13: the rules file 'nowhere.md' does not exist" in out
+
+
+def test_at_the_table_a_question_mark_shows_the_rules_in_short_and_rules_shows_them_all():
+    code, out, _ = _call("ninety_nine", "--seed", "3", "--human", "1", stdin="?\nrules\n" + "1\n" * 200)
+    assert code == 0
+    assert "Type 'rules' for the whole rules of the game." in out and "Cards (40):" in out
+    assert "## Rules" in out

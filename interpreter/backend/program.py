@@ -61,7 +61,7 @@ def build_layout(ruleset: ir.Ruleset, closures=None):
         var_visibility={n: v.visibility for n, v in r.variables.items()},
         pvar_visibility={n: v.visibility for n, v in r.player_variables.items()},
         card_locals=frozenset(b.card_locals), card_cursors=frozenset(b.card_cursors), card_scopes=b.card_scopes,
-        player_name=r.player_name, statistics=stats, real=r.real)
+        player_name=r.player_name, statistics=stats, real=r.real, rules_text=r.rules_text)
     b.marks["dispatch"] = {name: code.labels[label] for name, label in dispatch.items()}
     b.marks["procs"] = {name: code.labels[label] for name, label in procs.items()}
     return program, b, code

@@ -8,13 +8,15 @@ them (and whatever else has the wrong shape) alone.
 """
 from __future__ import annotations
 
+import os
+
 from ..errors import Problem, RulesetError, UsageError, did_you_mean
 from ..lang import ir
 from ..lang.types import ANY, BOOL, CARD, NULL, NUM, PLAYER, STR, a_, list_of, type_of_value
 from ..messages import msg
 from ..limits import DEFAULT_MAX_STEPS
 from .options import allowed, of_type, player_range, resolve_options, within
-from ..source.loader import Source
+from ..source.loader import FileRefused, Source, decode, read_bytes
 from .deck import build_deck, localize
 from .expr_seam import ExprSeam, constant, stand_in, stand_in_text, symbols
 from .steps import StepChecker
@@ -104,6 +106,7 @@ class _Checker:
         flow, procedures, triggers = self._flow()
         result = self._result()
         statistics = self._statistics()
+        rules_text = self._rules_text()
         self.seam.finish()
         if self.problems or self.skip:
             raise self._stop()          # a ruleset the schema found wrong is never built
@@ -113,7 +116,7 @@ class _Checker:
             options=options, option_specs=d.get("options", {}) or {}, players=player_range(d), deck=deck,
             start_zone=d["deck"]["zone"], zones=zones, variables=variables, player_variables=player_variables,
             symbols=self.sym, events=self.events, flow=flow, procedures=procedures, triggers=triggers,
-            result=result, statistics=statistics, real=getattr(self.src, "real", None),
+            result=result, statistics=statistics, real=getattr(self.src, "real", None), rules_text=rules_text,
             player_name=str(localize(d.get("player_name"), lang, languages) or msg(lang, "player", seat="{seat}")))
 
     def _option_specs(self) -> dict:
@@ -253,6 +256,23 @@ class _Checker:
                 continue
             found.setdefault(t["on"], []).append((i, t))
         return found
+
+    def _rules_text(self) -> str:
+        """The prose of `rules_file` in the chosen language: the file is found relative to the
+        file that names it (an overlay's base names its own), read within the limits of any
+        input file; a file that cannot be read is a problem at the key."""
+        if "rules_file" not in self.data or not self.clean(("rules_file",)):
+            return ""
+        name = self.localized(self.data["rules_file"], ("rules_file",))
+        line = self.src.at(("rules_file",))[0]
+        origin = self.src.real(line)[0] if hasattr(self.src, "real") else self.src.file
+        path = os.path.join(os.path.dirname(os.path.abspath(origin)), name)
+        try:
+            return decode(read_bytes(path), path)
+        except (FileRefused, RulesetError) as e:
+            reason = "does not exist" if getattr(e, "missing", False) else "cannot be read"
+            self.report(("rules_file",), f"the rules file '{name}' {reason}")
+            return ""
 
     def _statistics(self) -> tuple:
         """The statistics section: each value a number or true/false, with no local names

@@ -21,7 +21,7 @@ from .table import TerminalTable
 from .terminal import result_line
 
 COMMANDS = ("validate", "options", "play", "replay", "resume", "scenario", "simulate", "compare", "compile", "diff",
-            "new", "list", "schema")
+            "new", "list", "schema", "rules")
 RULESET_ARGS = ("ruleset", "base", "a", "b")     # arguments that name a ruleset: a file, or a shipped name
 
 
@@ -101,6 +101,11 @@ def run(argv, stdin=None, stdout=None, stderr=None) -> int:
             return _new(args, stdout)
         if command == "list":
             return _list(stdout)
+        if command == "rules":
+            from ..play.rules_text import rules_lines
+            program = load_program(args.ruleset, _parse_options(args.option), args.lang)
+            print("\n".join(rules_lines(program)), file=stdout)
+            return 0
         if command == "schema":
             return _schema(args, stdout)
         return _play(args, stdin, stdout, stderr)
@@ -128,7 +133,7 @@ def _report(e: InterpreterError, out) -> int:
 
 def _parser(command):
     p = _command_parser(command)
-    if command not in ("validate", "options", "compile", "diff", "new", "list", "schema"):
+    if command not in ("validate", "options", "compile", "diff", "new", "list", "schema", "rules"):
         p.add_argument("--backend", choices=list(pipeline.BACKENDS), default=None,
                        help="how the rules run: 'generated' Python (the default, fastest) or 'closures' "
                             "(the reference the generated code is tested against)")
@@ -144,6 +149,16 @@ def _command_parser(command):
                        help="set a table convention (the code is written for these options)")
         p.add_argument("--lang", help="language of the texts, e.g. en")
         p.add_argument("-o", "--output", metavar="FILE", help="write it to FILE instead of the terminal")
+        return p
+    if command == "rules":
+        p = argparse.ArgumentParser(prog="interpret rules",
+                                    description="The rules of a game as a player reads them: players, cards and what "
+                                                "tells them apart, zones and who sees them, the conventions in force, "
+                                                "then the rules in prose.")
+        p.add_argument("ruleset", help="a ruleset file, an overlay, or a shipped game's name")
+        p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                       help="set a table convention before reading")
+        p.add_argument("--lang", help="language of the texts, e.g. en")
         return p
     if command == "list":
         return argparse.ArgumentParser(prog="interpret list",

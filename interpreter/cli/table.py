@@ -8,6 +8,7 @@ import json
 from ..errors import InterpreterError, UsageError
 from ..messages import msg
 from ..play import records
+from ..play.rules_text import rules_lines, summary_lines
 from ..play.agents import HumanAgent, MonteCarloAgent, RandomAgent
 from ..play.table import play, result_data
 from ..runtime.engine import entry_for
@@ -26,7 +27,7 @@ class TerminalTable:
         self.viewer = humans[0] if len(humans) == 1 else (-1 if humans else None)
         adviser = MonteCarloAgent(seed + 7, playouts=10)
         self.agents = [HumanAgent(view_printer(program, self.say), self.ask, self.say, hint=adviser.choose,
-                                  lang=program.lang)
+                                  lang=program.lang, rules=lambda full: (rules_lines if full else summary_lines)(program))
                        if k == "human" else _bot(args, seed, seat) for seat, k in enumerate(kinds)]
         self.log_view = _log_view(args, humans, n)
         self.log_file = _open_log(args.log) if getattr(args, "log", None) else None

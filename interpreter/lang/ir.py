@@ -364,3 +364,4 @@ class Ruleset:
     player_name: str
     statistics: tuple = ()              # (Statistic, ...) in declared order
     real: Callable | None = None        # line -> (file, line) where the rules are an overlay on other files
+    rules_text: str = ""                # the rules in prose (rules_file), in the chosen language

@@ -67,12 +67,13 @@ class HumanAgent:
     `view` to see the table again, or `hint` for the planning bot's suggestion.
     """
 
-    def __init__(self, show_view, ask, say, hint=None, lang: str = "en"):
+    def __init__(self, show_view, ask, say, hint=None, lang: str = "en", rules=None):
         self.show_view = show_view   # fn(decision) -> None
         self.ask = ask               # fn(prompt) -> str (raises EOFError at end of input)
         self.say = say               # fn(text) -> None
         self.hint = hint             # fn(decision) -> index, or None
         self.lang = lang
+        self.rules = rules           # fn(full: bool) -> list of lines: what the rules say, or None
 
     def choose(self, decision: Decision) -> int:
         self.show_view(decision)
@@ -85,6 +86,14 @@ class HumanAgent:
             word = answer.lower()
             if word in ("?", "help"):
                 self.say(msg(self.lang, "help"))
+                if self.rules is not None:
+                    for line in self.rules(False):
+                        self.say(line)
+                    self.say(msg(self.lang, "rules_more"))
+                continue
+            if word == "rules" and self.rules is not None:
+                for line in self.rules(True):
+                    self.say(line)
                 continue
             if word == "view":
                 self.show_view(decision)

@@ -75,6 +75,7 @@ class Program:
     left_out: int = 0                              # generated code: functions left to the closures
     real: object = None                            # line -> (file, line) of an overlay's combined lines
     rules: object = None                           # (data, Source) it was built from: what a worker elsewhere needs
+    rules_text: str = ""                           # the rules in prose, for people (interpret rules, '?')
     statistics: list = field(default_factory=list)  # StatisticSpec, per-round ones in the order of a tally's row
     switch_at: int = -1                            # generated code: steps from which the game goes on
                                                    # step by step (the limit less the most one function runs)
