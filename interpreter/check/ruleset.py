@@ -17,6 +17,7 @@ from ..messages import msg
 from ..limits import DEFAULT_MAX_STEPS
 from .options import allowed, of_type, player_range, resolve_options, within
 from ..source.loader import FileRefused, Source, decode, read_bytes
+from ..source.shipped import shipped_docs
 from .deck import build_deck, localize
 from .expr_seam import ExprSeam, constant, stand_in, stand_in_text, symbols
 from .steps import StepChecker
@@ -258,21 +259,21 @@ class _Checker:
         return found
 
     def _rules_text(self) -> str:
-        """The prose of `rules_file` in the chosen language: the file is found relative to the
-        file that names it (an overlay's base names its own), read within the limits of any
-        input file; a file that cannot be read is a problem at the key."""
+        """The prose of `rules_file` in the chosen language, found relative to the file that
+        names it (an overlay's base names its own), else among the docs that ship with the
+        package (a ruleset copied elsewhere still has its rules); read within the limits of
+        any input file.  Rules that cannot be found are a note, not a problem: the game plays."""
         if "rules_file" not in self.data or not self.clean(("rules_file",)):
             return ""
-        name = self.localized(self.data["rules_file"], ("rules_file",))
+        name = str(self.localized(self.data["rules_file"], ("rules_file",)))
         line = self.src.at(("rules_file",))[0]
         origin = self.src.real(line)[0] if hasattr(self.src, "real") else self.src.file
-        path = os.path.join(os.path.dirname(os.path.abspath(origin)), name)
-        try:
-            return decode(read_bytes(path), path)
-        except (FileRefused, RulesetError) as e:
-            reason = "does not exist" if getattr(e, "missing", False) else "cannot be read"
-            self.report(("rules_file",), f"the rules file '{name}' {reason}")
-            return ""
+        for path in [os.path.join(os.path.dirname(os.path.abspath(origin)), name)] + shipped_docs(name):
+            try:
+                return decode(read_bytes(path), path)
+            except (FileRefused, RulesetError):
+                continue
+        return f"(the rules file '{name}' cannot be found from {origin})"
 
     def _statistics(self) -> tuple:
         """The statistics section: each value a number or true/false, with no local names

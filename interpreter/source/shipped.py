@@ -40,3 +40,10 @@ def resolve(name: str) -> str:
     if os.path.exists(name):
         return name
     return shipped_path(name) or name
+
+
+def shipped_docs(name: str) -> list[str]:
+    """Where a ruleset's `rules_file` may lie among the shipped docs: the same file name
+    under docs/games (in the wheel: interpreter/docs/games)."""
+    base = os.path.basename(name)
+    return [str(d / "games" / base) for d in (PACKAGE / "docs", PACKAGE.parent / "docs") if (d / "games").is_dir()]
