@@ -20,6 +20,7 @@ CATALOG = {
                 "'hint' asks the planning bot for a suggestion.",
         "hint": "hint: {label}",
         "rules_more": "Type 'rules' for the whole rules of the game.",
+        "forced": "(your only legal move: {label})",
     },
     "fr": {
         "out": "{name} est éliminé", "seed": "graine", "player": "Joueur {seat}", "you": "vous", "bot": "robot", "house_rules": "règles locales",
@@ -35,6 +36,7 @@ CATALOG = {
                 "'hint' demande un conseil au robot.",
         "hint": "conseil : {label}",
         "rules_more": "Tapez 'rules' pour lire toutes les règles du jeu.",
+        "forced": "(votre seul coup possible : {label})",
     },
     "no": {
         "out": "{name} er ute av spillet", "seed": "frø", "player": "Spiller {seat}", "you": "deg", "bot": "robot", "house_rules": "husregler",
@@ -50,6 +52,7 @@ CATALOG = {
                 "'hint' ber roboten om et råd.",
         "hint": "råd: {label}",
         "rules_more": "Skriv 'rules' for alle reglene i spillet.",
+        "forced": "(ditt eneste lovlige trekk: {label})",
     },
     "da": {
         "out": "{name} er ude af spillet", "seed": "frø", "player": "Spiller {seat}", "you": "dig", "bot": "robot", "house_rules": "husregler",
@@ -65,6 +68,7 @@ CATALOG = {
                 "'hint' beder robotten om et råd.",
         "hint": "råd: {label}",
         "rules_more": "Skriv 'rules' for alle spillets regler.",
+        "forced": "(dit eneste lovlige træk: {label})",
     },
     "el": {
         "out": "ο/η {name} αποκλείεται", "seed": "σπόρος", "player": "Παίκτης {seat}", "you": "εσείς", "bot": "ρομπότ", "house_rules": "κανόνες του σπιτιού",
@@ -80,6 +84,7 @@ CATALOG = {
                 "'hint' ζητά συμβουλή από το ρομπότ.",
         "hint": "συμβουλή: {label}",
         "rules_more": "Πληκτρολογήστε 'rules' για όλους τους κανόνες του παιχνιδιού.",
+        "forced": "(η μόνη επιτρεπτή κίνησή σας: {label})",
     },
 }
 

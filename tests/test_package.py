@@ -123,3 +123,45 @@ def test_at_the_table_a_question_mark_shows_the_rules_in_short_and_rules_shows_t
     assert code == 0
     assert "Type 'rules' for the whole rules of the game." in out and "Cards (40):" in out
     assert "## Rules" in out
+
+
+FORCED = """name: forced
+players: 2
+deck: {cards: [a, b], zone: stock}
+zones: {stock: {visibility: hidden}}
+variables: {n: 0}
+flow:
+  round:
+    - add: {n: 1}
+    - choose: [only]
+      as: x
+      by: player(0)
+      label: "take the {x} way"
+  until: "n == 2"
+result: {winners: "[player(0)]"}
+"""
+
+
+def test_a_forced_move_is_played_for_the_person_unless_they_ask(tmp_path):
+    path = tmp_path / "forced.yaml"
+    path.write_text(FORCED)
+    code, out, _ = _call(str(path), "--human", "1", "--seed", "1", "--record", str(tmp_path / "r.json"))
+    assert code == 0 and out.count("(your only legal move: take the only way)") == 2 and "[1-1]" not in out
+    code, out, _ = _call(str(path), "--human", "1", "--seed", "1", "--ask-forced", "--record", str(tmp_path / "s.json"),
+                         stdin="1\n1\n")
+    assert code == 0 and out.count("[1-1]") == 2
+
+
+def test_public_cards_of_another_player_are_listed_however_many():
+    from interpreter import load_program, new_game
+    from interpreter.cli.terminal import view_printer
+    from interpreter.play.agents import Decision
+    program = load_program(str(ROOT / "rulesets" / "hearts2.yaml"))
+    s = new_game(program, seed=1, log=False)
+    other = 1 - s.pending[0]                        # the seat that is not deciding
+    s.zones["taken"][other].extend(s.zones["hand"][other][:10])
+    del s.zones["hand"][other][:10]
+    lines = []
+    view_printer(program, lines.append)(Decision(program, s))
+    shown = next(line for line in lines if f"Player {other + 1}'s tricks taken" in line)
+    assert len(shown.split(": ", 1)[1].split()) == 10

@@ -204,6 +204,8 @@ def _command_parser(command):
                                                "automatically (in ~/.card-interpreter/records)")
         p.add_argument("--log", metavar="FILE.jsonl", help="write every event as one JSON line")
         p.add_argument("--view", type=int, metavar="SEAT", help="with --log: only what SEAT could see")
+        p.add_argument("--ask-forced", action="store_true",
+                       help="ask a person even when only one move is legal (by default it is played for them)")
         return p
     if command == "simulate":
         return lab.simulate_parser(_cores())
@@ -234,6 +236,8 @@ def _command_parser(command):
     p.add_argument("--log", metavar="FILE.jsonl", help="write every event as one JSON line")
     p.add_argument("--view", type=int, metavar="SEAT", help="with --log: only what SEAT could see")
     p.add_argument("--json", action="store_true", help="print the result as one JSON object instead of the account")
+    p.add_argument("--ask-forced", action="store_true",
+                   help="ask a person even when only one move is legal (by default it is played for them)")
     _bot_arguments(p)
     return p
 

@@ -27,7 +27,8 @@ class TerminalTable:
         self.viewer = humans[0] if len(humans) == 1 else (-1 if humans else None)
         adviser = MonteCarloAgent(seed + 7, playouts=10)
         self.agents = [HumanAgent(view_printer(program, self.say), self.ask, self.say, hint=adviser.choose,
-                                  lang=program.lang, rules=lambda full: (rules_lines if full else summary_lines)(program))
+                                  lang=program.lang, rules=lambda full: (rules_lines if full else summary_lines)(program),
+                                  ask_forced=getattr(args, "ask_forced", False))
                        if k == "human" else _bot(args, seed, seat) for seat, k in enumerate(kinds)]
         self.log_view = _log_view(args, humans, n)
         self.log_file = _open_log(args.log) if getattr(args, "log", None) else None

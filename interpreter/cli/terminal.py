@@ -53,9 +53,8 @@ def view_printer(program, say):
             for owner, cards in enumerate(content):
                 if owner == seat and cards:
                     say(f"  {msg(lang, 'your_zone', zone=label)}: {cards_text(program, cards)}")
-                elif owner != seat and cards and z.visibility == "public":
-                    shown = cards_text(program, cards) if len(cards) <= 8 else msg(lang, "cards", n=len(cards))
-                    say(f"  {msg(lang, 'their_zone', name=name(owner), zone=label)}: {shown}")
+                elif owner != seat and cards and z.visibility == "public":     # public: every card, always
+                    say(f"  {msg(lang, 'their_zone', name=name(owner), zone=label)}: {cards_text(program, cards)}")
     return show
 
 

@@ -67,17 +67,21 @@ class HumanAgent:
     `view` to see the table again, or `hint` for the planning bot's suggestion.
     """
 
-    def __init__(self, show_view, ask, say, hint=None, lang: str = "en", rules=None):
+    def __init__(self, show_view, ask, say, hint=None, lang: str = "en", rules=None, ask_forced: bool = False):
         self.show_view = show_view   # fn(decision) -> None
         self.ask = ask               # fn(prompt) -> str (raises EOFError at end of input)
         self.say = say               # fn(text) -> None
         self.hint = hint             # fn(decision) -> index, or None
         self.lang = lang
         self.rules = rules           # fn(full: bool) -> list of lines: what the rules say, or None
+        self.ask_forced = ask_forced  # ask even when there is only one legal move
 
     def choose(self, decision: Decision) -> int:
-        self.show_view(decision)
         labels = decision.labels
+        if len(labels) == 1 and not self.ask_forced:        # a forced move is played for the person
+            self.say(msg(self.lang, "forced", label=labels[0]))
+            return 0
+        self.show_view(decision)
         self._list(labels)
         while True:
             answer = self.ask(f"{decision.prompt} [1-{len(labels)}]: ").strip()
