@@ -21,6 +21,7 @@ CATALOG = {
         "hint": "hint: {label}",
         "rules_more": "Type 'rules' for the whole rules of the game.",
         "forced": "(your only legal move: {label})",
+        "not_allowed": "'{label}' is not allowed now",
     },
     "fr": {
         "out": "{name} est éliminé", "seed": "graine", "player": "Joueur {seat}", "you": "vous", "bot": "robot", "house_rules": "règles locales",
@@ -37,6 +38,7 @@ CATALOG = {
         "hint": "conseil : {label}",
         "rules_more": "Tapez 'rules' pour lire toutes les règles du jeu.",
         "forced": "(votre seul coup possible : {label})",
+        "not_allowed": "« {label} » n'est pas permis maintenant",
     },
     "no": {
         "out": "{name} er ute av spillet", "seed": "frø", "player": "Spiller {seat}", "you": "deg", "bot": "robot", "house_rules": "husregler",
@@ -53,6 +55,7 @@ CATALOG = {
         "hint": "råd: {label}",
         "rules_more": "Skriv 'rules' for alle reglene i spillet.",
         "forced": "(ditt eneste lovlige trekk: {label})",
+        "not_allowed": "«{label}» er ikke lov nå",
     },
     "da": {
         "out": "{name} er ude af spillet", "seed": "frø", "player": "Spiller {seat}", "you": "dig", "bot": "robot", "house_rules": "husregler",
@@ -69,6 +72,7 @@ CATALOG = {
         "hint": "råd: {label}",
         "rules_more": "Skriv 'rules' for alle spillets regler.",
         "forced": "(dit eneste lovlige træk: {label})",
+        "not_allowed": "»{label}« er ikke tilladt nu",
     },
     "el": {
         "out": "ο/η {name} αποκλείεται", "seed": "σπόρος", "player": "Παίκτης {seat}", "you": "εσείς", "bot": "ρομπότ", "house_rules": "κανόνες του σπιτιού",
@@ -85,6 +89,7 @@ CATALOG = {
         "hint": "συμβουλή: {label}",
         "rules_more": "Πληκτρολογήστε 'rules' για όλους τους κανόνες του παιχνιδιού.",
         "forced": "(η μόνη επιτρεπτή κίνησή σας: {label})",
+        "not_allowed": "«{label}» δεν επιτρέπεται τώρα",
     },
 }
 

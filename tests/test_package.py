@@ -165,3 +165,35 @@ def test_public_cards_of_another_player_are_listed_however_many():
     view_printer(program, lines.append)(Decision(program, s))
     shown = next(line for line in lines if f"Player {other + 1}'s tricks taken" in line)
     assert len(shown.split(": ", 1)[1].split()) == 10
+
+
+def test_an_illegal_answer_is_told_why_in_the_games_own_words():
+    code, out, _ = _call("hearts2", "--human", "1", "--seed", "11", stdin="8♥\n" + "1\n" * 400)
+    assert code == 0
+    assert "'play 8♥' is not allowed now: you must follow suit while you can" in out
+    code, out, _ = _call("hearts2", "--human", "1", "--seed", "11", "--lang", "el", stdin="8♥\n" + "1\n" * 400)
+    assert "«παίζω 8♥» δεν επιτρέπεται τώρα: πρέπει να ακολουθήσετε το χρώμα όσο μπορείτε" in out
+
+
+HIDDEN_CHOICE = """name: hidden
+players: 2
+deck: {cards: [a, b, c], zone: stock}
+zones: {stock: {visibility: hidden}}
+flow:
+  round:
+    - choose: stock
+      as: pick
+      by: player(0)
+      where: "pick.id == 'a'"
+      refusal: "not that one"
+  until: "true"
+result: {winners: "[]"}
+"""
+
+
+def test_a_refusal_tells_nothing_of_a_card_the_seat_cannot_see():
+    from interpreter import new_game, pipeline
+    from interpreter.runtime.engine import refusal
+    program = pipeline.load_program_text(HIDDEN_CHOICE, "hidden.yaml")
+    s = new_game(program, seed=1, log=False)
+    assert refusal(program, s, "b") is None and refusal(program, s, "c") is None

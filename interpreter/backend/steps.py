@@ -259,7 +259,9 @@ class StepBuilder:
         code = self.code
         self.bind(s.var, s.elem_type)
         cid = len(self.choices)
-        self.choices.append(ChoiceSpec(s.var, self._label(s), s.prompt, s.path, cards=s.elem_type == CARD))
+        self.choices.append(ChoiceSpec(s.var, self._label(s), s.prompt, s.path, cards=s.elem_type == CARD,
+                                       candidates=self.fn_of(s.options),
+                                       refusal=self._bound_text(s.refusal, s.var) if s.refusal is not None else None))
         otherwise, end = code.label(), code.label()
         where, memo = self.closures.condition(s.where, s.var) if s.where is not None else (None, False)
         pc = code.emit(vm.choose(cid, self.fn_of(s.options), s.var, where, self.fn(s.by),
@@ -272,19 +274,23 @@ class StepBuilder:
             self.steps(s.otherwise)
             code.place(end)
 
+    def _bound_text(self, template, var):
+        """fn(state, locals, option) -> a text with the option bound to `var`."""
+        def text_fn(s, l, v, text=self.text(template)):
+            saved = l.get(var)
+            l[var] = v
+            try:
+                return text(s, l)
+            finally:
+                l[var] = saved
+        return text_fn
+
     def _label(self, s: ir.Choose):
         """fn(state, locals, option) -> how an option of a choice reads."""
         if s.label is None:
             show = shower(s.elem_type, self.display)
             return lambda s, l, v: show(s, v)
-        def label_fn(s, l, v, label=self.text(s.label), var=s.var):
-            saved = l.get(var)
-            l[var] = v
-            try:
-                return label(s, l)
-            finally:
-                l[var] = saved
-        return label_fn
+        return self._bound_text(s.label, s.var)
 
     def _cf_Emit(self, s: ir.Emit):
         self.marks[id(s)] = {"pc": self.emit_event(s.event, {k: self.fn_of(e) for k, e in s.payload}, s.path, s.holding)}

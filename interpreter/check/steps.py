@@ -26,7 +26,7 @@ CONTROL = (
     ("while", ("while", "do"), {"while", "do"}),
     ("for_each", ("for_each", "in", "do"), {"for_each", "in", "do"}),
     ("turns", ("turns",), {"turns"}),
-    ("choose", ("choose",), {"choose", "as", "where", "by", "prompt", "label", "otherwise"}),
+    ("choose", ("choose",), {"choose", "as", "where", "by", "prompt", "label", "refusal", "otherwise"}),
     ("emit", ("emit",), {"emit", "with"}),
     ("call", ("call",), {"call"}),
     ("request", ("request", "from", "to"), {"request", "from", "to", "piece", "answer", "as"}),
@@ -379,11 +379,12 @@ class StepChecker:
             where = self.ck.seam.where(step["where"], path + ("where",), inner, var)
         by = self.expr(step["by"], path + ("by",), scope, PLAYER) if "by" in step else None
         label = self.ck.template(step["label"], path + ("label",), inner) if "label" in step else None
+        refusal = self.ck.template(step["refusal"], path + ("refusal",), inner) if "refusal" in step else None
         prompt = self.ck.localized(step.get("prompt", "Choose"), path + ("prompt",), "Choose")
         waiting = holding(inner)
         otherwise = self.steps(step["otherwise"], path + ("otherwise",), dict(scope)) if "otherwise" in step else None
         scope[var] = et
-        return ir.Choose(path, var, options, et, where, by, label, prompt, otherwise, waiting)
+        return ir.Choose(path, var, options, et, where, by, label, prompt, otherwise, waiting, refusal)
 
     def _literal_type(self, items, path) -> str:
         """The element type of a list of options written out in YAML: all texts or all numbers."""

@@ -256,6 +256,7 @@ class Choose:
     prompt: str
     otherwise: Steps | None
     holding: frozenset
+    refusal: Template | None = None     # why an option of the list is not legal now, told to a person
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@ returns the index of its choice.  Nothing else of the state reaches it.
 from __future__ import annotations
 
 from ..runtime.engine import apply, determinize, labels as option_labels, standing, view as seat_view, prompt as choice_prompt
+from ..runtime.engine import refusal as why_not
 from ..errors import RulesError
 from ..messages import msg
 from ..runtime.state import Rng
@@ -41,6 +42,10 @@ class Decision:
     @property
     def program(self):
         return self._program
+
+    def refusal(self, answer: str):
+        """(label, why) when `answer` names an option the rules do not allow now (engine.refusal)."""
+        return why_not(self._program, self._state, answer)
 
 
 class RandomAgent:
@@ -110,6 +115,11 @@ class HumanAgent:
                        if answer and not answer.isdigit() and word in label.lower()]
             if len(matches) == 1:
                 return matches[0]
+            refused = decision.refusal(answer) if not answer.isdigit() else None
+            if refused is not None:
+                label, why = refused
+                self.say(msg(self.lang, "not_allowed", label=label) + (f": {why}" if why else ""))
+                continue
             self.say(msg(self.lang, "please", n=len(labels)))
 
     def _list(self, labels):

@@ -197,6 +197,38 @@ def _label(label, s: State, option, i: int) -> str:
         s.work = saved
 
 
+def refusal(program: Program, s: State, answer: str):
+    """(label, why) of the option a person named (by its label, a word of it, or a card's
+    name) that the choice's list holds but the rules do not allow now; `why` is the choice's
+    `refusal` text in the rules' own words (None without one).  None when the answer names
+    no such option, or names a card the deciding seat cannot see (nothing is told of it)."""
+    if s.pending is None:
+        return None
+    seat, legal, cid = s.pending
+    spec = program.choices[cid]
+    word = answer.strip().lower()
+    if spec.candidates is None or not word:
+        return None
+    saved = s.work
+    try:
+        seen = known_cards(program, s, seat) if spec.cards else None
+        for option in spec.candidates(s, s.locals):
+            if option in legal or (seen is not None and option not in seen):
+                continue
+            label = str(spec.label(s, s.locals, option))
+            names = {label.lower(), *label.lower().split()}
+            if spec.cards and isinstance(option, int):
+                names |= {program.deck.ids[option].lower(), program.deck.display[option].lower()}
+            if word in names:
+                why = spec.refusal(s, s.locals, option) if spec.refusal is not None else None
+                return label, why
+    except (RulesError,) + RUN_TIME_FAULTS:
+        return None
+    finally:
+        s.work = saved
+    return None
+
+
 def prompt(program: Program, s: State) -> str:
     return program.choices[s.pending[2]].prompt if s.pending else ""
 
