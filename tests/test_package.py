@@ -197,3 +197,18 @@ def test_a_refusal_tells_nothing_of_a_card_the_seat_cannot_see():
     program = pipeline.load_program_text(HIDDEN_CHOICE, "hidden.yaml")
     s = new_game(program, seed=1, log=False)
     assert refusal(program, s, "b") is None and refusal(program, s, "c") is None
+
+
+def test_gnav2_says_why_a_card_cannot_be_played():
+    from interpreter import load_program, new_game
+    from interpreter.runtime.engine import refresh, refusal
+    program = load_program(str(ROOT / "rulesets" / "gnav2.yaml"))
+    s = new_game(program, seed=1, log=False)
+    seat = s.pending[0]
+    hand = s.zones["hand"][seat]
+    top = s.zones["discard"][-1]
+    values = program.deck.attrs["value"][1]
+    wrong = next(c for c in hand if values[c] not in (2, 10, values[top]))
+    refresh(program, s)
+    label, why = refusal(program, s, program.deck.display[wrong])
+    assert why == f"{program.deck.display[wrong]} does not match {program.deck.display[top]} and is not wild"
