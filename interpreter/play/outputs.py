@@ -9,19 +9,11 @@ from __future__ import annotations
 
 import csv
 import json
-import os
 import pathlib
 
 from ..errors import UsageError
 
 PLOT_SUFFIXES = (".png", ".svg", ".pdf")
-
-
-def cores() -> int:
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:           # not on every platform
-        return os.cpu_count() or 1
 
 
 def check_targets(args) -> None:

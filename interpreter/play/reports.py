@@ -105,13 +105,12 @@ def statistic_line(st: dict) -> str:
     share = st["kind"] == "share"
     if st["value"] is None:
         return f"{st['label']}: never measured"
-    what = interval(st, share)
-    if st["per"] == "round":
-        unit = " of rounds" if share else " a round"
-        what = what.replace("%", "%" + unit, 1) if share else what.replace(" [", unit + " [", 1) if "[" in what else what + unit
+    value, lo, hi = parts(st, 100 if share else 1)
+    per_round = st["per"] == "round"
+    unit = ("% of rounds" if share else " a round") if per_round else ("% of games" if share else "")
+    what = value + unit + (f" [{lo}, {hi}]" if lo is not None else "")
+    if per_round:
         return f"{st['label']}: {what}; {num(st['per_game']['value'])} a game"
-    if share:
-        what = what.replace("%", "% of games", 1)
     return f"{st['label']}: {what}"
 
 

@@ -6,8 +6,7 @@ import os
 import pathlib
 
 from ..errors import UsageError
-from ..source.overlay import find_base
-from ..source.shipped import shipped_names
+from ..source.shipped import resolve, shipped_names
 from ..pipeline import load_program
 
 SCHEMA = pathlib.Path(__file__).resolve().parent.parent / "data" / "overlay.schema.json"
@@ -16,9 +15,9 @@ SCHEMA = pathlib.Path(__file__).resolve().parent.parent / "data" / "overlay.sche
 def starter_overlay(file: str, base: str) -> str:
     """The starter text for `file` on `base` (a shipped name or a path, checked first)."""
     here = os.path.dirname(os.path.abspath(file))
-    shipped = base in shipped_names() and not os.path.exists(base)
-    path = find_base(base, os.path.join(os.getcwd(), "x")) if not shipped else find_base(base, file)
-    if path is None:
+    shipped = not os.path.exists(base) and base in shipped_names()
+    path = resolve(base)
+    if not os.path.isfile(path):
         raise UsageError(f"no ruleset '{base}' here or among the shipped ones ({', '.join(shipped_names())})")
     program = load_program(path)                     # a broken base is reported now, not later
     extends = base if shipped else _relative(path, here)

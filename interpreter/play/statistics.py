@@ -18,6 +18,7 @@ Intervals:
 from __future__ import annotations
 
 import math
+from statistics import NormalDist
 
 Z95 = 1.959963984540054         # the standard normal's 97.5% point
 
@@ -196,15 +197,8 @@ def fairness(wins: list, n: int) -> dict:
 
 
 def _z_for(alpha: float) -> float:
-    """The two-sided standard normal point for level alpha (bisection on erfc)."""
-    lo, hi = 0.0, 10.0
-    for _ in range(60):
-        mid = (lo + hi) / 2
-        if math.erfc(mid / math.sqrt(2)) > alpha:
-            lo = mid
-        else:
-            hi = mid
-    return (lo + hi) / 2
+    """The two-sided standard normal point for level alpha."""
+    return NormalDist().inv_cdf(1 - alpha / 2)
 
 
 # -- two runs on the same seeds -----------------------------------------------------------------

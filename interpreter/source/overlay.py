@@ -170,14 +170,13 @@ class _Combination:
                     self.report((key,), "triggers: give a list of triggers to add")
                     continue
                 mine = self.own(out, "triggers", list)
-                for i, t in enumerate(value):
+                for t in value:
                     tid = t.get("id") if isinstance(t, dict) else None
                     placed = self.with_ids(t, ids)
                     at = next((j for j, old in enumerate(mine) if isinstance(old, dict) and tid is not None
                                and old.get("#id") == tid), None)
                     if at is None:
-                        mine.append(placed)
-                        self.items.get(id(mine), []).append((self.src, ("triggers", i)))
+                        mine.append(placed)         # its position: its own, by identity
                     else:
                         mine[at] = placed           # the base's trigger of that id, replaced
                     if tid is not None and isinstance(placed, dict):
