@@ -57,5 +57,5 @@ MAX_WORK = 10_000_000                 # elements the built-ins (count, sum, filt
 
 # -- the account of a game (enforced in effects.py, by log and reveal) ---------------------
 MAX_LOG_TEXT = 1_000                  # characters in one log text
-MAX_LOG_ENTRIES = 100_000             # entries in one game's account (log, reveal, eliminated, decisions)
-MAX_ACCOUNT = 20_000_000              # characters written plus work spent on texts, in one game's account
+MAX_LOG_ENTRIES = 100_000             # entries in one game's account (texts, moves, reveals, decisions, ...)
+MAX_ACCOUNT = 20_000_000              # characters written, cards noted and work spent on texts, in one game's account

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 CATALOG = {
     "en": {
+        "card": "{n} card",
+        "round": "round", "yes": "yes", "no": "no", "round_over": "end of {round}", "revealed": "revealed", "player_col": "player", "changes": "changes",
         "out": "{name} is out of the game", "seed": "seed", "player": "Player {seat}", "you": "you", "bot": "bot", "house_rules": "house rules",
         "recorded": "this game is recorded in {path}", "resuming": "resuming after {n} decisions",
         "to_you": "(to you)", "to_player": "(to {name})", "your_turn": "-- your turn, {name} --",
@@ -24,6 +26,8 @@ CATALOG = {
         "not_allowed": "'{label}' is not allowed now",
     },
     "fr": {
+        "card": "{n} carte",
+        "round": "manche", "yes": "oui", "no": "non", "round_over": "fin de la {round}", "revealed": "montré", "player_col": "joueur", "changes": "changements",
         "out": "{name} est éliminé", "seed": "graine", "player": "Joueur {seat}", "you": "vous", "bot": "robot", "house_rules": "règles locales",
         "recorded": "cette partie est enregistrée dans {path}", "resuming": "reprise après {n} décisions",
         "to_you": "(pour vous)", "to_player": "(pour {name})", "your_turn": "-- à vous, {name} --",
@@ -41,6 +45,8 @@ CATALOG = {
         "not_allowed": "« {label} » n'est pas permis maintenant",
     },
     "no": {
+        "card": "{n} kort",
+        "round": "runde", "yes": "ja", "no": "nei", "round_over": "slutt på {round}", "revealed": "vist", "player_col": "spiller", "changes": "endringer",
         "out": "{name} er ute av spillet", "seed": "frø", "player": "Spiller {seat}", "you": "deg", "bot": "robot", "house_rules": "husregler",
         "recorded": "dette spillet lagres i {path}", "resuming": "fortsetter etter {n} valg",
         "to_you": "(til deg)", "to_player": "(til {name})", "your_turn": "-- din tur, {name} --",
@@ -58,6 +64,8 @@ CATALOG = {
         "not_allowed": "«{label}» er ikke lov nå",
     },
     "da": {
+        "card": "{n} kort",
+        "round": "runde", "yes": "ja", "no": "nej", "round_over": "slut på {round}", "revealed": "vist", "player_col": "spiller", "changes": "ændringer",
         "out": "{name} er ude af spillet", "seed": "frø", "player": "Spiller {seat}", "you": "dig", "bot": "robot", "house_rules": "husregler",
         "recorded": "spillet gemmes i {path}", "resuming": "fortsætter efter {n} valg",
         "to_you": "(til dig)", "to_player": "(til {name})", "your_turn": "-- din tur, {name} --",
@@ -75,6 +83,8 @@ CATALOG = {
         "not_allowed": "»{label}« er ikke tilladt nu",
     },
     "el": {
+        "card": "{n} χαρτί",
+        "round": "γύρος", "yes": "ναι", "no": "όχι", "round_over": "τέλος: {round}", "revealed": "αποκαλύφθηκαν", "player_col": "παίκτης", "changes": "αλλαγές",
         "out": "ο/η {name} αποκλείεται", "seed": "σπόρος", "player": "Παίκτης {seat}", "you": "εσείς", "bot": "ρομπότ", "house_rules": "κανόνες του σπιτιού",
         "recorded": "η παρτίδα καταγράφεται στο {path}", "resuming": "συνέχεια μετά από {n} αποφάσεις",
         "to_you": "(για εσάς)", "to_player": "(για {name})", "your_turn": "-- η σειρά σας, {name} --",

@@ -221,7 +221,7 @@ def test_a_log_beside_a_person_shows_only_that_persons_view(tmp_path):
     run([str(ROOT / "rulesets/gnav2.yaml"), "--human", "1", "--seed", "2", "--log", str(log)],
         stdin=io.StringIO(""), stdout=io.StringIO())
     entries = [json.loads(line) for line in log.read_text().splitlines()]
-    assert entries and all(e.get("to") in (None, 0) for e in entries)
+    assert entries and all(e.get("to") in (None, 1) for e in entries if e["type"] == "say")
 
 
 def test_a_log_of_a_bots_view_is_refused_beside_a_person(tmp_path):

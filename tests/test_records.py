@@ -99,30 +99,6 @@ def test_an_interrupted_game_resumes_to_the_same_end(tmp_path):
     assert out_full.strip().splitlines()[-1] == out_resumed.strip().splitlines()[-1]
 
 
-def test_log_writes_every_event_as_a_json_line(tmp_path):
-    log = tmp_path / "events.jsonl"
-    call(ruleset("hearts2"), "--seed", 3, "--log", log, "--quiet")
-    events = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
-    assert any(e["type"] == "decision" for e in events) and any(e["type"] == "log" for e in events)
-    assert any(e.get("to") == 1 for e in events)
-
-
-def test_log_view_keeps_only_what_that_seat_could_see(tmp_path):
-    log = tmp_path / "events.jsonl"
-    call(ruleset("hearts2"), "--seed", 3, "--log", log, "--view", 1, "--quiet")
-    events = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
-    assert all(e.get("to") in (None, 0) for e in events)
-    assert all("label" not in e for e in events if e["type"] == "decision" and e["player"] != 0)
-
-
-def test_json_prints_the_result_as_one_object():
-    code, out, _ = call(ruleset("gnav"), "--seed", 3, "--players", 5, "--json")
-    r = json.loads(out)
-    assert code == 0 and r["seed"] == 3 and r["ruleset"] == "gnav"
-    assert set(r) >= {"winners", "scores", "eliminated", "decisions", "lives", "pot"}
-    assert len(r["lives"]) == 5
-
-
 def test_validate_checks_records_too(tmp_path):
     rec = tmp_path / "g.json"
     call(ruleset("ninety_nine"), "--seed", 4, "--record", rec)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from ..lang import ir
 from ..runtime import vm
 from ..runtime.program import Program, StatisticSpec, ZoneSpec
+from ..runtime import events
 from ..runtime.tally import round_recorder
 from .expressions import Closures
 from .steps import Code, StepBuilder
@@ -36,8 +37,10 @@ def build_layout(ruleset: ir.Ruleset, closures=None):
     stats = [StatisticSpec(st.name, st.per, st.label, b.fn_of(st.value)) for st in r.statistics]
     per_round = [st.fn for st in stats if st.per == "round"]     # a tally's row, in declared order
     record = round_recorder(per_round) if per_round else None
-    b.marks["round_recorder"] = record
-    _flow(b, r.flow, record)
+    shown = [(section, name) for section, name, _ in _shown(r)]
+    b.marks["round_start_hook"] = events.round_started(shown)
+    b.marks["round_end_hook"] = events.round_ended(shown, record)
+    _flow(b, r.flow)
     for name, label in procs.items():
         code.place(label)
         b.steps(r.procedures[name])
@@ -61,30 +64,30 @@ def build_layout(ruleset: ir.Ruleset, closures=None):
         var_visibility={n: v.visibility for n, v in r.variables.items()},
         pvar_visibility={n: v.visibility for n, v in r.player_variables.items()},
         card_locals=frozenset(b.card_locals), card_cursors=frozenset(b.card_cursors), card_scopes=b.card_scopes,
-        player_name=r.player_name, statistics=stats, real=r.real, rules_text=r.rules_text)
+        player_name=r.player_name, statistics=stats, real=r.real, rules_text=r.rules_text,
+        facts=r.facts, round_name=r.round_name)
     b.marks["dispatch"] = {name: code.labels[label] for name, label in dispatch.items()}
     b.marks["procs"] = {name: code.labels[label] for name, label in procs.items()}
     return program, b, code
 
 
-def _flow(b: StepBuilder, flow: ir.Flow, record=None):
-    """The game: setup, rounds until `until`, then the end steps; `record`: what the end of
-    a round measures (the per-round statistics), after its round_end triggers, in the step
-    that tests `until`."""
+def _flow(b: StepBuilder, flow: ir.Flow):
+    """The game: setup, rounds until `until`, then the end steps.  The round's hooks
+    (b.marks) note its start and end in the account; the end's hook also keeps the round's
+    statistics, after its round_end triggers, in the step that tests `until`."""
     code = b.code
     end, round_top, round_end = code.label(), code.label(), code.label()
     m = b.marks["flow"] = {"end": end, "round_top": round_top, "round_end": round_end}
     code.emit(vm.push_scope("game", end), ("flow",))
     b.steps(flow.setup)
     code.place(round_top)
-    code.emit(vm.push_scope("round", round_end), ("flow", "round"))
+    code.emit(vm.push_scope("round", round_end, b.marks["round_start_hook"]), ("flow", "round"))
     m["start_call"] = b.emit_event("round_start", {}, ("flow", "round"))
     b.steps(flow.round)
     code.place(round_end)
     code.emit(vm.pop_scope(), ("flow", "round"))
     m["end_call"] = b.emit_event("round_end", {}, ("flow", "round"))
-    until = vm.jump_unless(b.fn_of(flow.until), round_top) if record is None else \
-        vm.jump_unless_after(record, b.fn_of(flow.until), round_top)
+    until = vm.jump_unless_after(b.marks["round_end_hook"], b.fn_of(flow.until), round_top)
     m["until"] = code.emit(until, ("flow", "until"))
     code.place(end)
     code.emit(vm.pop_scope(), ("flow",))

@@ -108,6 +108,7 @@ class _Checker:
         result = self._result()
         statistics = self._statistics()
         rules_text = self._rules_text()
+        facts = self._facts(options)
         self.seam.finish()
         if self.problems or self.skip:
             raise self._stop()          # a ruleset the schema found wrong is never built
@@ -118,6 +119,7 @@ class _Checker:
             start_zone=d["deck"]["zone"], zones=zones, variables=variables, player_variables=player_variables,
             symbols=self.sym, events=self.events, flow=flow, procedures=procedures, triggers=triggers,
             result=result, statistics=statistics, real=getattr(self.src, "real", None), rules_text=rules_text,
+            facts=facts, round_name=self.localized(d.get("round_name"), ("round_name",)) if d.get("round_name") else "",
             player_name=str(localize(d.get("player_name"), lang, languages) or msg(lang, "player", seat="{seat}")))
 
     def _option_specs(self) -> dict:
@@ -147,10 +149,11 @@ class _Checker:
             elif spec.get("default") not in spec.get("choices", []):
                 self.report(("options", name, "default"),
                             f"default {spec.get('default')!r} of option '{name}' is not one of its choices")
-            for key in spec.get("explain", {}) or {}:
-                if key not in [str(c) for c in spec.get("choices", [])]:
-                    self.report(("options", name, "explain", key), f"'{key}' is not a choice of option '{name}'",
-                                key=True)
+            for part in ("explain", "at_table"):
+                for key in spec.get(part, {}) or {}:
+                    if key not in [str(c) for c in spec.get("choices", [])]:
+                        self.report(("options", name, part, key), f"'{key}' is not a choice of option '{name}'",
+                                    key=True)
         p = self.data.get("players")
         if isinstance(p, dict) and self.clean(("players",)):
             lo, hi = p["min"], p["max"]
@@ -257,6 +260,16 @@ class _Checker:
                 continue
             found.setdefault(t["on"], []).append((i, t))
         return found
+
+    def _facts(self, options: dict) -> tuple:
+        """The standing facts of the options in force (their `at_table` texts), in declared order."""
+        facts = []
+        for name, spec in self._option_specs().items():
+            texts = spec.get("at_table") or {}
+            key = str(options.get(name))
+            if isinstance(texts, dict) and key in texts:
+                facts.append(self.localized(texts[key], ("options", name, "at_table", key)))
+        return tuple(facts)
 
     def _rules_text(self) -> str:
         """The prose of `rules_file` in the chosen language, found relative to the file that

@@ -204,6 +204,8 @@ def _command_parser(command):
                                                "automatically (in ~/.card-interpreter/records)")
         p.add_argument("--log", metavar="FILE.jsonl", help="write every event as one JSON line")
         p.add_argument("--view", type=int, metavar="SEAT", help="with --log: only what SEAT could see")
+        p.add_argument("--plain", action="store_true", help="plain lines instead of the drawn table (for pipes and "
+                       "screen readers; the default when the output is not a terminal)")
         p.add_argument("--ask-forced", action="store_true",
                        help="ask a person even when only one move is legal (by default it is played for them)")
         return p
@@ -236,6 +238,10 @@ def _command_parser(command):
     p.add_argument("--log", metavar="FILE.jsonl", help="write every event as one JSON line")
     p.add_argument("--view", type=int, metavar="SEAT", help="with --log: only what SEAT could see")
     p.add_argument("--json", action="store_true", help="print the result as one JSON object instead of the account")
+    p.add_argument("--plain", action="store_true", help="plain lines instead of the drawn table (for pipes and "
+                   "screen readers; the default when the output is not a terminal)")
+    p.add_argument("--watch", action="store_true", help="bots in every seat, even at a terminal (where a person "
+                   "otherwise takes seat 1 when no --human is given)")
     p.add_argument("--ask-forced", action="store_true",
                    help="ask a person even when only one move is legal (by default it is played for them)")
     _bot_arguments(p)
@@ -296,6 +302,8 @@ def _play(args, stdin, stdout, stderr) -> int:
         if not 1 <= seat <= n:
             raise UsageError(f"--human {seat}: seats are numbered 1 to {n}")
     humans = {seat - 1 for seat in args.human}
+    if not humans and not args.watch and not args.quiet and not args.json and _at_terminal(stdin, stdout):
+        humans = {0}                    # 'interpret hearts2' at a terminal: you play seat 1 (--watch: bots only)
     seed = args.seed if args.seed is not None else _new_seed(bool(humans))
     kinds = ["human" if i in humans else "bot" for i in range(n)]
     record = path = None
@@ -305,6 +313,13 @@ def _play(args, stdin, stdout, stderr) -> int:
         path = args.record or records.default_path(program.name)
     table = TerminalTable(program, n, seed, kinds, args, stdin, stdout, record, path)
     return table.run(prefix=())
+
+
+def _at_terminal(stdin, stdout) -> bool:
+    try:
+        return stdin.isatty() and stdout.isatty()
+    except (AttributeError, ValueError):
+        return False
 
 
 def _new_seed(person: bool) -> int:

@@ -11,8 +11,9 @@ from ..play import records
 from ..play.rules_text import rules_lines, summary_lines
 from ..play.agents import HumanAgent, MonteCarloAgent, RandomAgent
 from ..play.table import play, result_data
-from ..runtime.engine import entry_for
-from .terminal import result_line, view_printer
+from ..runtime.events import event_for
+from .screen import PlainScreen, RichScreen
+from .terminal import result_line
 
 
 class TerminalTable:
@@ -26,7 +27,8 @@ class TerminalTable:
         humans = [i for i, k in enumerate(kinds) if k == "human"]
         self.viewer = humans[0] if len(humans) == 1 else (-1 if humans else None)
         adviser = MonteCarloAgent(seed + 7, playouts=10)
-        self.agents = [HumanAgent(view_printer(program, self.say), self.ask, self.say, hint=adviser.choose,
+        self.screen = _screen(program, args, stdout, self.say, self.viewer, n)
+        self.agents = [HumanAgent(self.screen.table, self.ask, self.say, hint=adviser.choose,
                                   lang=program.lang, rules=lambda full: (rules_lines if full else summary_lines)(program),
                                   ask_forced=getattr(args, "ask_forced", False))
                        if k == "human" else _bot(args, seed, seat) for seat, k in enumerate(kinds)]
@@ -58,6 +60,8 @@ class TerminalTable:
                 self.say(msg(lang, "house_rules") + ": " + ", ".join(f"{k}={v}" for k, v in changed.items()))
             if self.record_path and "human" in self.kinds:
                 self.say(msg(lang, "recorded", path=self.record_path))
+        if self.log_file:
+            self._write_log(self.header())
         try:
             s = play(p, self.agents, seed=self.seed, players=self.n, stacks=self.record and self.record.get("stacks"),
                      on_log=self.on_log, on_decision=self.on_decision if self.record else None, prefix=prefix)
@@ -84,10 +88,25 @@ class TerminalTable:
             records.note_result(self.record, s)
             records.save(self.record, self.record_path)
         if getattr(self.args, "json", False):
-            print(json.dumps(result_data(p, s), ensure_ascii=False), file=self.stdout)
+            print(json.dumps(result_data(p, s, self.kinds), ensure_ascii=False), file=self.stdout)
         else:
             self.say(result_line(s, p.lang))
         return 0
+
+    def header(self) -> dict:
+        """The --log file's first line: which game this is, with what, and who sees it."""
+        p = self.program
+        return {"type": "game", "ruleset": p.name, "title": p.title, "sha256": self.record["ruleset"]["sha256"] if self.record else records.ruleset_hash(self.args.ruleset),
+                "seed": self.seed, "options": dict(p.options), "lang": p.lang,
+                "players": [{"seat": i + 1, "name": p.player_name.format(seat=i + 1), "kind": k}
+                            for i, k in enumerate(self.kinds)],
+                "view": None if self.log_view is None else self.log_view + 1}
+
+    def _write_log(self, event: dict):
+        try:
+            self.log_file.write(json.dumps(event, ensure_ascii=False) + "\n")
+        except OSError as e:
+            raise UsageError(f"--log {self.args.log}: cannot write it: {e.strerror or e}") from None
 
     def on_decision(self, s):
         records.note_decision(self.record, s)
@@ -97,25 +116,27 @@ class TerminalTable:
     def on_log(self, entries):
         if self.log_file:
             for e in entries:
-                shown = entry_for(e, self.log_view)
+                shown = event_for(self.program, e, self.log_view)
                 if shown is not None:
-                    try:
-                        self.log_file.write(json.dumps(shown, ensure_ascii=False) + "\n")
-                    except OSError as e:
-                        raise UsageError(f"--log {self.args.log}: cannot write it: {e.strerror or e}") from None
-        if self.quiet:
-            return
-        for e in entries:
-            shown = entry_for(e, self.viewer)
-            text = shown and shown.get("text")
-            to = e.get("to")
-            if text:
-                if to is not None:
-                    lang = self.program.lang
-                    prefix = msg(lang, "to_you") if self.viewer is not None else \
-                        msg(lang, "to_player", name=self.program.player_name.format(seat=to + 1))
-                    text = prefix + " " + text
-                self.say(text)
+                    self._write_log(shown)
+        if not self.quiet:
+            self.screen.account(entries)
+
+
+def _screen(program, args, stdout, say, viewer, n):
+    """The rich table on a terminal; plain lines for pipes, files, --plain and screen readers."""
+    if not getattr(args, "plain", False) and _is_terminal(stdout):
+        from rich.console import Console
+        names = [program.player_name.format(seat=i + 1) for i in range(n)]
+        return RichScreen(program, Console(file=stdout, highlight=False), viewer, names)
+    return PlainScreen(program, say, viewer)
+
+
+def _is_terminal(stream) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
 
 
 def _open_log(path: str):

@@ -366,3 +366,5 @@ class Ruleset:
     statistics: tuple = ()              # (Statistic, ...) in declared order
     real: Callable | None = None        # line -> (file, line) where the rules are an overlay on other files
     rules_text: str = ""                # the rules in prose (rules_file), in the chosen language
+    facts: tuple = ()                   # standing facts of the options in force (options' at_table texts)
+    round_name: str = ""                # what players call a round ("hand"); "" for the default

@@ -48,12 +48,21 @@ def result_summary(s) -> dict:
             "eliminated": [p for p in s.players if s.out[p]], "decisions": s.decisions, "seed": s.seed}
 
 
-def result_data(program, s) -> dict:
-    """A finished game's result as JSON-ready data: winners, scores and the shown variables."""
-    out = result_summary(s)
-    out["ruleset"] = program.name
-    out["winner_names"] = [s.names[w] for w in out["winners"]]
+def result_data(program, s, kinds=None) -> dict:
+    """A finished game's result as JSON-ready data, with the same keys for every ruleset:
+    seats numbered from 1 (as on the command line and in --log), each player's score (null
+    when the ruleset keeps none), whether they won or were out, and the values the ruleset
+    shows at the table (`shown`: the shared ones; each player's own under `players`)."""
     shown = view(program, s, None)          # the game is over: every variable may be read
-    for section, name, _ in program.shown:
-        out[name] = shown["vars"][name] if section == "variables" else shown["players"][name]
-    return out
+    scores = s.result["scores"]
+    winners = set(s.result["winners"])
+    players = []
+    for p in s.players:
+        players.append({"seat": p + 1, "name": s.names[p], "kind": kinds[p] if kinds else None,
+                        "score": None if scores is None else scores[p], "won": p in winners, "out": bool(s.out[p]),
+                        "shown": {name: shown["players"][name][p] for section, name, _ in program.shown
+                                  if section == "player_variables"}})
+    return {"ruleset": program.name, "seed": s.seed, "decisions": s.decisions, "options": dict(program.options),
+            "winners": [w + 1 for w in s.result["winners"]], "winner_names": [s.names[w] for w in s.result["winners"]],
+            "players": players,
+            "shown": {name: shown["vars"][name] for section, name, _ in program.shown if section == "variables"}}

@@ -61,7 +61,7 @@ def _not_in_zone():
 
 HELPERS = {"_exit_to": vm.unwind, "_no_option": _no_option, "_nobody": _nobody, "_not_in_zone": _not_in_zone,
            "_too_big": effects._too_big, "_MAXN": MAX_NUMBER,
-           "_checks": effects._CHECKS, "_MAXW": MAX_WORK, "_nobody_owns": effects.nobody_owns, "_charge": effects.charge, "_charged": _charged, "RulesError": RulesError, "_next_seat": next_seat}
+           "_checks": effects._CHECKS, "_MAXW": MAX_WORK, "_nobody_owns": effects.nobody_owns, "_charge": effects.charge, "_moved": effects.moved, "_dealt": effects.dealt, "_charged": _charged, "RulesError": RulesError, "_next_seat": next_seat}
 
 
 JUMPS_WRITTEN_IN = 2     # loop tops written in, on each path through a function (more: more code, fewer returns)
@@ -537,8 +537,9 @@ class Generator:
         fn.add(f"_z = {self.expr(fn, step.src, pc, index)}")
         fn.add("try: _z.remove(_c)")
         fn.add("except ValueError: _not_in_zone()")
-        dst = self.expr(fn, step.dst, pc, index)
-        fn.add(f"{dst}.insert(0, _c)" if step.bottom else f"{dst}.append(_c)")
+        fn.add(f"_d = {self.expr(fn, step.dst, pc, index)}")
+        fn.add("_d.insert(0, _c)" if step.bottom else "_d.append(_c)")
+        fn.add("if s.log is not None: _moved(s, _z, _d, [_c])")
 
     def fx_Draw(self, fn, step, pc, index):
         self.move_top(fn, step, pc, index, step.count, False)
@@ -556,8 +557,11 @@ class Generator:
         fn.add("if _k:")
         if bottom:                      # each card in turn under the pile: they keep their order
             fn.add("    _mv = _z[-_k:]; del _z[-_k:]; _d[:0] = _mv")
+            fn.add("    if s.log is not None and _z is not _d: _moved(s, _z, _d, _mv[::-1])")
         else:                           # each card in turn on top: reversed (onto itself: unchanged)
-            fn.add("    if _z is not _d: _mv = _z[-_k:]; del _z[-_k:]; _mv.reverse(); _d.extend(_mv)")
+            fn.add("    if _z is not _d:")
+            fn.add("        _mv = _z[-_k:]; del _z[-_k:]; _mv.reverse(); _d.extend(_mv)")
+            fn.add("        if s.log is not None: _moved(s, _z, _d, _mv)")
 
     def fx_Swap(self, fn, step, pc, index):
         """effects.swap: the two zones' contents exchanged; noted in the journal if asked."""
@@ -578,6 +582,7 @@ class Generator:
                 fn.add(f"{z} = s.zones[{ref.name!r}][{z.replace('_z', '_o')}]")
         self.at(fn, pc, index)
         fn.add("_charge(s, len(_za) + len(_zb))")
+        fn.add("if s.log is not None: _moved(s, _za, _zb, _za); _moved(s, _zb, _za, _zb)")
         fn.add("_za[:], _zb[:] = list(_zb), list(_za)")
         if step.journal:
             tag = "None" if step.tag is None else self.expr(fn, step.tag, pc, index)
@@ -592,7 +597,9 @@ class Generator:
             fn.add(f"for _z in s.zones[{name!r}]:" if per_player else f"for _z in (s.zones[{name!r}],):")
             fn.add("    s.work += len(_z)")
             fn.add("    if s.work > _MAXW: _charge(s, 0)")
-            fn.add("    if _z is not _d: _d.extend(_z); del _z[:]")
+            fn.add("    if _z is not _d:")
+            fn.add("        if s.log is not None: _moved(s, _z, _d, _z)")
+            fn.add("        _d.extend(_z); del _z[:]")
 
     def fx_Deal(self, fn, step, pc, index):
         """effects.deal: `count` cards each, one at a time round the seats from `first`, while
@@ -617,6 +624,7 @@ class Generator:
             fn.add("_charge(s, _left)")
             fn.add("_m2 = len(_seats)")
             fn.add("for _j in range(_left): _hands[_seats[_j % _m2]].append(_z.pop())")
+            fn.add("if s.log is not None: _dealt(s, _z, _hands, _seats, _left)")
 
     def fx_Sort(self, fn, step, pc, index):
         fn.add(f"_z = {self.expr(fn, step.zone, pc, index)}")
@@ -1041,6 +1049,7 @@ class Generator:
         fn.count()
         fn.add(f"s.scopes.append(('round', len(s.frames), {self.pc(m['round_end'])}, len(s.requests)))")
         fn.add("s.rounds += 1")
+        fn.add(f"if s.log is not None: {self.const(self.marks['round_start_hook'], '_round')}(s)")
         body = lambda f: self.tail(self.r.flow.round, 0, Special(self.write_round_end), f)  # noqa: E731
         if m["start_call"] is not None:
             self.call(fn, m["start_call"], self.marks["dispatch"]["round_start"], "{}", body)
@@ -1059,8 +1068,7 @@ class Generator:
     def write_until(self, fn):
         m = self.marks["flow"]
         fn.count()
-        if self.marks.get("round_recorder") is not None:     # the round's statistics, after round_end
-            fn.add(f"{self.const(self.marks['round_recorder'], '_tally')}(s)")
+        fn.add(f"{self.const(self.marks['round_end_hook'], '_round_end')}(s)")   # statistics, account
         until = self.expr(fn, self.r.flow.until, m["until"])
         fn.flush()
         fn.add(f"if not {until}:")

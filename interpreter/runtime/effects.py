@@ -17,10 +17,13 @@ def move_card(card, src, dst, bottom: bool):
             z.remove(c)
         except ValueError:
             raise RulesError("the card to move is not in the zone it should leave") from None
+        d = dst(s, l)
         if bottom:
-            dst(s, l).insert(0, c)
+            d.insert(0, c)
         else:
-            dst(s, l).append(c)
+            d.append(c)
+        if s.log is not None:
+            moved(s, z, d, [c])
     return move
 
 
@@ -39,6 +42,8 @@ def move_cards(cards, src, dst, bottom: bool):
                 d.insert(0, c)
             else:
                 d.append(c)
+        if s.log is not None:
+            moved(s, z, d, chosen)
     return move
 
 
@@ -48,11 +53,15 @@ def move_top(src, dst, count, bottom: bool):
         d = dst(s, l)
         n = len(z) if count is None else max(0, min(int(count(s, l)), len(z)))
         charge(s, n)
+        taken = []
         for _ in range(n):
+            taken.append(z[-1])
             if bottom:
                 d.insert(0, z.pop())
             else:
                 d.append(z.pop())
+        if s.log is not None and z is not d:
+            moved(s, z, d, taken)
     return move
 
 
@@ -68,12 +77,12 @@ def deal(src, zone_name, count, first, players):
             seats = seats[i:] + seats[:i]
         hands = s.zones[zone_name]
         n = max(0, min(int(count(s, l)), len(z)))
-        charge(s, min(n * len(seats), len(z)))
-        for _ in range(n):
-            for p in seats:
-                if not z:
-                    return
-                hands[p].append(z.pop())
+        total = min(n * len(seats), len(z))
+        charge(s, total)
+        for j in range(total):
+            hands[seats[j % len(seats)]].append(z.pop())
+        if s.log is not None:
+            dealt(s, z, hands, seats, total)
     return deal_
 
 
@@ -119,6 +128,8 @@ def gather(zone_lists, dst):
             for z in get(s):
                 charge(s, len(z))
                 if z is not d:
+                    if s.log is not None:
+                        moved(s, z, d, z)
                     d.extend(z)
                     del z[:]
     return gather_
@@ -295,6 +306,34 @@ def note(s, entry: dict) -> None:
     s.log.append(entry)
 
 
+def moved(s, src, dst, cards) -> None:
+    """`cards` went from the zone list `src` to the zone list `dst`."""
+    if cards:
+        s.logged += len(cards)          # the account's budget: a card noted costs like a character
+        note(s, {"type": "move", "from": where(s, src), "to": where(s, dst), "cards": list(cards)})
+
+
+def dealt(s, src, hands, seats, total) -> None:
+    """A deal of `total` cards one at a time round `seats`: one move per seat dealt to."""
+    n = len(seats)
+    for i, p in enumerate(seats):
+        k = total // n + (1 if i < total % n else 0)
+        if k:
+            moved(s, src, hands[p], hands[p][-k:])
+
+
+def where(s, zone) -> list:
+    """[zone name, owner or None] of a zone's list, found by identity."""
+    for name, z in s.zones.items():
+        if z is zone:
+            return [name, None]
+        if z and isinstance(z[0], list):
+            for owner, cards in enumerate(z):
+                if cards is zone:
+                    return [name, owner]
+    return [None, None]
+
+
 def _stop(s):
     s.log.append({"type": "log", "text": f"(the account stops here: it holds {MAX_LOG_ENTRIES:,} entries or "
                                          f"{MAX_ACCOUNT:,} characters and units of work)", "to": None})
@@ -319,6 +358,9 @@ def swap(a_ref, b_ref, tag):
         ra, rb = a_ref(s, l), b_ref(s, l)
         za, zb = zone_at(s, ra), zone_at(s, rb)
         charge(s, len(za) + len(zb))
+        if s.log is not None:
+            moved(s, za, zb, za)
+            moved(s, zb, za, zb)
         za[:], zb[:] = list(zb), list(za)
         if tag is not None:
             s.journal.append(["swap", list(ra), list(rb), tag(s, l)])
@@ -339,6 +381,8 @@ def journal_move(cards, src_ref, dst_ref, tag, is_list: bool):
             except ValueError:
                 raise RulesError("a card to move is not in the zone it should leave") from None
             zd.append(c)
+        if s.log is not None:
+            moved(s, zs, zd, chosen)
         s.journal.append(["move", chosen, list(rs), list(rd), tag(s, l)])
     return move
 
@@ -359,14 +403,19 @@ def undo_journal(tag):
             if entry[0] == "swap":
                 za, zb = zone_at(s, entry[1]), zone_at(s, entry[2])
                 charge(s, len(za) + len(zb))
+                if s.log is not None:
+                    moved(s, za, zb, za)
+                    moved(s, zb, za, zb)
                 za[:], zb[:] = list(zb), list(za)
             else:
                 src, dst = zone_at(s, entry[2]), zone_at(s, entry[3])
                 charge(s, len(entry[1]) * (len(dst) + 1))
-                for c in reversed(entry[1]):
-                    if c in dst:
-                        dst.remove(c)
-                        src.append(c)
+                back = [c for c in reversed(entry[1]) if c in dst]
+                for c in back:
+                    dst.remove(c)
+                    src.append(c)
+                if s.log is not None:
+                    moved(s, dst, src, back)
         s.journal[:] = list(reversed(kept))
     return undo
 

@@ -61,7 +61,9 @@ def jump_unless_after(hook, cond, label):
     return factory
 
 
-def push_scope(kind, exit_label):
+def push_scope(kind, exit_label, hook=None):
+    """Enter a scope (the game, a round); `hook(state)` runs as a round begins (the account
+    notes it: events.round_started)."""
     def factory(pc, at):
         exit_pc, nxt = at(exit_label), pc + 1
 
@@ -69,6 +71,8 @@ def push_scope(kind, exit_label):
             s.scopes.append((kind, len(s.frames), exit_pc, len(s.requests)))
             if kind == "round":
                 s.rounds += 1
+                if hook is not None:
+                    hook(s)
             return nxt
         return push
     return factory

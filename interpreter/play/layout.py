@@ -1,0 +1,146 @@
+"""The table as one seat sees it, laid out as plain data for a screen to draw: the game's
+standing facts, the shared zones and values, a row per player (their shown values and
+zones, cards grouped as they arrived: a trick won stays a trick), and the seat's own
+hand.  Built from the seat's view only, so it can hold nothing the seat may not see;
+the groups come from the account's move entries, which say only which cards arrived
+together, and are drawn only for cards the view shows.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..messages import msg
+
+
+@dataclass
+class Card:
+    text: str                   # the card's display
+    color: str | None = None    # the deck's `color` attribute, when it has one
+
+
+@dataclass
+class Pile:
+    """A zone's content as a seat sees it: groups of cards, and how many it cannot see."""
+    label: str
+    groups: list = field(default_factory=list)      # lists of Card
+    hidden: int = 0
+
+    @property
+    def empty(self) -> bool:
+        return not self.groups and not self.hidden
+
+
+@dataclass
+class Row:
+    seat: int
+    name: str
+    you: bool
+    to_play: bool
+    out: bool
+    values: list                # (label, text) of the shown player variables
+    piles: list                 # Pile of each per-player zone (the seat's own hidden ones too)
+
+
+@dataclass
+class Layout:
+    title: str
+    round_label: str
+    facts: list
+    values: list                # (label, text) of the shown shared variables
+    shared: list                # Pile of each shared zone with cards in it
+    rows: list
+    hand: list                  # Pile of the seat's own zones that only it sees
+
+
+class Groups:
+    """Which cards arrived together in each zone, from the account's move entries: moves
+    into the same zone with nothing noted between them make one group."""
+
+    def __init__(self):
+        self.groups = {}        # (zone, owner) -> list of lists of cards
+        self.last = None
+
+    def note(self, entries) -> None:
+        for e in entries:
+            if e["type"] != "move":
+                self.last = None
+                continue
+            src, dst, cards = tuple(e["from"]), tuple(e["to"]), e["cards"]
+            gone = set(cards)
+            kept = [[c for c in g if c not in gone] for g in self.groups.get(src, [])]
+            self.groups[src] = [g for g in kept if g]
+            dst_groups = self.groups.setdefault(dst, [])
+            if self.last == dst and dst_groups:
+                dst_groups[-1].extend(cards)
+            else:
+                dst_groups.append(list(cards))
+            self.last = dst
+
+    def of(self, ref, cards: list) -> list:
+        """`cards` (a zone's content) in the groups they arrived in; cards of no known group
+        (placed by a scenario, or sorted in) come first, together."""
+        here = set(cards)
+        groups = [[c for c in g if c in here] for g in self.groups.get(ref, [])]
+        grouped = {c for g in groups for c in g}
+        loose = [c for c in cards if c not in grouped]
+        return [g for g in [loose] + groups if g]
+
+
+def layout(program, view: dict, seat: int, names: list, groups: Groups, round_no: int) -> Layout:
+    """What `seat` sees of the table, from its view (engine.view)."""
+    lang = program.lang
+    ids = {c: i for i, c in enumerate(program.deck.ids)}
+    color = program.deck.attrs.get("color", (None, None))[1]
+
+    def card(card_id):
+        i = ids[card_id]
+        return Card(program.deck.display[i], color[i] if color else None)
+
+    def pile(label, content, ref, grouped=True):
+        shown = [c for c in content if c is not None]
+        if grouped:
+            found = groups.of(ref, [ids[c] for c in shown])
+            cards = [[card(program.deck.ids[i]) for i in g] for g in found]
+        else:
+            cards = [[card(c) for c in shown]] if shown else []
+        return Pile(label, cards, sum(1 for c in content if c is None))
+
+    vtypes, ptypes = program.symbols.global_vars, program.symbols.player_vars
+    values = [(label, shown_value(program, view["vars"][var], vtypes.get(var)))
+              for section, var, label in program.shown if section == "variables"]
+    shared, rows, hand = [], [], []
+    for z in program.zones.values():
+        if not z.per_player:
+            content = view["zones"][z.name]
+            if content:
+                shared.append(pile(z.label or z.name, content, (z.name, None)))
+    for p, name in enumerate(names):
+        piles = []
+        for z in program.zones.values():
+            if not z.per_player:
+                continue
+            content = view["zones"][z.name][p]
+            if p == seat and z.visibility == "owner":     # the seat's own hand: drawn whole below the rows
+                hand.append(pile(z.label or z.name, content, (z.name, p), grouped=False))
+                piles.append(Pile(z.label or z.name, [], len(content)))
+            else:
+                piles.append(pile(z.label or z.name, content, (z.name, p)))
+        row_values = [(label, shown_value(program, view["players"][var][p], ptypes.get(var)))
+                      for section, var, label in program.shown if section == "player_variables"]
+        rows.append(Row(p, name, p == seat, view["current"] == p, bool(view["eliminated"][p]), row_values, piles))
+    round_label = f"{program.round_name or msg(lang, 'round')} {round_no}" if round_no else ""
+    return Layout(program.title, round_label, list(program.facts), values, shared, rows, hand)
+
+
+def shown_value(program, value, typ) -> str:
+    """A variable's value from a seat's view: '?' where the seat may not see it, cards
+    (of a variable typed card or list[card]) by their display."""
+    if value is None:
+        return "?"
+    if isinstance(value, list):
+        return " ".join(shown_value(program, x, typ) for x in value) or "—"
+    if typ in ("card", "list[card]"):
+        return dict(zip(program.deck.ids, program.deck.display)).get(value, str(value))
+    if isinstance(value, bool):
+        return msg(program.lang, "yes" if value else "no")
+    return str(int(value) if isinstance(value, float) and value == int(value) else value)

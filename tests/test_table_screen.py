@@ -1,0 +1,118 @@
+"""The table a person plays at: laid out from their view only (nothing they may not see),
+tricks kept as they were won, a header at each round and its changes at its end; drawn
+with rich on a terminal and as plain lines elsewhere."""
+import io
+
+import pytest
+from rich.console import Console
+
+from interpreter import load_program as load_file
+from interpreter.source.shipped import resolve
+from interpreter.cli.drawing import table_panel
+from interpreter.cli.screen import PlainScreen
+from interpreter.play.agents import Decision
+from interpreter.play.layout import Groups, layout
+from interpreter.runtime.engine import apply, new_game, view
+from interpreter.runtime.state import Rng
+
+
+def played_until(program, seed, decisions, players=None):
+    """A game of random moves stopped after `decisions`, with the groups its account shows."""
+    s = new_game(program, seed=seed, players=players)
+    rng = Rng(seed)
+    for _ in range(decisions):
+        apply(program, s, rng.below(len(s.pending[1])))
+    groups = Groups()
+    groups.note(s.log)
+    return s, groups
+
+
+def cards_in(lay):
+    piles = lay.shared + lay.hand + [p for r in lay.rows for p in r.piles]
+    return [c.text for p in piles for g in p.groups for c in g]
+
+
+@pytest.mark.parametrize("game,players", [("hearts2", None), ("gnav", 5), ("gnav2", None), ("ninety_nine", None)])
+@pytest.mark.parametrize("seed", range(4))
+def test_the_table_shows_no_card_its_seat_may_not_see(game, players, seed):
+    program = load_program(game)
+    s, groups = played_until(program, seed, 7, players)
+    if s.over:
+        return
+    seat = s.pending[0]
+    seen = view(program, s, seat)
+    visible = {program.deck.display[program.deck.ids.index(c)]
+               for z in seen["zones"].values() for part in (z if z and isinstance(z[0], list) else [z])
+               for c in part if c is not None}
+    lay = layout(program, seen, seat, s.names, groups, s.rounds)
+    assert set(cards_in(lay)) <= visible
+    lay.facts = []              # the rules' own words ("Q♠ scores 13") name cards, not where they lie
+    rendered = io.StringIO()
+    Console(file=rendered, width=120).print(table_panel(lay, program.lang))
+    hidden = {c for c in set(program.deck.display) - visible if not c.isdigit()}   # '0' may be a count
+    assert not any(f" {c} " in f" {line} " for line in rendered.getvalue().split() for c in hidden)
+
+
+def test_tricks_taken_stay_grouped_as_they_were_won():
+    program = load_program("hearts2")
+    s, groups = played_until(program, 1, 12)          # six tricks of two cards
+    lay = layout(program, view(program, s, 0), 0, s.names, groups, s.rounds)
+    taken = [p for r in lay.rows for p in r.piles if p.label == "tricks taken"]
+    tricks = [g for p in taken for g in p.groups]
+    assert len(tricks) == 6 and all(len(g) == 2 for g in tricks)
+
+
+def test_the_other_players_hand_is_only_counted_and_your_own_is_shown_whole():
+    program = load_program("hearts2")
+    s, groups = played_until(program, 2, 3)
+    seat = s.pending[0]
+    lay = layout(program, view(program, s, seat), seat, s.names, groups, s.rounds)
+    other = next(r for r in lay.rows if not r.you)
+    hand = next(p for p in other.piles if p.label == "hand")
+    assert hand.groups == [] and hand.hidden == len(s.zones["hand"][other.seat])
+    assert [c.text for c in lay.hand[0].groups[0]] == [program.deck.display[c] for c in s.zones["hand"][seat]]
+
+
+def test_the_table_says_the_standing_facts_of_the_options_in_force():
+    lay = layout(*_start("hearts2"))
+    assert "hearts are trumps" in lay.facts
+    lay = layout(*_start("hearts2", {"trumps": "none"}))
+    assert "hearts are trumps" not in lay.facts
+
+
+def _start(game, options=None):
+    program = load_program(game, options)
+    s, groups = played_until(program, 0, 0)
+    return program, view(program, s, s.pending[0]), s.pending[0], s.names, groups, s.rounds
+
+
+def test_a_round_has_a_header_and_its_changes_at_its_end():
+    program = load_program("hearts2")
+    s, _ = played_until(program, 3, 26)             # one whole hand
+    lines = []
+    screen = PlainScreen(program, lines.append, 0)
+    screen.account(s.log)
+    assert lines[0] == "-- hand 1 --"
+    end = next(line for line in lines if line.startswith("-- end of hand 1"))
+    assert "revealed" in end and "Player 1 score 0 →" in end
+
+
+def test_a_person_at_a_pipe_gets_plain_lines_and_at_a_terminal_the_drawn_table(monkeypatch):
+    from interpreter.cli import run
+    out = io.StringIO()
+    assert run(["hearts2", "--seed", "1", "--human", "1"], stdin=io.StringIO("1\n" * 30), stdout=out) != 1
+    assert "-- your turn, Player 1 --" in out.getvalue() and "╭" not in out.getvalue()
+
+    class Tty(io.StringIO):
+        def isatty(self):
+            return True
+    out = Tty()
+    run(["hearts2", "--seed", "1", "--human", "1"], stdin=Tty("1\n" * 30), stdout=out)
+    assert "╭" in out.getvalue() and "your hand" in out.getvalue()
+    out = Tty()
+    run(["hearts2", "--seed", "1", "--human", "1", "--plain"], stdin=Tty("1\n" * 30), stdout=out)
+    assert "╭" not in out.getvalue()
+
+
+def load_program(game, options=None):
+    return load_file(resolve(game), options)
