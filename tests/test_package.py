@@ -175,6 +175,13 @@ def test_an_illegal_answer_is_told_why_in_the_games_own_words():
     assert "«παίζω 8♥» δεν επιτρέπεται τώρα: πρέπει να ακολουθήσετε το χρώμα όσο μπορείτε" in out
 
 
+
+def test_gnav_says_why_a_player_may_not_ask_the_bag_and_why_a_life_is_lost():
+    code, out, _ = _call("gnav", "--human", "1", "--seed", "5", "--players", "4", stdin="ask the bag\n" + "1\n" * 400)
+    assert "'ask the bag' is not allowed now: only Player 4, the dealer, may ask the bag" in out
+    assert "Player 4 has the lowest piece: 0" in out
+
+
 HIDDEN_CHOICE = """name: hidden
 players: 2
 deck: {cards: [a, b, c], zone: stock}

@@ -3,6 +3,7 @@ result line, cards by their display and values as a seat may see them."""
 from __future__ import annotations
 
 from ..messages import msg
+from ..play.layout import shown_value
 
 
 def result_line(s, lang: str = "en") -> str:
@@ -56,18 +57,6 @@ def view_printer(program, say):
                 elif owner != seat and cards and z.visibility == "public":     # public: every card, always
                     say(f"  {msg(lang, 'their_zone', name=name(owner), zone=label)}: {cards_text(program, cards)}")
     return show
-
-
-def shown_value(program, value, typ) -> str:
-    """A variable's value from a seat's view: '?' where the seat may not see it, cards
-    (of a variable typed card or list[card]) by their display."""
-    if value is None:
-        return "?"
-    if isinstance(value, list):
-        return " ".join(shown_value(program, x, typ) for x in value) or "—"
-    if typ in ("card", "list[card]"):
-        return dict(zip(program.deck.ids, program.deck.display)).get(value, str(value))
-    return str(plain_number(value))
 
 
 def cards_text(program, ids) -> str:
