@@ -127,3 +127,35 @@ def test_at_a_terminal_a_game_by_name_seats_you_and_watch_seats_only_bots():
     out = Tty()
     assert run(["hearts2", "--seed", "1", "--watch"], stdin=Tty(""), stdout=out) == 0
     assert "Player 1 (bot)" in out.getvalue().splitlines()[0] and "Result:" in out.getvalue()
+
+
+def test_a_table_value_shows_what_each_player_has_taken_as_the_hand_goes():
+    program = load_program("hearts2")
+    s, groups = played_until(program, 1, 12)
+    lay = layout(program, view(program, s, 0), 0, s.names, groups, s.rounds)
+    points = [dict(r.values)["points this hand"] for r in lay.rows]
+    assert points == [str(sum(program.deck.attrs["points"][1][c] for c in s.zones["taken"][p])) for p in (0, 1)]
+
+
+TABLE_RULES = """name: t
+players: 2
+deck: {cards: [a, b, c], zone: stock}
+zones: {stock: {visibility: public}}
+table:
+  left: {value: "count(stock)", label: cards left}
+  %s
+flow:
+  round: [{choose: stock, as: c, by: player(0)}, {move: {card: c, from: stock, to: stock}}, end_game]
+result: {winners: "[]"}
+"""
+
+
+def test_a_table_value_is_a_number_true_false_or_a_text():
+    from interpreter import pipeline
+    from interpreter.errors import RulesetError
+    program = pipeline.load_program_text(TABLE_RULES % "", "t.yaml")
+    s = new_game(program, seed=1)
+    assert view(program, s, 0)["table"] == {"left": 3}
+    with pytest.raises(RulesetError) as e:
+        pipeline.load_program_text(TABLE_RULES % 'cards: {per_player: "stock"}', "t.yaml")
+    assert "the table shows a number, true/false or a text" in str(e.value)

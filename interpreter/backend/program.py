@@ -65,7 +65,8 @@ def build_layout(ruleset: ir.Ruleset, closures=None):
         pvar_visibility={n: v.visibility for n, v in r.player_variables.items()},
         card_locals=frozenset(b.card_locals), card_cursors=frozenset(b.card_cursors), card_scopes=b.card_scopes,
         player_name=r.player_name, statistics=stats, real=r.real, rules_text=r.rules_text,
-        facts=r.facts, round_name=r.round_name)
+        facts=r.facts, round_name=r.round_name,
+        table=tuple((t.name, t.label, t.per_player, b.fn_of(t.value)) for t in r.table))
     b.marks["dispatch"] = {name: code.labels[label] for name, label in dispatch.items()}
     b.marks["procs"] = {name: code.labels[label] for name, label in procs.items()}
     return program, b, code

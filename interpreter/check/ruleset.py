@@ -109,6 +109,7 @@ class _Checker:
         statistics = self._statistics()
         rules_text = self._rules_text()
         facts = self._facts(options)
+        table = self._table()
         self.seam.finish()
         if self.problems or self.skip:
             raise self._stop()          # a ruleset the schema found wrong is never built
@@ -119,7 +120,7 @@ class _Checker:
             start_zone=d["deck"]["zone"], zones=zones, variables=variables, player_variables=player_variables,
             symbols=self.sym, events=self.events, flow=flow, procedures=procedures, triggers=triggers,
             result=result, statistics=statistics, real=getattr(self.src, "real", None), rules_text=rules_text,
-            facts=facts, round_name=self.localized(d.get("round_name"), ("round_name",)) if d.get("round_name") else "",
+            facts=facts, table=table, round_name=self.localized(d.get("round_name"), ("round_name",)) if d.get("round_name") else "",
             player_name=str(localize(d.get("player_name"), lang, languages) or msg(lang, "player", seat="{seat}")))
 
     def _option_specs(self) -> dict:
@@ -287,6 +288,22 @@ class _Checker:
             except (FileRefused, RulesetError):
                 continue
         return f"(the rules file '{name}' cannot be found from {origin})"
+
+    def _table(self) -> tuple:
+        """The table section: values shown to every seat, each a number, true/false or a text."""
+        out = []
+        for name, spec in _mapping(self.data.get("table")).items():
+            path = ("table", name)
+            if not isinstance(spec, dict) or self.skipped(path):
+                continue                # the schema has said what is wrong with it
+            per_player = "per_player" in spec
+            key = "per_player" if per_player else "value"
+            node = self.expr(spec[key], path + (key,), {"p": PLAYER} if per_player else {})
+            if self.clean(path + (key,)) and node.type not in (NUM, BOOL, STR, NULL, ANY):
+                self.report(path + (key,), f"the table shows a number, true/false or a text, but this is {a_(node.type)}")
+            label = self.localized(spec.get("label", name), path + ("label",), name)
+            out.append(ir.TableValue(name, node, per_player, label))
+        return tuple(out)
 
     def _statistics(self) -> tuple:
         """The statistics section: each value a number or true/false, with no local names

@@ -329,6 +329,16 @@ class Result:
 
 
 @dataclass(frozen=True)
+class TableValue:
+    """A value the table shows (the `table:` section): computed from the state as it stands,
+    once (`per_player` False) or for each player p."""
+    name: str
+    value: Expr
+    per_player: bool
+    label: str
+
+
+@dataclass(frozen=True)
 class Statistic:
     """A measure simulate reports: `value` (a number or bool) once the game is over, or at
     the end of every round (`per` "round")."""
@@ -367,4 +377,5 @@ class Ruleset:
     real: Callable | None = None        # line -> (file, line) where the rules are an overlay on other files
     rules_text: str = ""                # the rules in prose (rules_file), in the chosen language
     facts: tuple = ()                   # standing facts of the options in force (options' at_table texts)
+    table: tuple = ()                   # TableValue: values the table shows besides shown variables
     round_name: str = ""                # what players call a round ("hand"); "" for the default

@@ -106,8 +106,11 @@ def layout(program, view: dict, seat: int, names: list, groups: Groups, round_no
         return Pile(label, cards, sum(1 for c in content if c is None))
 
     vtypes, ptypes = program.symbols.global_vars, program.symbols.player_vars
+    table = view.get("table", {})
     values = [(label, shown_value(program, view["vars"][var], vtypes.get(var)))
               for section, var, label in program.shown if section == "variables"]
+    values += [(label, shown_value(program, table[name], None)) for name, label, per_player, _ in program.table
+               if not per_player]
     shared, rows, hand = [], [], []
     for z in program.zones.values():
         if not z.per_player:
@@ -127,6 +130,8 @@ def layout(program, view: dict, seat: int, names: list, groups: Groups, round_no
                 piles.append(pile(z.label or z.name, content, (z.name, p)))
         row_values = [(label, shown_value(program, view["players"][var][p], ptypes.get(var)))
                       for section, var, label in program.shown if section == "player_variables"]
+        row_values += [(label, shown_value(program, table[name][p], None)) for name, label, per_player, _ in program.table
+                       if per_player]
         rows.append(Row(p, name, p == seat, view["current"] == p, bool(view["eliminated"][p]), row_values, piles))
     round_label = f"{program.round_name or msg(lang, 'round')} {round_no}" if round_no else ""
     return Layout(program.title, round_label, list(program.facts), values, shared, rows, hand)

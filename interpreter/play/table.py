@@ -60,9 +60,11 @@ def result_data(program, s, kinds=None) -> dict:
     for p in s.players:
         players.append({"seat": p + 1, "name": s.names[p], "kind": kinds[p] if kinds else None,
                         "score": None if scores is None else scores[p], "won": p in winners, "out": bool(s.out[p]),
-                        "shown": {name: shown["players"][name][p] for section, name, _ in program.shown
-                                  if section == "player_variables"}})
+                        "shown": {**{name: shown["players"][name][p] for section, name, _ in program.shown
+                                     if section == "player_variables"},
+                                  **{name: shown["table"][name][p] for name, _, per, _ in program.table if per}}})
     return {"ruleset": program.name, "seed": s.seed, "decisions": s.decisions, "options": dict(program.options),
             "winners": [w + 1 for w in s.result["winners"]], "winner_names": [s.names[w] for w in s.result["winners"]],
             "players": players,
-            "shown": {name: shown["vars"][name] for section, name, _ in program.shown if section == "variables"}}
+            "shown": {**{name: shown["vars"][name] for section, name, _ in program.shown if section == "variables"},
+                      **{name: shown["table"][name] for name, _, per, _ in program.table if not per}}}

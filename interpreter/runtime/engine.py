@@ -276,9 +276,31 @@ def view(program: Program, s: State, seat: int | None) -> dict:
                    for name, values in s.pvars.items()}
     v = {"seat": seat, "current": s.current, "vars": shown_vars, "players": shown_pvars,
          "eliminated": list(s.out), "zones": zones, "over": s.over}
+    if program.table:
+        v["table"] = table_values(program, s)
     if s.pending and (seat is None or s.pending[0] == seat):
         v["options"] = labels(program, s)
     return v
+
+
+def table_values(program: Program, s: State) -> dict:
+    """The values of the ruleset's table section (shown to every seat: the ruleset vouches
+    that they are public), each player's in a list; None where the rules cannot compute one.
+    They spend none of the game's work budget: looking at the table changes nothing."""
+    out = {}
+    for name, _, per_player, fn in program.table:
+        out[name] = [_looked_up(s, fn, {"p": p}) for p in s.players] if per_player else _looked_up(s, fn, {})
+    return out
+
+
+def _looked_up(s, fn, locals_):
+    saved = s.work
+    try:
+        return fn(s, locals_)
+    except (RulesError,) + RUN_TIME_FAULTS:
+        return None
+    finally:
+        s.work = saved
 
 
 def known_cards(program: Program, s: State, seat: int) -> set:

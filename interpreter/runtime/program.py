@@ -79,6 +79,7 @@ class Program:
     rules: object = None                           # (data, Source) it was built from: what a worker elsewhere needs
     rules_text: str = ""                           # the rules in prose, for people (interpret rules, '?')
     facts: tuple = ()                              # standing facts of the options in force, shown on the table
+    table: tuple = ()                              # (name, label, per_player, fn(s, l)) of the table section
     round_name: str = ""                           # what players call a round ("hand"); "" for the default
     statistics: list = field(default_factory=list)  # StatisticSpec, per-round ones in the order of a tally's row
     switch_at: int = -1                            # generated code: steps from which the game goes on
