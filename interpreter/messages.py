@@ -8,6 +8,7 @@ from __future__ import annotations
 
 CATALOG = {
     "en": {
+        "ambiguous": "'{answer}' fits {n} options: type more of its name, or its number",
         "card": "{n} card",
         "round": "round", "yes": "yes", "no": "no", "round_over": "end of {round}", "revealed": "revealed", "player_col": "player", "changes": "changes",
         "out": "{name} is out of the game", "seed": "seed", "player": "Player {seat}", "you": "you", "bot": "bot", "house_rules": "house rules",
@@ -26,6 +27,7 @@ CATALOG = {
         "not_allowed": "'{label}' is not allowed now",
     },
     "fr": {
+        "ambiguous": "« {answer} » convient à {n} choix : tapez plus de son nom, ou son numéro",
         "card": "{n} carte",
         "round": "manche", "yes": "oui", "no": "non", "round_over": "fin de la {round}", "revealed": "montré", "player_col": "joueur", "changes": "changements",
         "out": "{name} est éliminé", "seed": "graine", "player": "Joueur {seat}", "you": "vous", "bot": "robot", "house_rules": "règles locales",
@@ -45,6 +47,7 @@ CATALOG = {
         "not_allowed": "« {label} » n'est pas permis maintenant",
     },
     "no": {
+        "ambiguous": "«{answer}» passer til {n} valg: skriv mer av navnet, eller nummeret",
         "card": "{n} kort",
         "round": "runde", "yes": "ja", "no": "nei", "round_over": "slutt på {round}", "revealed": "vist", "player_col": "spiller", "changes": "endringer",
         "out": "{name} er ute av spillet", "seed": "frø", "player": "Spiller {seat}", "you": "deg", "bot": "robot", "house_rules": "husregler",
@@ -64,6 +67,7 @@ CATALOG = {
         "not_allowed": "«{label}» er ikke lov nå",
     },
     "da": {
+        "ambiguous": "»{answer}« passer til {n} valg: skriv mere af navnet, eller nummeret",
         "card": "{n} kort",
         "round": "runde", "yes": "ja", "no": "nej", "round_over": "slut på {round}", "revealed": "vist", "player_col": "spiller", "changes": "ændringer",
         "out": "{name} er ude af spillet", "seed": "frø", "player": "Spiller {seat}", "you": "dig", "bot": "robot", "house_rules": "husregler",
@@ -83,6 +87,7 @@ CATALOG = {
         "not_allowed": "»{label}« er ikke tilladt nu",
     },
     "el": {
+        "ambiguous": "το «{answer}» ταιριάζει σε {n} επιλογές: γράψτε περισσότερο από το όνομα ή τον αριθμό",
         "card": "{n} χαρτί",
         "round": "γύρος", "yes": "ναι", "no": "όχι", "round_over": "τέλος: {round}", "revealed": "αποκαλύφθηκαν", "player_col": "παίκτης", "changes": "αλλαγές",
         "out": "ο/η {name} αποκλείεται", "seed": "σπόρος", "player": "Παίκτης {seat}", "you": "εσείς", "bot": "ρομπότ", "house_rules": "κανόνες του σπιτιού",

@@ -186,3 +186,15 @@ def test_with_a_standing_the_mc_bot_plans_to_the_end_of_the_hand_and_wins_hearts
         s = play(program, [MonteCarloAgent(seed, playouts=4), RandomAgent(seed)], seed=seed, log=False)
         wins += s.result["winners"] == [0]
     assert wins >= 2
+
+
+def test_the_mc_bot_takes_the_least_bad_option_when_every_option_scores_below_zero():
+    from interpreter.play.agents import MonteCarloAgent
+
+    class Scored(MonteCarloAgent):
+        def value(self, decision, option):
+            return [-9.0, -4.0, -7.0][option]
+
+    class Three:
+        count = 3
+    assert Scored().choose(Three()) == 1

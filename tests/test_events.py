@@ -53,8 +53,9 @@ def test_each_round_begins_and_ends_and_its_score_changes_are_events(tmp_path):
     ends = [e["number"] for e in events if e["type"] == "round_end"]
     assert rounds == list(range(1, len(rounds) + 1)) and ends == rounds
     first_end = next(i for i, e in enumerate(events) if e["type"] == "round_end")
-    scores = [e for e in events[:first_end] if e["type"] == "score"]
+    scores = [e for e in events[:first_end] if e["type"] == "score" and e["variable"] == "score"]
     assert {e["seat"] for e in scores} <= {1, 2} and scores
+    assert any(e["type"] == "score" and "seat" not in e for e in events)     # a shared value shown: the trick
     assert all(e["variable"] == "score" and e["change"] == e["after"] - e["before"] for e in scores)
 
 
@@ -94,3 +95,10 @@ def test_json_results_show_the_values_the_table_shows():
     assert run(["gnav", "--seed", "3", "--players", "5", "--json"], stdout=out) == 0
     r = json.loads(out.getvalue())
     assert "pot" in r["shown"] and all("lives" in p["shown"] for p in r["players"]) and len(r["players"]) == 5
+
+
+def test_the_log_ends_with_the_result_and_numbers_options_as_the_screen_does(tmp_path):
+    events = events_of(tmp_path, "hearts2", "--seed", "3")
+    assert events[-1]["type"] == "result" and events[-1]["winners"] and events[-1]["players"][0]["seat"] == 1
+    decisions = [e for e in events if e["type"] == "decision"]
+    assert min(e["option"] for e in decisions) == 1

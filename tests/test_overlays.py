@@ -248,7 +248,7 @@ def test_new_writes_a_starter_overlay_that_validates_where_it_is(tmp_path):
     assert "exists already" in err.getvalue()
     err = io.StringIO()
     assert run(["new", str(tmp_path / "x.yaml"), "--from", "heart2"], stdout=io.StringIO(), stderr=err) == 2
-    assert "no ruleset 'heart2'" in err.getvalue()
+    assert "'heart2' is neither a file nor a shipped game (did you mean 'hearts2'?)" in err.getvalue()
 
 
 def test_a_trigger_with_an_id_can_be_replaced_or_removed(tmp_path):

@@ -41,7 +41,7 @@ def test_list_names_every_shipped_game_and_the_example_house_rules():
     assert code == 0
     for name in ("hearts2", "ninety_nine", "gnav", "gnav2"):
         assert f"  {name} " in out
-    assert "hearts2_black_maria.yaml" in out
+    assert "  hearts2_black_maria\n" in out
 
 
 def test_version_and_schema_paths():
@@ -101,7 +101,7 @@ def test_rules_prints_what_the_data_says_then_the_prose():
     assert code == 0
     assert "Players: 2" in out and "points: 13: Q♠; 1: 2♥ 4♥ 6♥ 8♥ 10♥ Q♥ A♥; 0: the other 20" in out
     assert "tricks taken (one per player, everyone sees it)" in out
-    assert "special_queen = spades" in out and "## Rules" in out      # the digest in docs/games
+    assert "(special_queen=spades)" in out and "## Rules" in out      # the digest in docs/games
     code, out, _ = _call("rules", "gnav")
     assert "strength: 21: Cuckoo Cuckoo; 20: Dragon Dragon" in out
 
@@ -219,3 +219,18 @@ def test_gnav2_says_why_a_card_cannot_be_played():
     refresh(program, s)
     label, why = refusal(program, s, program.deck.display[wrong])
     assert why == f"{program.deck.display[wrong]} does not match {program.deck.display[top]} and is not wild"
+
+
+def test_a_card_is_named_by_its_id_or_name_in_any_case_and_an_ambiguous_word_is_said_so():
+    code, out, _ = _call("hearts2", "--human", "1", "--seed", "11", stdin="play\nqc\n" + "1\n" * 400)
+    assert "'play' fits 2 options" in out
+    assert "Player 1 plays Q♣" in out
+    code, out, _ = _call("hearts2", "--human", "1", "--seed", "11", stdin="Q♣\n" + "1\n" * 400)
+    assert "Player 1 plays Q♣" in out
+
+
+def test_a_mistyped_game_name_gets_the_closest_one_and_a_house_rule_plays_by_name():
+    code, _, err = _call("heart2")
+    assert code == 2 and "did you mean 'hearts2'?" in err
+    code, out, _ = _call("hearts2_to_60", "--seed", "1", "--quiet")
+    assert code == 0 and "Result:" in out

@@ -3,6 +3,7 @@ the shared zones and values, a row per player, and the person's own hand below."
 from __future__ import annotations
 
 from rich import box
+from rich.columns import Columns
 from rich.console import Group
 from rich.panel import Panel
 from rich.table import Table
@@ -15,20 +16,25 @@ def table_panel(lay, lang: str):
     parts = []
     if lay.facts:
         parts.append(Text(" · ".join(lay.facts), style="italic"))
-    tops = [Text.assemble((f"{label}: ", "bold"), value) for label, value in lay.values]
-    tops += [Text.assemble((f"{p.label}: ", "bold"), pile_text(p, lang)) for p in lay.shared]
-    if tops:
-        parts.append(Text("   ").join(tops))
+    tops = Table.grid(padding=(0, 2))
+    tops.add_column(style="bold")
+    tops.add_column()
+    for label, value in lay.values:
+        tops.add_row(label + ":", value)
+    for p in lay.shared:
+        tops.add_row(p.label + ":", pile_cell(p, lang))
+    if tops.row_count:
+        parts.append(tops)
     parts.append(players_table(lay, lang))
     for p in lay.hand:
-        parts.append(Text.assemble((msg(lang, "your_zone", zone=p.label) + ": ", "bold"), pile_text(p, lang, wide=True)))
+        parts.append(Text.assemble((msg(lang, "your_zone", zone=p.label) + ": ", "bold"), cards_text(p.groups, lang)))
     title = lay.title + (f" · {lay.round_label}" if lay.round_label else "")
-    return Panel(Group(*parts), title=f"[bold]{title}[/]", border_style="green", expand=False)
+    return Panel(Group(*parts), title=f"[bold]{title}[/]", border_style="green")
 
 
 def players_table(lay, lang: str):
     t = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
-    t.add_column(msg(lang, "player_col"))
+    t.add_column(msg(lang, "player_col"), no_wrap=True)
     first = lay.rows[0] if lay.rows else None
     for label, _ in (first.values if first else []):
         t.add_column(label, justify="right")
@@ -37,28 +43,39 @@ def players_table(lay, lang: str):
     for row in lay.rows:
         name = Text(("▶ " if row.to_play else "  ") + row.name + (f" ({msg(lang, 'you')})" if row.you else ""),
                     style=("bold" if row.you else "") + (" dim strike" if row.out else ""))
-        t.add_row(name, *[v for _, v in row.values], *[pile_text(p, lang) for p in row.piles])
+        t.add_row(name, *[v for _, v in row.values], *[pile_cell(p, lang) for p in row.piles])
     return t
 
 
-def pile_text(p, lang: str, wide: bool = False) -> Text:
-    """A pile's cards, each group in brackets when there are several; unseen cards counted."""
+def pile_cell(p, lang: str):
+    """A pile as a cell: its groups in brackets when there are several or they hold more than
+    one card (a trick), laid out so that a line breaks between groups, never inside one;
+    the cards it cannot see counted."""
     if p.empty:
         return Text("—", style="dim")
+    unseen = msg(lang, "face_down", n=p.hidden) if p.groups else msg(lang, "card" if p.hidden == 1 else "cards", n=p.hidden)
+    items = [group_text(g, len(p.groups) > 1 or len(g) > 1) for g in p.groups]
+    if p.hidden:
+        items.append(Text(unseen, style="dim"))
+    return items[0] if len(items) == 1 else Columns(items, padding=(0, 1))
+
+
+def group_text(group, bracket: bool) -> Text:
+    out = Text("[", style="dim") if bracket else Text()
+    out.append_text(cards_text([group], None))
+    if bracket:
+        out.append("]", style="dim")
+    return out
+
+
+def cards_text(groups, lang) -> Text:
+    """Cards in their colours, groups apart."""
     out = Text()
-    several = len(p.groups) > 1 and not wide
-    for i, group in enumerate(p.groups):
+    for i, group in enumerate(groups):
         if i:
-            out.append("  " if wide else " ")
-        if several:
-            out.append("[", style="dim")
+            out.append("  ")
         for j, c in enumerate(group):
             if j:
                 out.append(" ")
             out.append(c.text, style=c.color or "")
-        if several:
-            out.append("]", style="dim")
-    if p.hidden:
-        out.append((" " if p.groups else "") + (msg(lang, "face_down", n=p.hidden) if p.groups
-                                                 else msg(lang, "card" if p.hidden == 1 else "cards", n=p.hidden)), style="dim")
     return out

@@ -57,11 +57,10 @@ def run(argv, stdin=None, stdout=None, stderr=None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as e:            # argparse has printed its message
         return int(e.code or 0)
-    for name in RULESET_ARGS:          # a shipped ruleset by its name, from any folder
-        if command != "new" and isinstance(getattr(args, name, None), str):
-            setattr(args, name, resolve(getattr(args, name)))
-    if command == "compare":
-        args.variants = [resolve(v) for v in args.variants]
+    try:
+        _resolve_names(command, args)
+    except UsageError as e:
+        return _report(e, stderr)
     playouts = getattr(args, "playouts", 1)
     if not 1 <= playouts <= MAX_PLAYOUTS:
         print(f"interpret: error: --playouts must be 1 to {MAX_PLAYOUTS}, not {playouts}", file=stderr)
@@ -116,6 +115,15 @@ def run(argv, stdin=None, stdout=None, stderr=None) -> int:
         return _report(e, stderr)
     finally:
         pipeline.use_backend(saved_backend)
+
+
+def _resolve_names(command, args) -> None:
+    """A shipped ruleset (or example house rule) by its name, from any folder."""
+    for name in RULESET_ARGS:
+        if command != "new" and isinstance(getattr(args, name, None), str):
+            setattr(args, name, resolve(getattr(args, name)))
+    if command == "compare":
+        args.variants = [resolve(v) for v in args.variants]
 
 
 def _report(e: InterpreterError, out) -> int:
@@ -288,6 +296,8 @@ def _options(args, stdout) -> int:
             mark = "*" if choice == spec["default"] else " "
             note = f": {explain[str(choice)]}" if str(choice) in explain else ""
             print(f"   {mark} {choice}{note}", file=stdout)
+    if program.option_specs:
+        print("(* the default; set another with: interpret RULESET --option NAME=VALUE)", file=stdout)
     return 0
 
 
@@ -412,19 +422,19 @@ def _mistyped_command(word: str, stderr) -> bool:
 
 
 def _list(out) -> int:
-    from ..source.shipped import examples_dirs, shipped_names
+    from ..source.shipped import house_rule_paths, shipped_names
     print("games (play one with: interpret NAME):", file=out)
     for name in shipped_names():
         program = load_program(resolve(name))
         lo, hi, _ = program.players
         players = f"{lo} players" if lo == hi else f"{lo}-{hi} players"
         print(f"  {name:<14} {program.title} ({players}, {len(program.option_specs)} options)", file=out)
-    rules = sorted(p for d in examples_dirs() for p in (d / "house_rules").glob("*.yaml")
-                   if not p.stem.endswith("_scenario"))
+    rules = house_rule_paths()
     if rules:
-        print("house rules (examples/house_rules; play one with: interpret PATH):", file=out)
+        print("house rules (examples/house_rules; play one with: interpret NAME, see it with: interpret diff BASE NAME):",
+              file=out)
         for path in rules:
-            print(f"  {path}", file=out)
+            print(f"  {path.stem}", file=out)
     return 0
 
 

@@ -72,7 +72,7 @@ def summary_lines(program, events) -> list[str]:
     lang = program.lang
     labels = {name: label for _, name, label in program.shown}
     out = []
-    shown = [n for e in events if e["type"] == "reveal" for n in e["names"]]
+    shown = list(dict.fromkeys(n for e in events if e["type"] == "reveal" for n in e["names"]))   # once each
     if shown:
         out.append(f"{msg(lang, 'revealed')} {' '.join(shown)}")
     for e in events:

@@ -65,6 +65,8 @@ class TerminalTable:
         try:
             s = play(p, self.agents, seed=self.seed, players=self.n, stacks=self.record and self.record.get("stacks"),
                      on_log=self.on_log, on_decision=self.on_decision if self.record else None, prefix=prefix)
+            if self.log_file:
+                self._write_log({"type": "result", **result_data(p, s, self.kinds)})
         except (KeyboardInterrupt, EOFError) as e:
             if self.record is not None:
                 records.save(self.record, self.record_path)

@@ -7,7 +7,7 @@ returns the index of its choice.  Nothing else of the state reaches it.
 from __future__ import annotations
 
 from ..runtime.engine import apply, determinize, labels as option_labels, standing, view as seat_view, prompt as choice_prompt
-from ..runtime.engine import refusal as why_not
+from ..runtime.engine import option_named, refusal as why_not
 from ..errors import RulesError
 from ..messages import msg
 from ..runtime.state import Rng
@@ -42,6 +42,10 @@ class Decision:
     @property
     def program(self):
         return self._program
+
+    def named(self, answer: str) -> int | None:
+        """The legal option `answer` names outright (engine.option_named), if exactly one."""
+        return option_named(self._program, self._state, answer)
 
     def refusal(self, answer: str):
         """(label, why) when `answer` names an option the rules do not allow now (engine.refusal)."""
@@ -111,10 +115,16 @@ class HumanAgent:
             if word == "hint" and self.hint is not None:
                 self.say(msg(self.lang, "hint", label=labels[self.hint(decision)]))
                 continue
+            named = decision.named(answer) if answer and not answer.isdigit() else None
+            if named is not None:
+                return named
             matches = [i for i, label in enumerate(labels)
                        if answer and not answer.isdigit() and word in label.lower()]
             if len(matches) == 1:
                 return matches[0]
+            if len(matches) > 1:
+                self.say(msg(self.lang, "ambiguous", answer=answer, n=len(matches)))
+                continue
             refused = decision.refusal(answer) if not answer.isdigit() else None
             if refused is not None:
                 label, why = refused
@@ -147,20 +157,22 @@ class MonteCarloAgent:
     def choose(self, decision: Decision) -> int:
         if decision.count == 1:
             return 0
+        values = [self.value(decision, option) for option in range(decision.count)]
+        return max(range(decision.count), key=values.__getitem__)     # the first of the best
+
+    def value(self, decision: Decision, option: int) -> float:
+        """What `option` is worth to the deciding seat: the sum of its play-outs' scores (a
+        standing can be negative: every option may score below zero)."""
         program, seat = decision.program, decision.seat
-        best, best_value = 0, -1.0
-        for option in range(decision.count):
-            value = 0.0
-            for _ in range(self.playouts):
-                game = decision.imagine(self.rng)
-                try:
-                    apply(program, game, option)
-                    value += self._playout(program, game, seat)
-                except RulesError:       # an imagined world the rules cannot continue: no gain
-                    pass
-            if value > best_value:
-                best, best_value = option, value
-        return best
+        value = 0.0
+        for _ in range(self.playouts):
+            game = decision.imagine(self.rng)
+            try:
+                apply(program, game, option)
+                value += self._playout(program, game, seat)
+            except RulesError:       # an imagined world the rules cannot continue: no gain
+                pass
+        return value
 
     def _playout(self, program, game, seat) -> float:
         rng = self.rng

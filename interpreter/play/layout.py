@@ -146,6 +146,8 @@ def shown_value(program, value, typ) -> str:
         return " ".join(shown_value(program, x, typ) for x in value) or "—"
     if typ in ("card", "list[card]"):
         return dict(zip(program.deck.ids, program.deck.display)).get(value, str(value))
+    if typ in ("player", "list[player]") and isinstance(value, int):
+        return program.player_name.format(seat=value + 1)
     if isinstance(value, bool):
         return msg(program.lang, "yes" if value else "no")
     return str(int(value) if isinstance(value, float) and value == int(value) else value)

@@ -8,6 +8,8 @@ malformed record gets `file:line:col` errors like any other input.
 """
 from __future__ import annotations
 
+import dataclasses
+
 import json
 import os
 import signal
@@ -176,7 +178,12 @@ def default_path(name: str) -> str:
 
 def load(path: str) -> dict:
     """Read and check a record; raise RulesetError with positions when it is malformed."""
-    data, source = load_file(path)
+    try:
+        data, source = load_file(path)
+    except RulesetError as e:           # not even YAML: say what it is not, then why
+        raise RulesetError([dataclasses.replace(p, hint="this is not a game record: records are the .json files "
+                                                        "interpret writes (--record, or every game with a person)")
+                            for p in e.problems]) from None
     problems = check(data, source, "record")
     if problems:
         raise RulesetError(problems)

@@ -229,6 +229,26 @@ def refusal(program: Program, s: State, answer: str):
     return None
 
 
+def option_named(program: Program, s: State, answer: str) -> int | None:
+    """The index of the legal option a person named outright: its label, a word of it, or
+    (a card) the card's id or name, in any case ('4c', 'Q♠', 'lead 2♣'); None when no option
+    or several fit."""
+    if s.pending is None:
+        return None
+    _, legal, cid = s.pending
+    spec = program.choices[cid]
+    word = answer.strip().lower()
+    fits = []
+    for i, option in enumerate(legal):
+        label = str(spec.label(s, s.locals, option)).lower()
+        names = {label, *label.split()}
+        if spec.cards and isinstance(option, int):
+            names |= {program.deck.ids[option].lower(), program.deck.display[option].lower()}
+        if word in names:
+            fits.append(i)
+    return fits[0] if len(fits) == 1 else None
+
+
 def prompt(program: Program, s: State) -> str:
     return program.choices[s.pending[2]].prompt if s.pending else ""
 

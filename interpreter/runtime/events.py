@@ -79,7 +79,7 @@ def event_for(program, entry: dict, seat: int | None):
     if kind == "decision":
         if seat is not None and entry["player"] != seat:
             return {"type": "decision", "seat": entry["player"] + 1}
-        return {"type": "decision", "seat": entry["player"] + 1, "option": entry["index"], "label": entry["label"]}
+        return {"type": "decision", "seat": entry["player"] + 1, "option": entry["index"] + 1, "label": entry["label"]}
     if kind == "move":
         return _move_for(program, entry, seat)
     if kind == "reveal":

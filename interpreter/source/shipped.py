@@ -8,6 +8,8 @@ from __future__ import annotations
 import os
 import pathlib
 
+from ..errors import UsageError, did_you_mean
+
 PACKAGE = pathlib.Path(__file__).resolve().parent.parent
 
 
@@ -23,23 +25,38 @@ def shipped_names() -> list[str]:
     return sorted({p.stem for d in shipped_dirs() for p in d.glob("*.yaml")})
 
 
+def house_rule_paths() -> list[pathlib.Path]:
+    """The example house rules (overlays), by name: examples/house_rules/NAME.yaml."""
+    return sorted(p for d in examples_dirs() for p in (d / "house_rules").glob("*.yaml")
+                  if not p.stem.endswith("_scenario"))
+
+
 def shipped_path(name: str) -> str | None:
-    """The file of the shipped ruleset `name` (hearts2 or hearts2.yaml), or None."""
+    """The file of the shipped ruleset or example house rule `name` (hearts2, hearts2.yaml,
+    hearts2_to_60), or None."""
     stem = name[:-5] if name.endswith(".yaml") else name
     if not stem or "/" in stem or "\\" in stem:
         return None
     for d in shipped_dirs():
         if (d / f"{stem}.yaml").is_file():
             return str(d / f"{stem}.yaml")
-    return None
+    return next((str(p) for p in house_rule_paths() if p.stem == stem), None)
 
 
 def resolve(name: str) -> str:
-    """A ruleset's file: `name` itself when it exists, else the shipped ruleset of that name,
-    else `name` unchanged (whoever opens it says that it does not exist)."""
+    """A ruleset's file: `name` itself when it exists, else the shipped ruleset (or example
+    house rule) of that name.  A bare name that is neither is a usage error with the closest
+    name; a path is left as it is (whoever opens it says that it does not exist)."""
     if os.path.exists(name):
         return name
-    return shipped_path(name) or name
+    found = shipped_path(name)
+    if found is not None:
+        return found
+    if name and not any(ch in name for ch in "/\\.") and shipped_dirs():
+        known = shipped_names() + [p.stem for p in house_rule_paths()]
+        raise UsageError(f"'{name}' is neither a file nor a shipped game{did_you_mean(name, known)}: "
+                         "'interpret list' shows the games")
+    return name
 
 
 def shipped_docs(name: str) -> list[str]:
