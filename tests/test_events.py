@@ -55,7 +55,8 @@ def test_each_round_begins_and_ends_and_its_score_changes_are_events(tmp_path):
     first_end = next(i for i, e in enumerate(events) if e["type"] == "round_end")
     scores = [e for e in events[:first_end] if e["type"] == "score" and e["variable"] == "score"]
     assert {e["seat"] for e in scores} <= {1, 2} and scores
-    assert any(e["type"] == "score" and "seat" not in e for e in events)     # a shared value shown: the trick
+    pot = [e for e in events_of(tmp_path, "gnav", "--seed", "4") if e["type"] == "score" and "seat" not in e]
+    assert pot and all(e["variable"] == "pot" for e in pot)     # a shared value shown
     assert all(e["variable"] == "score" and e["change"] == e["after"] - e["before"] for e in scores)
 
 

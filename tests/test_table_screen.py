@@ -158,4 +158,4 @@ def test_a_table_value_is_a_number_true_false_or_a_text():
     assert view(program, s, 0)["table"] == {"left": 3}
     with pytest.raises(RulesetError) as e:
         pipeline.load_program_text(TABLE_RULES % 'cards: {per_player: "stock"}', "t.yaml")
-    assert "the table shows a number, true/false or a text" in str(e.value)
+    assert "the table shows a number, true/false, a text or a player" in str(e.value)

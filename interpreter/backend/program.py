@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..lang import ir
 from ..runtime import vm
-from ..runtime.program import Program, StatisticSpec, ZoneSpec
+from ..runtime.program import Program, StatisticSpec, TableSpec, ZoneSpec
 from ..runtime import events
 from ..runtime.tally import round_recorder
 from .expressions import Closures
@@ -66,7 +66,7 @@ def build_layout(ruleset: ir.Ruleset, closures=None):
         card_locals=frozenset(b.card_locals), card_cursors=frozenset(b.card_cursors), card_scopes=b.card_scopes,
         player_name=r.player_name, statistics=stats, real=r.real, rules_text=r.rules_text,
         facts=r.facts, round_name=r.round_name,
-        table=tuple((t.name, t.label, t.per_player, b.fn_of(t.value)) for t in r.table))
+        table=tuple(TableSpec(t.name, t.label, t.per_player, b.fn_of(t.value), t.value.type) for t in r.table))
     b.marks["dispatch"] = {name: code.labels[label] for name, label in dispatch.items()}
     b.marks["procs"] = {name: code.labels[label] for name, label in procs.items()}
     return program, b, code

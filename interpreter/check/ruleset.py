@@ -299,8 +299,9 @@ class _Checker:
             per_player = "per_player" in spec
             key = "per_player" if per_player else "value"
             node = self.expr(spec[key], path + (key,), {"p": PLAYER} if per_player else {})
-            if self.clean(path + (key,)) and node.type not in (NUM, BOOL, STR, NULL, ANY):
-                self.report(path + (key,), f"the table shows a number, true/false or a text, but this is {a_(node.type)}")
+            if self.clean(path + (key,)) and node.type not in (NUM, BOOL, STR, PLAYER, NULL, ANY):
+                self.report(path + (key,), f"the table shows a number, true/false, a text or a player, "
+                                           f"but this is {a_(node.type)}")
             label = self.localized(spec.get("label", name), path + ("label",), name)
             out.append(ir.TableValue(name, node, per_player, label))
         return tuple(out)

@@ -76,7 +76,7 @@ def summary_lines(program, events) -> list[str]:
     if shown:
         out.append(f"{msg(lang, 'revealed')} {' '.join(shown)}")
     for e in events:
-        if e["type"] == "score":
+        if e["type"] == "score" and "change" in e:         # numbers: what was won or lost
             who = program.player_name.format(seat=e["seat"]) + " " if "seat" in e else ""
             change = e.get("change")
             delta = f" ({'+' if change > 0 else ''}{_number(change)})" if change else ""

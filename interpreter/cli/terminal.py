@@ -44,10 +44,10 @@ def view_printer(program, say):
                 values = v["players"][var]
                 say(f"  {label}: " + ", ".join(f"{name(i)} {shown_value(program, x, typ)}"
                                                for i, x in enumerate(values)))
-        for key, label, per_player, _ in program.table:
-            value = v["table"][key]
-            say(f"  {label}: " + (", ".join(f"{name(i)} {shown_value(program, x, None)}" for i, x in enumerate(value))
-                                  if per_player else shown_value(program, value, None)))
+        for t in program.table:
+            value = v["table"][t.name]
+            say(f"  {t.label}: " + (", ".join(f"{name(i)} {shown_value(program, x, t.type)}" for i, x in enumerate(value))
+                                    if t.per_player else shown_value(program, value, t.type)))
         for zname, content in v["zones"].items():
             z = program.zones[zname]
             label = z.label or zname

@@ -109,8 +109,7 @@ def layout(program, view: dict, seat: int, names: list, groups: Groups, round_no
     table = view.get("table", {})
     values = [(label, shown_value(program, view["vars"][var], vtypes.get(var)))
               for section, var, label in program.shown if section == "variables"]
-    values += [(label, shown_value(program, table[name], None)) for name, label, per_player, _ in program.table
-               if not per_player]
+    values += [(t.label, shown_value(program, table[t.name], t.type)) for t in program.table if not t.per_player]
     shared, rows, hand = [], [], []
     for z in program.zones.values():
         if not z.per_player:
@@ -130,8 +129,7 @@ def layout(program, view: dict, seat: int, names: list, groups: Groups, round_no
                 piles.append(pile(z.label or z.name, content, (z.name, p)))
         row_values = [(label, shown_value(program, view["players"][var][p], ptypes.get(var)))
                       for section, var, label in program.shown if section == "player_variables"]
-        row_values += [(label, shown_value(program, table[name][p], None)) for name, label, per_player, _ in program.table
-                       if per_player]
+        row_values += [(t.label, shown_value(program, table[t.name][p], t.type)) for t in program.table if t.per_player]
         rows.append(Row(p, name, p == seat, view["current"] == p, bool(view["eliminated"][p]), row_values, piles))
     round_label = f"{program.round_name or msg(lang, 'round')} {round_no}" if round_no else ""
     return Layout(program.title, round_label, list(program.facts), values, shared, rows, hand)

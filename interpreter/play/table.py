@@ -62,9 +62,9 @@ def result_data(program, s, kinds=None) -> dict:
                         "score": None if scores is None else scores[p], "won": p in winners, "out": bool(s.out[p]),
                         "shown": {**{name: shown["players"][name][p] for section, name, _ in program.shown
                                      if section == "player_variables"},
-                                  **{name: shown["table"][name][p] for name, _, per, _ in program.table if per}}})
+                                  **{t.name: shown["table"][t.name][p] for t in program.table if t.per_player}}})
     return {"ruleset": program.name, "seed": s.seed, "decisions": s.decisions, "options": dict(program.options),
             "winners": [w + 1 for w in s.result["winners"]], "winner_names": [s.names[w] for w in s.result["winners"]],
             "players": players,
             "shown": {**{name: shown["vars"][name] for section, name, _ in program.shown if section == "variables"},
-                      **{name: shown["table"][name] for name, _, per, _ in program.table if not per}}}
+                      **{t.name: shown["table"][t.name] for t in program.table if not t.per_player}}}

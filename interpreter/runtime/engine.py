@@ -308,8 +308,8 @@ def table_values(program: Program, s: State) -> dict:
     that they are public), each player's in a list; None where the rules cannot compute one.
     They spend none of the game's work budget: looking at the table changes nothing."""
     out = {}
-    for name, _, per_player, fn in program.table:
-        out[name] = [_looked_up(s, fn, {"p": p}) for p in s.players] if per_player else _looked_up(s, fn, {})
+    for t in program.table:
+        out[t.name] = [_looked_up(s, t.fn, {"p": p}) for p in s.players] if t.per_player else _looked_up(s, t.fn, {})
     return out
 
 

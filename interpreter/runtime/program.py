@@ -28,6 +28,17 @@ class ChoiceSpec:
 
 
 @dataclass
+class TableSpec:
+    """A value of the ruleset's table section: its name, how the table names it, whether it
+    is one per player, fn(state, locals with p) and its type (number, bool, string, player)."""
+    name: str
+    label: str
+    per_player: bool
+    fn: object
+    type: str
+
+
+@dataclass(frozen=True)
 class StatisticSpec:
     """A statistic of the ruleset: its name, when it is measured (game or round), how a report
     names it, and fn(state, locals) -> number, bool or None."""
@@ -79,7 +90,7 @@ class Program:
     rules: object = None                           # (data, Source) it was built from: what a worker elsewhere needs
     rules_text: str = ""                           # the rules in prose, for people (interpret rules, '?')
     facts: tuple = ()                              # standing facts of the options in force, shown on the table
-    table: tuple = ()                              # (name, label, per_player, fn(s, l)) of the table section
+    table: tuple = ()                              # TableSpec of each value of the table section
     round_name: str = ""                           # what players call a round ("hand"); "" for the default
     statistics: list = field(default_factory=list)  # StatisticSpec, per-round ones in the order of a tally's row
     switch_at: int = -1                            # generated code: steps from which the game goes on
