@@ -6,6 +6,8 @@ import json
 from hypothesis import given, settings, strategies as st
 
 from conftest import Table, ruleset
+import pytest
+
 from interpreter import apply, load_program, new_game, view
 from interpreter.play.agents import Decision, RandomAgent
 from test_simulation import all_cards
@@ -198,3 +200,32 @@ def test_the_mc_bot_takes_the_least_bad_option_when_every_option_scores_below_ze
     class Three:
         count = 3
     assert Scored().choose(Three()) == 1
+
+
+ALIAS = """name: alias
+players: 2
+deck: {cards: [a, b, c, d], zone: stock}
+zones: {stock: {visibility: public}, pile: {visibility: public}}
+variables:
+  y: {type: "list[card]", initial: "stock"}
+  z: {type: "list[card]", initial: "[]"}
+flow:
+  round:
+    - set: {z: stock}
+    - move: {from: stock, to: pile, count: 2}
+    - choose: [1, 2]
+      by: player(0)
+    - end_game
+result: {winners: "[]"}
+"""
+
+
+@pytest.mark.parametrize("backend", ["closures", "generated"])
+def test_a_list_variable_set_from_a_zone_keeps_the_cards_as_they_were(backend):
+    from interpreter import pipeline
+    program = pipeline.load_program_text(ALIAS, "alias.yaml", backend=backend)
+    s = new_game(program, seed=1)
+    assert len(s.vars["y"]) == 4 and len(s.vars["z"]) == 4 and len(s.zones["stock"]) == 2
+    copy = s.copy()
+    copy.zones["stock"].pop()
+    assert len(copy.vars["z"]) == 4

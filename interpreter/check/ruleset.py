@@ -193,11 +193,19 @@ class _Checker:
                 initial[name] = decl
             visibility[name] = self._visibility(section, name, decl, types[name])
         variables = {}
+        order = list(initial)
         for name, value in initial.items():
             path = (section, name, "initial") if isinstance(decls[name], dict) else (section, name)
             scope = {"p": PLAYER} if section == "player_variables" else {}
+            if not isinstance(value, str) and value is not None and not _fits(value, types[name]):
+                self.report(path, f"'{name}' is {a_(types[name])}, but its initial value {value!r} is "
+                                  f"{a_(type_of_value(value))}: write an expression in quotes, or another type")
             node = self.expr(value, path, scope, types[name]) if isinstance(value, str) and types[name] != STR \
                 else constant(types[name], value)
+            for read in _variables_read(node, section):
+                if read in order and order.index(read) >= order.index(name):
+                    self.report(path, f"the initial value of '{name}' reads '{read}', which is set after it "
+                                      f"(initial values are set in the order written): declare '{read}' above '{name}'")
             variables[name] = ir.Variable(name, types[name], node, visibility[name], shown.get(name))
         return variables
 
@@ -329,3 +337,27 @@ class _Checker:
         score = self.expr(r["score"], ("result", "score"), {"p": PLAYER}, NUM) if "score" in r else None
         standing = self.expr(r["standing"], ("result", "standing"), {"p": PLAYER}, NUM) if "standing" in r else None
         return ir.Result(winners, score, standing)
+
+
+def _variables_read(node, section: str) -> set:
+    """The names of the variables of `section` an expression reads (global ones for
+    'variables', player ones for 'player_variables')."""
+    want = "GlobalVar" if section == "variables" else "PlayerVar"
+    found, stack = set(), [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (list, tuple)):
+            stack.extend(n)
+            continue
+        if not hasattr(n, "__dataclass_fields__") or not hasattr(n, "is_const"):
+            continue
+        if type(n).__name__ == want:
+            found.add(n.name)
+        stack.extend(getattr(n, f) for f in n.__dataclass_fields__ if f not in ("type", "tree", "const", "maybe_null"))
+    return found
+
+
+def _fits(value, typ: str) -> bool:
+    """Whether a value written in YAML (not an expression) has the declared type."""
+    got = type_of_value(value)
+    return got == typ or (isinstance(value, list) and not value and typ.startswith("list["))

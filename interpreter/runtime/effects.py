@@ -202,9 +202,13 @@ def _text(v):
 
 
 def _list(v):
-    if v is not None and len(v) > MAX_LIST:
+    """A list value to keep in a variable: a copy, so that a variable set from a zone
+    (`set: {y: stock}`) holds the cards as they were, not the zone itself."""
+    if v is None:
+        return v
+    if len(v) > MAX_LIST:
         raise RulesError(f"a list grew longer than {MAX_LIST} items: do the rules grow it without end?")
-    return v
+    return list(v)
 
 
 _CHECKS = {"number": _number, "string": _text, "list": _list}

@@ -74,9 +74,14 @@ def _cards(program: Program, notations) -> list[int]:
 
 def _init_variables(program: Program, s: State):
     for name, init in program.var_init.items():
-        s.vars[name] = init(s, {}) if callable(init) else init
+        s.vars[name] = _own(init(s, {}) if callable(init) else init)
     for name, init in program.pvar_init.items():
-        s.pvars[name] = [init(s, {"p": p}) for p in s.players]
+        s.pvars[name] = [_own(init(s, {"p": p})) for p in s.players]
+
+
+def _own(value):
+    """A list kept in a variable is its own (an initial value may name a zone)."""
+    return list(value) if isinstance(value, list) else value
 
 
 def run(program: Program, s: State) -> None:
