@@ -409,6 +409,8 @@ class ExprChecker:
             self.needed(a, a_t, t)
         if op != "==" and op != "!=":
             self.needed(b, b_t, t)
+        self._no_card_has(a, b, b_t, op)
+        self._no_card_has(b, a, a_t, op)
         if op in ("in", "not in"):
             et = elem_of(b.type)
             if et is None:
@@ -427,6 +429,22 @@ class ExprChecker:
                 self.charge(len(x or ()))
                 return f(x, y)
         return self.fold(ir.Compare(type=BOOL, tree=t, op=op, a=a, b=b), cmp, a, b)
+
+    def _no_card_has(self, attr, other, other_t, op):
+        """A card attribute compared with a value no card of the deck has (`card.id == 'JD'`
+        in a deck with no jacks, `card.rank in ['Q', 'X']`) is a mistake: the test never holds."""
+        if op not in ("==", "!=", "in", "not in") or type(attr).__name__ != "CardAttr" or not other.is_const \
+                or other.const is None:
+            return
+        values = other.const if op in ("in", "not in") and isinstance(other.const, list) else [other.const]
+        table = self.sym.card_attrs.get(attr.name, (None, ()))[1]
+        if not table or op in ("in", "not in") and other is not attr and not isinstance(other.const, list):
+            return
+        known = set(table)
+        for v in values:
+            if v is not None and not isinstance(v, (list, dict)) and v not in known:
+                raise ExprError(f"no card of the deck has {attr.name} {v!r}"
+                                f"{did_you_mean(v, sorted({str(x) for x in known}))}", offset_of(other_t))
 
     def fold(self, node, compute, *parts):
         """`node`, or its value if every part is a constant and computing it succeeds; a
