@@ -494,11 +494,14 @@ class Writer:
         players = self.pick(2, 3, {"min": 2, "max": 4, "default": 3})
         if self.chance(0.5):
             deck = {"product": {"suit": [{"id": "C", "kind": "x"}, {"id": "H", "kind": "y"}],
-                                "rank": [{"id": str(i), "value": i} for i in range(1, r.randint(3, 6))]},
+                                "rank": [{"id": str(i), "value": i} for i in range(1, r.randint(5, 7))]},
                     "id": "{rank}{suit}", "zone": "stock"}
         else:
-            deck = {"cards": [{"id": f"c{i}", "value": r.randint(0, 5), "kind": r.choice("xyz")}
-                              for i in range(r.randint(3, 8))],
+            # every value and kind the expressions compare with is in the deck (a comparison with
+            # one no card has is a problem at the check)
+            deck = {"cards": [{"id": f"k{v}", "value": v, "kind": "xyz"[v % 3]} for v in range(1, 5)]
+                    + [{"id": f"c{i}", "value": r.randint(0, 5), "kind": r.choice("xyz")}
+                       for i in range(r.randint(0, 4))],
                     "copies": r.randint(1, 3), "zone": "stock"}
         data = {
             "name": f"random{self.seed}",

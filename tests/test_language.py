@@ -213,3 +213,39 @@ def test_unknown_names_are_reported_together_with_positions():
     assert len(messages) == 2
     assert any("features.yaml:" in m and "did you mean 'strength'" in m for m in messages)
     assert any("did you mean 'rounds'" in m for m in messages)
+
+
+BID = """name: bid
+players: 2
+deck: {cards: [a, b, c, d, e, f], zone: stock}
+zones: {stock: {visibility: hidden}, hand: {per_player: true, visibility: owner}}
+player_variables:
+  bid: {type: number, initial: null}
+flow:
+  round:
+    - deal: {from: stock, to: hand, count: 3}
+    - choose: "range(0, count(players[0].hand) + 1)"
+      by: player(0)
+      as: n
+      label: "bid {n}"
+    - set: {"players[0].bid": n}
+    - choose: "players[0].hand[1:]"
+      by: player(0)
+      as: c
+      label: "keep {c}"
+    - end_game
+result: {winners: "[]"}
+"""
+
+
+def test_a_bid_is_chosen_from_a_range_of_numbers_and_a_card_from_a_slice_of_a_hand():
+    from interpreter import apply, new_game
+    from interpreter.pipeline import load_program_text
+    from interpreter.runtime.engine import labels
+    program = load_program_text(BID, "bid.yaml")
+    s = new_game(program, seed=1)
+    assert labels(program, s) == ["bid 0", "bid 1", "bid 2", "bid 3"]
+    apply(program, s, 2)
+    assert s.pvars["bid"][0] == 2
+    hand = s.zones["hand"][0]
+    assert labels(program, s) == [f"keep {program.deck.display[c]}" for c in hand[1:]]

@@ -12,7 +12,7 @@ that was null (Closures.fault).
 from __future__ import annotations
 
 from ..lang.types import ANY, elem_of
-from ..lang.values import shower
+from ..lang.values import list_slice, number_range, shower
 from ..limits import MAX_WORK
 from ..runtime.effects import too_much_work
 
@@ -366,6 +366,30 @@ def _text(c, node):
     return lambda s, l: show(s, f(s, l))
 
 
+def _slice(c, node):
+    fs = [c.fn(a) for a in node.args]
+
+    def slice_(s, l):
+        xs = list_slice(*(f(s, l) for f in fs))
+        w = s.work = s.work + len(xs)
+        if w > MAX_WORK:
+            too_much_work()
+        return xs
+    return slice_
+
+
+def _range(c, node):
+    fs = [c.fn(a) for a in node.args]
+
+    def range_(s, l):
+        xs = number_range(*(f(s, l) for f in fs))
+        w = s.work = s.work + len(xs)
+        if w > MAX_WORK:
+            too_much_work()
+        return xs
+    return range_
+
+
 BUILTINS = {
     "count": _count, "any": _any_all, "all": _any_all,
     "sum": _sum, "min": _min_max, "max": _min_max,
@@ -373,5 +397,5 @@ BUILTINS = {
     "filter": _filter, "map": _values, "first": _first,
     "top": _top, "bottom": _bottom,
     "abs": _abs, "player": _player, "random": _random,
-    "clockwise": _clockwise, "text": _text,
+    "clockwise": _clockwise, "text": _text, "range": _range, "slice": _slice,
 }

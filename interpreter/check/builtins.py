@@ -7,7 +7,7 @@ from ..errors import did_you_mean
 from ..lang import expr_ir as ir
 from ..lang.syntax import ExprError, offset_of
 from ..lang.types import ANY, BOOL, NUM, PLAYER, STR, ZONE, compatible, elem_of, list_of
-from ..lang.values import shower
+from ..lang.values import number_range, shower
 
 
 RANDOM_IN_TEXT = ("random() cannot be used in a text or in whom a log is for: the game would then "
@@ -169,6 +169,13 @@ def _text(c, name, args, t, scope, depth):
     return c.fold(_call(t, name, STR, [a]), text, a)
 
 
+def _range(c, name, args, t, scope, depth):
+    """range(n) or range(a, b): the whole numbers from a (default 0) up to b, not included."""
+    arity(name, args, t, 1, 2)
+    parts = [c.value(a, scope, depth, NUM, t) for a in args]
+    return c.fold(_call(t, name, list_of(NUM), parts), number_range, *parts)
+
+
 BUILTINS = {
     "count": _count, "len": _count,
     "any": _any_all, "all": _any_all,
@@ -177,5 +184,5 @@ BUILTINS = {
     "filter": _filter, "map": _map, "first": _first,
     "top": _top_bottom, "bottom": _top_bottom,
     "abs": _abs, "zone": _zone, "player": _player, "random": _random,
-    "clockwise": _clockwise, "text": _text,
+    "clockwise": _clockwise, "text": _text, "range": _range,
 }

@@ -31,7 +31,7 @@ from ..lang.types import (ANY, BOOL, CARD, NULL, NUM, PLAYER, STR, ZONE, Nullabl
                           elem_of, list_of, type_of_value)
 from . import nulls
 from .builtins import BUILTINS, RANDOM_IN_TEXT
-from ..lang.values import divide, floordiv, mod
+from ..lang.values import divide, floordiv, list_slice, mod
 from ..limits import MAX_EXPR_DEPTH, MAX_EXPR_NODES, MAX_EXPR_NUMBER, MAX_NUMBER_TEXT, MAX_WORK
 
 __all__ = ["ExprChecker", "ExprError", "FunctionDef", "Symbols", "free_names"]
@@ -331,6 +331,18 @@ class ExprChecker:
             raise ExprError(f"cannot index {_a(coll.type)}", offset_of(coll_t))
         idx = self.value(idx_t, scope, depth, NUM, use=t)
         return ir.Index(type=et, tree=t, coll=coll, index=idx, maybe_null=not self._a_seat(coll, idx))
+
+    def _slice(self, t, scope, depth):
+        """xs[a:b]: the elements from a up to b (not included), either end left out."""
+        coll_t, lo_t, hi_t = t.children
+        coll = self.value(coll_t, scope, depth, use=t)
+        et = elem_of(coll.type)
+        if et is None:
+            raise ExprError(f"cannot slice {_a(coll.type)}", offset_of(coll_t))
+        ends = [ir.Const(type=NULL, tree=t, const=None) if x is None else self.value(x, scope, depth, NUM, use=t)
+                for x in (lo_t, hi_t)]
+        node = ir.BuiltinCall(type=list_of(et), tree=t, name="slice", args=[coll, *ends], var=None, body=None)
+        return self.fold(node, list_slice, coll, *ends)
 
     def _a_seat(self, coll, idx) -> bool:
         """Whether `coll[idx]` is a player every game has (players[0] when there are 2 or more)."""

@@ -128,6 +128,9 @@ def unparse(t, params=None) -> str:
         return f"{_operand(ch[0], params)}.{ch[1].value}"
     if d == "index":
         return f"{_operand(ch[0], params)}[{unparse(ch[1], params)}]"
+    if d == "slice":
+        lo, hi = ("" if x is None else unparse(x, params) for x in ch[1:])
+        return f"{_operand(ch[0], params)}[{lo}:{hi}]"
     if d == "call":
         args = [] if ch[1] is None else ch[1].children
         return f"{ch[0].value}({', '.join(unparse(a, params) for a in args)})"

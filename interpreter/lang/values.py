@@ -4,7 +4,7 @@ how a value reads as text in the account."""
 from __future__ import annotations
 
 from ..errors import RulesError
-from ..limits import MAX_NUMBER
+from ..limits import MAX_LIST, MAX_NUMBER
 from .types import BOOL, CARD, PLAYER, ZONE, elem_of, list_of
 
 
@@ -25,6 +25,31 @@ def mod(a, b):
     if b == 0:
         raise ZeroDivisionError("modulo by zero")
     return a % b
+
+
+def number_range(lo, hi=None) -> list:
+    """range(hi) or range(lo, hi): the whole numbers from lo (default 0) up to hi, not
+    included; at most limits.MAX_LIST of them."""
+    if hi is None:
+        lo, hi = 0, lo
+    if lo is None or hi is None:
+        raise RulesError("range() needs two numbers, but one is null")
+    if not (float(lo).is_integer() and float(hi).is_integer()):
+        raise RulesError(f"range() counts in whole numbers, not {lo if not float(lo).is_integer() else hi}")
+    lo, hi = int(lo), int(hi)
+    if hi - lo > MAX_LIST:
+        raise RulesError(f"range({lo}, {hi}) would hold more than {MAX_LIST} numbers")
+    return list(range(lo, hi))
+
+
+def list_slice(xs, lo, hi) -> list:
+    """xs[lo:hi] as Python slices it (negative counts from the end, null: that end)."""
+    if xs is None:
+        raise RulesError("a slice needs a list or zone, but this is null")
+    for v in (lo, hi):
+        if v is not None and not float(v).is_integer():
+            raise RulesError(f"a slice counts in whole numbers, not {v}")
+    return list(xs[None if lo is None else int(lo):None if hi is None else int(hi)])
 
 
 def plain(v) -> str:
