@@ -10,7 +10,7 @@ CATALOG = {
     "en": {
         "ambiguous": "'{answer}' fits {n} options: type more of its name, or its number",
         "card": "{n} card",
-        "round": "round", "yes": "yes", "no": "no", "round_over": "end of {round}", "revealed": "revealed", "player_col": "player", "changes": "changes",
+        "round": "round", "yes": "yes", "no": "no", "round_over": "end of {round}", "revealed": "revealed", "player_col": "player",
         "out": "{name} is out of the game", "seed": "seed", "player": "Player {seat}", "you": "you", "bot": "bot", "house_rules": "house rules",
         "recorded": "this game is recorded in {path}", "resuming": "resuming after {n} decisions",
         "to_you": "(to you)", "to_player": "(to {name})", "your_turn": "-- your turn, {name} --",
@@ -29,7 +29,7 @@ CATALOG = {
     "fr": {
         "ambiguous": "« {answer} » convient à {n} choix : tapez plus de son nom, ou son numéro",
         "card": "{n} carte",
-        "round": "manche", "yes": "oui", "no": "non", "round_over": "fin de la {round}", "revealed": "montré", "player_col": "joueur", "changes": "changements",
+        "round": "manche", "yes": "oui", "no": "non", "round_over": "fin de la {round}", "revealed": "montré", "player_col": "joueur",
         "out": "{name} est éliminé", "seed": "graine", "player": "Joueur {seat}", "you": "vous", "bot": "robot", "house_rules": "règles locales",
         "recorded": "cette partie est enregistrée dans {path}", "resuming": "reprise après {n} décisions",
         "to_you": "(pour vous)", "to_player": "(pour {name})", "your_turn": "-- à vous, {name} --",
@@ -49,7 +49,7 @@ CATALOG = {
     "no": {
         "ambiguous": "«{answer}» passer til {n} valg: skriv mer av navnet, eller nummeret",
         "card": "{n} kort",
-        "round": "runde", "yes": "ja", "no": "nei", "round_over": "slutt på {round}", "revealed": "vist", "player_col": "spiller", "changes": "endringer",
+        "round": "runde", "yes": "ja", "no": "nei", "round_over": "slutt på {round}", "revealed": "vist", "player_col": "spiller",
         "out": "{name} er ute av spillet", "seed": "frø", "player": "Spiller {seat}", "you": "deg", "bot": "robot", "house_rules": "husregler",
         "recorded": "dette spillet lagres i {path}", "resuming": "fortsetter etter {n} valg",
         "to_you": "(til deg)", "to_player": "(til {name})", "your_turn": "-- din tur, {name} --",
@@ -69,7 +69,7 @@ CATALOG = {
     "da": {
         "ambiguous": "»{answer}« passer til {n} valg: skriv mere af navnet, eller nummeret",
         "card": "{n} kort",
-        "round": "runde", "yes": "ja", "no": "nej", "round_over": "slut på {round}", "revealed": "vist", "player_col": "spiller", "changes": "ændringer",
+        "round": "runde", "yes": "ja", "no": "nej", "round_over": "slut på {round}", "revealed": "vist", "player_col": "spiller",
         "out": "{name} er ude af spillet", "seed": "frø", "player": "Spiller {seat}", "you": "dig", "bot": "robot", "house_rules": "husregler",
         "recorded": "spillet gemmes i {path}", "resuming": "fortsætter efter {n} valg",
         "to_you": "(til dig)", "to_player": "(til {name})", "your_turn": "-- din tur, {name} --",
@@ -89,7 +89,7 @@ CATALOG = {
     "el": {
         "ambiguous": "το «{answer}» ταιριάζει σε {n} επιλογές: γράψτε περισσότερο από το όνομα ή τον αριθμό",
         "card": "{n} χαρτί",
-        "round": "γύρος", "yes": "ναι", "no": "όχι", "round_over": "τέλος: {round}", "revealed": "αποκαλύφθηκαν", "player_col": "παίκτης", "changes": "αλλαγές",
+        "round": "γύρος", "yes": "ναι", "no": "όχι", "round_over": "τέλος: {round}", "revealed": "αποκαλύφθηκαν", "player_col": "παίκτης",
         "out": "ο/η {name} αποκλείεται", "seed": "σπόρος", "player": "Παίκτης {seat}", "you": "εσείς", "bot": "ρομπότ", "house_rules": "κανόνες του σπιτιού",
         "recorded": "η παρτίδα καταγράφεται στο {path}", "resuming": "συνέχεια μετά από {n} αποφάσεις",
         "to_you": "(για εσάς)", "to_player": "(για {name})", "your_turn": "-- η σειρά σας, {name} --",

@@ -103,3 +103,32 @@ def test_the_log_ends_with_the_result_and_numbers_options_as_the_screen_does(tmp
     assert events[-1]["type"] == "result" and events[-1]["winners"] and events[-1]["players"][0]["seat"] == 1
     decisions = [e for e in events if e["type"] == "decision"]
     assert min(e["option"] for e in decisions) == 1
+
+
+LEAK = """name: leak
+players: 2
+deck: {cards: [a, b, c, d, e, f], zone: stock}
+zones: {stock: {visibility: hidden}, hand: {per_player: true, visibility: owner}}
+variables:
+  secret: {type: "list[player]", initial: "[]", visibility: hidden, show: true}
+flow:
+  round:
+    - deal: {from: stock, to: hand, count: 2, players: "[player(1), player(1), player(0)]"}
+    - set: {secret: "[player(1), player(0)]"}
+    - choose: [1, 2]
+      by: player(0)
+    - end_game
+result: {winners: "[]"}
+"""
+
+
+def test_a_hidden_shared_list_is_no_players_score_and_a_seat_dealt_twice_gets_each_card_once(tmp_path):
+    path = tmp_path / "leak.yaml"
+    path.write_text(LEAK, encoding="utf-8")
+    events = events_of(tmp_path, str(path), "--seed", "1", "--view", "1")
+    assert not any(e["type"] == "score" for e in events)
+    everything = events_of(tmp_path, str(path), "--seed", "1")
+    dealt = [e for e in everything if e["type"] == "move" and e["to"]["zone"] == "hand"]
+    cards = [c for e in dealt for c in e["cards"]]
+    assert len(cards) == len(set(cards)) == 6
+    assert [e["count"] for e in dealt] == [4, 2]

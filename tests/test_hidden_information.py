@@ -12,7 +12,7 @@ import pytest
 from conftest import Table
 from test_gnav2_rules import gnav2
 
-from interpreter import load_program_text, view
+from interpreter import apply, load_program_text, new_game, view
 from interpreter.play.agents import MonteCarloAgent, RandomAgent
 from interpreter.cli import run
 from interpreter.runtime.engine import determinize
@@ -301,3 +301,14 @@ def test_an_initial_value_the_imagined_state_cannot_compute_is_null():
     from interpreter import new_game
     s = new_game(program, seed=2)             # the stock is empty now: 100 // count(stock) has no value
     assert determinize(program, s, 1, Rng(1)).vars["secret"] is None
+
+
+def test_a_choice_among_face_down_cards_names_none_of_them():
+    from interpreter.runtime.engine import labels
+    from test_package import HIDDEN_CHOICE
+    program = load_program_text(HIDDEN_CHOICE.replace("where: \"pick.id == 'a'\"", "where: 'true'"), "h.yaml")
+    s = new_game(program, seed=1)
+    assert labels(program, s) == ["face-down card 1", "face-down card 2", "face-down card 3"]
+    apply(program, s, 1)
+    decision = next(e for e in s.log if e["type"] == "decision")
+    assert decision["label"] == "face-down card 2"

@@ -234,3 +234,12 @@ def test_a_mistyped_game_name_gets_the_closest_one_and_a_house_rule_plays_by_nam
     assert code == 2 and "did you mean 'hearts2'?" in err
     code, out, _ = _call("hearts2_to_60", "--seed", "1", "--quiet")
     assert code == 0 and "Result:" in out
+
+
+def test_a_face_down_card_cannot_be_named_at_the_prompt():
+    from interpreter import new_game, pipeline
+    from interpreter.runtime.engine import option_named
+    program = pipeline.load_program_text(HIDDEN_CHOICE.replace("where: \"pick.id == 'a'\"", "where: 'true'"),
+                                         "hidden.yaml")
+    s = new_game(program, seed=1, log=False)
+    assert all(option_named(program, s, card) is None for card in ("a", "b", "c"))

@@ -22,7 +22,7 @@ def played_until(program, seed, decisions, players=None):
     rng = Rng(seed)
     for _ in range(decisions):
         apply(program, s, rng.below(len(s.pending[1])))
-    groups = Groups()
+    groups = Groups(program.deck.ids)
     groups.note(s.log)
     return s, groups
 
@@ -159,3 +159,70 @@ def test_a_table_value_is_a_number_true_false_or_a_text():
     with pytest.raises(RulesetError) as e:
         pipeline.load_program_text(TABLE_RULES % 'cards: {per_player: "stock"}', "t.yaml")
     assert "the table shows a number, true/false, a text or a player" in str(e.value)
+
+
+MARKUP = """name: mk
+title: "Game [/b] [bold]x"
+players: 2
+deck: {cards: [{id: a, color: 1}, {id: "[Q]", color: "not a colour"}, {id: c, color: red}], zone: stock}
+zones: {stock: {visibility: public, label: "note [/]"}}
+variables:
+  s: {type: string, initial: "x", show: true, label: "lab [/]"}
+flow:
+  round:
+    - set: {s: "'[/]'"}
+    - choose: stock
+      by: player(0)
+    - end_game
+result: {winners: "[]"}
+"""
+
+
+def test_the_rules_texts_are_drawn_as_written_never_read_as_markup():
+    from interpreter import pipeline
+    program = pipeline.load_program_text(MARKUP, "mk.yaml")
+    s = new_game(program, seed=1)
+    groups = Groups(program.deck.ids)
+    groups.note(s.log)
+    out = io.StringIO()
+    Console(file=out, width=100).print(table_panel(layout(program, view(program, s, 0), 0, s.names, groups, 1), "en"))
+    text = out.getvalue()
+    assert "Game [/b] [bold]x" in text and "lab [/]" in text and "[Q]" in text and "note [/]" in text
+
+
+RANDOM_TABLE = """name: rt
+players: 2
+deck: {cards: [a, b, c, d, e, f], zone: stock}
+zones: {stock: {visibility: hidden}}
+table:
+  lucky: {value: "random([1, 2, 3])"}
+%s
+flow:
+  round:
+    - choose: [1, 2]
+      by: player(0)
+    - shuffle: stock
+    - choose: [1, 2]
+      by: player(0)
+    - end_game
+result: {winners: "[]"}
+"""
+
+
+def test_looking_at_the_table_changes_nothing_not_even_the_random_draws():
+    from interpreter import pipeline
+    program = pipeline.load_program_text(RANDOM_TABLE % "", "rt.yaml")
+    looked, plain = new_game(program, seed=5), new_game(program, seed=5)
+    for _ in range(5):
+        view(program, looked, 0)
+    apply(program, looked, 0)
+    apply(program, plain, 0)
+    assert looked.zones["stock"] == plain.zones["stock"]
+
+
+def test_a_table_value_may_not_take_a_variables_name():
+    from interpreter import pipeline
+    from interpreter.errors import RulesetError
+    with pytest.raises(RulesetError) as e:
+        pipeline.load_program_text(RANDOM_TABLE % "variables:\n  lucky: 0", "rt.yaml")
+    assert "'lucky' is already the name of a variable" in str(e.value)

@@ -93,3 +93,15 @@ def player_range(data: dict) -> tuple:
     if isinstance(p, int):
         return (p, p, p)
     return (p["min"], p["max"], p.get("default", p["min"]))
+
+
+def choice_key(value) -> str:
+    """An option's choice as a key of its explain / at_table map: true, 1, 2.5, spades."""
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def explained(spec: dict, value) -> str | None:
+    """The explain line of `value` among the option's choices, if it has one."""
+    lines = {choice_key(k): v for k, v in (spec.get("explain") or {}).items()} \
+        if isinstance(spec.get("explain"), dict) else {}
+    return lines.get(choice_key(value))

@@ -15,7 +15,7 @@ from ..lang import ir
 from ..lang.types import ANY, BOOL, CARD, NULL, NUM, PLAYER, STR, a_, list_of, type_of_value
 from ..messages import msg
 from ..limits import DEFAULT_MAX_STEPS
-from .options import allowed, of_type, player_range, resolve_options, within
+from .options import allowed, choice_key, of_type, player_range, resolve_options, within
 from ..source.loader import FileRefused, Source, decode, read_bytes
 from ..source.shipped import shipped_docs
 from .deck import build_deck, localize
@@ -152,7 +152,7 @@ class _Checker:
                             f"default {spec.get('default')!r} of option '{name}' is not one of its choices")
             for part in ("explain", "at_table"):
                 for key in spec.get(part, {}) or {}:
-                    if key not in [str(c) for c in spec.get("choices", [])]:
+                    if choice_key(key) not in [choice_key(c) for c in spec.get("choices", [])]:
                         self.report(("options", name, part, key), f"'{key}' is not a choice of option '{name}'",
                                     key=True)
         p = self.data.get("players")
@@ -274,10 +274,11 @@ class _Checker:
         """The standing facts of the options in force (their `at_table` texts), in declared order."""
         facts = []
         for name, spec in self._option_specs().items():
-            texts = spec.get("at_table") or {}
-            key = str(options.get(name))
-            if isinstance(texts, dict) and key in texts:
-                facts.append(self.localized(texts[key], ("options", name, "at_table", key)))
+            texts = {choice_key(k): (k, v) for k, v in (spec.get("at_table") or {}).items()} \
+                if isinstance(spec.get("at_table"), dict) else {}
+            if choice_key(options.get(name)) in texts:
+                key, text = texts[choice_key(options.get(name))]
+                facts.append(self.localized(text, ("options", name, "at_table", key)))
         return tuple(facts)
 
     def _rules_text(self) -> str:
@@ -304,6 +305,13 @@ class _Checker:
             path = ("table", name)
             if not isinstance(spec, dict) or self.skipped(path):
                 continue                # the schema has said what is wrong with it
+            if ("value" in spec) == ("per_player" in spec):
+                self.report(path, f"table value '{name}' needs one of value (for the table) or per_player "
+                                  "(for each player p)", key=True)
+                continue
+            if name in self.sym.global_vars or name in self.sym.player_vars:
+                self.report(path, f"'{name}' is already the name of a variable: give the table value another",
+                            key=True)
             per_player = "per_player" in spec
             key = "per_player" if per_player else "value"
             node = self.expr(spec[key], path + (key,), {"p": PLAYER} if per_player else {})
@@ -361,3 +369,4 @@ def _fits(value, typ: str) -> bool:
     """Whether a value written in YAML (not an expression) has the declared type."""
     got = type_of_value(value)
     return got == typ or (isinstance(value, list) and not value and typ.startswith("list["))
+

@@ -1,5 +1,8 @@
 """A Layout (play/layout.py) drawn with rich: a panel with the game's standing facts,
-the shared zones and values, a row per player, and the person's own hand below."""
+the shared zones and values, a row per player, and the person's own hand below.
+
+Every text of a ruleset reaches rich as a Text, never as markup: a title such as
+'Game [/b]' is shown as written.  A card's colour that rich cannot read is ignored."""
 from __future__ import annotations
 
 from rich import box
@@ -7,6 +10,8 @@ from rich.columns import Columns
 from rich.console import Group
 from rich.panel import Panel
 from rich.table import Table
+from rich.style import Style
+from rich.errors import StyleSyntaxError
 from rich.text import Text
 
 from ..messages import msg
@@ -20,30 +25,30 @@ def table_panel(lay, lang: str):
     tops.add_column(style="bold")
     tops.add_column()
     for label, value in lay.values:
-        tops.add_row(label + ":", value)
+        tops.add_row(Text(label + ":"), Text(value))
     for p in lay.shared:
-        tops.add_row(p.label + ":", pile_cell(p, lang))
+        tops.add_row(Text(p.label + ":"), pile_cell(p, lang))
     if tops.row_count:
         parts.append(tops)
     parts.append(players_table(lay, lang))
     for p in lay.hand:
         parts.append(Text.assemble((msg(lang, "your_zone", zone=p.label) + ": ", "bold"), cards_text(p.groups, lang)))
     title = lay.title + (f" · {lay.round_label}" if lay.round_label else "")
-    return Panel(Group(*parts), title=f"[bold]{title}[/]", border_style="green")
+    return Panel(Group(*parts), title=Text(title, style="bold"), border_style="green")
 
 
 def players_table(lay, lang: str):
     t = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
-    t.add_column(msg(lang, "player_col"), no_wrap=True)
+    t.add_column(Text(msg(lang, "player_col")), no_wrap=True)
     first = lay.rows[0] if lay.rows else None
     for label, _ in (first.values if first else []):
-        t.add_column(label, justify="right")
+        t.add_column(Text(label), justify="right")
     for p in (first.piles if first else []):
-        t.add_column(p.label)
+        t.add_column(Text(p.label))
     for row in lay.rows:
         name = Text(("▶ " if row.to_play else "  ") + row.name + (f" ({msg(lang, 'you')})" if row.you else ""),
                     style=("bold" if row.you else "") + (" dim strike" if row.out else ""))
-        t.add_row(name, *[v for _, v in row.values], *[pile_cell(p, lang) for p in row.piles])
+        t.add_row(name, *[Text(v) for _, v in row.values], *[pile_cell(p, lang) for p in row.piles])
     return t
 
 
@@ -77,5 +82,16 @@ def cards_text(groups, lang) -> Text:
         for j, c in enumerate(group):
             if j:
                 out.append(" ")
-            out.append(c.text, style=c.color or "")
+            out.append(c.text, style=style_of(c.color))
     return out
+
+
+def style_of(color) -> str:
+    """The deck's `color` of a card as a rich style, or none when rich cannot read it."""
+    if not isinstance(color, str) or not color:
+        return ""
+    try:
+        Style.parse(color)
+    except StyleSyntaxError:
+        return ""
+    return color

@@ -12,7 +12,7 @@ from .. import pipeline
 from ..pipeline import load_program
 from ..errors import InterpreterError, Problem, RulesetError, UsageError, did_you_mean, format_problem
 from ..source.shipped import resolve, shipped_path
-from ..check.options import allowed
+from ..check.options import allowed, explained
 from ..play import records
 from ..limits import MAX_JOBS, MAX_NUMBER, MAX_PLAYOUTS
 from ..messages import msg
@@ -291,10 +291,10 @@ def _options(args, stdout) -> int:
         print(f"{name} = {spec['default']}   ({spec['description']})", file=stdout)
         if spec.get("type"):
             print(f"     any value: {allowed(spec)}; usual ones:", file=stdout)
-        explain = spec.get("explain") or {}
         for choice in spec["choices"]:
             mark = "*" if choice == spec["default"] else " "
-            note = f": {explain[str(choice)]}" if str(choice) in explain else ""
+            line = explained(spec, choice)
+            note = f": {line}" if line else ""
             print(f"   {mark} {choice}{note}", file=stdout)
     if program.option_specs:
         print("(* the default; set another with: interpret RULESET --option NAME=VALUE)", file=stdout)

@@ -23,11 +23,9 @@ class PlainScreen:
         self.lang = program.lang
         self.round_no = 0
         self.round_events = []              # typed events of the round so far, as the viewer sees them
-        self.groups = Groups()
         self.table = view_printer(program, say)
 
     def account(self, entries) -> None:
-        self.groups.note(entries)
         for e in entries:
             kind = e["type"]
             if kind == "round":
@@ -62,12 +60,12 @@ class PlainScreen:
         self.say(f"-- {self.round_name()} --")
 
     def round_summary(self) -> None:
-        lines = summary_lines(self.program, self.round_events)
+        lines = round_summary_lines(self.program, self.round_events)
         if lines:
             self.say(f"-- {msg(self.lang, 'round_over', round=self.round_name())}: " + "; ".join(lines) + " --")
 
 
-def summary_lines(program, events) -> list[str]:
+def round_summary_lines(program, events) -> list[str]:
     """The round's end in short: the cards shown and each shown value that changed."""
     lang = program.lang
     labels = {name: label for _, name, label in program.shown}
@@ -99,6 +97,11 @@ class RichScreen(PlainScreen):
         self.names = names
         self.Text = Text
         self.table = self.draw
+        self.groups = Groups(program.deck.ids)
+
+    def account(self, entries) -> None:
+        self.groups.note(entries)
+        super().account(entries)
 
     def _say(self, text):
         self.console.print(self.Text(text))
@@ -106,14 +109,15 @@ class RichScreen(PlainScreen):
     def round_header(self) -> None:
         from rich.rule import Rule
         self.console.print()
-        self.console.print(Rule(f"[bold]{self.program.title} · {self.round_name()}[/]"))
+        self.console.print(Rule(self.Text(f"{self.program.title} · {self.round_name()}", style="bold")))
 
     def round_summary(self) -> None:
         from rich.panel import Panel
-        lines = summary_lines(self.program, self.round_events)
+        lines = round_summary_lines(self.program, self.round_events)
         if lines:
             title = msg(self.lang, "round_over", round=self.round_name())
-            self.console.print(Panel("\n".join(lines), title=title, expand=False, border_style="cyan"))
+            self.console.print(Panel(self.Text("\n".join(lines)), title=self.Text(title), expand=False,
+                                     border_style="cyan"))
 
     def draw(self, decision) -> None:
         from .drawing import table_panel

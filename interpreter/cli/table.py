@@ -110,8 +110,8 @@ class TerminalTable:
         except OSError as e:
             raise UsageError(f"--log {self.args.log}: cannot write it: {e.strerror or e}") from None
 
-    def on_decision(self, s):
-        records.note_decision(self.record, s)
+    def on_decision(self, s, seat, index, label):
+        records.note_decision(self.record, seat, index, label)
         if "human" in self.kinds:
             records.save(self.record, self.record_path)
 

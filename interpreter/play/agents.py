@@ -6,6 +6,8 @@ returns the index of its choice.  Nothing else of the state reaches it.
 """
 from __future__ import annotations
 
+import math
+
 from ..runtime.engine import apply, determinize, labels as option_labels, standing, view as seat_view, prompt as choice_prompt
 from ..runtime.engine import option_named, refusal as why_not
 from ..errors import RulesError
@@ -161,18 +163,21 @@ class MonteCarloAgent:
         return max(range(decision.count), key=values.__getitem__)     # the first of the best
 
     def value(self, decision: Decision, option: int) -> float:
-        """What `option` is worth to the deciding seat: the sum of its play-outs' scores (a
-        standing can be negative: every option may score below zero)."""
+        """What `option` is worth to the deciding seat: the mean score of its play-outs (a
+        standing can be negative: every option may score below zero).  A play-out the rules
+        cannot continue counts for nothing; an option none of whose play-outs end is worth
+        least of all."""
         program, seat = decision.program, decision.seat
-        value = 0.0
+        total, played = 0.0, 0
         for _ in range(self.playouts):
             game = decision.imagine(self.rng)
             try:
                 apply(program, game, option)
-                value += self._playout(program, game, seat)
-            except RulesError:       # an imagined world the rules cannot continue: no gain
+                total += self._playout(program, game, seat)
+                played += 1
+            except RulesError:       # an imagined world the rules cannot continue
                 pass
-        return value
+        return total / played if played else -math.inf
 
     def _playout(self, program, game, seat) -> float:
         rng = self.rng

@@ -7,6 +7,7 @@ together, and are drawn only for cards the view shows.
 """
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 
 from ..messages import msg
@@ -54,10 +55,12 @@ class Layout:
 
 class Groups:
     """Which cards arrived together in each zone, from the account's move entries: moves
-    into the same zone with nothing noted between them make one group."""
+    into the same zone with nothing noted between them make one group.  Cards are kept by
+    id (a deck with copies has several cards of one id: any of them stands for another)."""
 
-    def __init__(self):
-        self.groups = {}        # (zone, owner) -> list of lists of cards
+    def __init__(self, ids):
+        self.ids = ids          # the deck's ids, by card number
+        self.groups = {}        # (zone, owner) -> list of lists of card ids
         self.last = None
 
     def note(self, entries) -> None:
@@ -65,31 +68,52 @@ class Groups:
             if e["type"] != "move":
                 self.last = None
                 continue
-            src, dst, cards = tuple(e["from"]), tuple(e["to"]), e["cards"]
-            gone = set(cards)
-            kept = [[c for c in g if c not in gone] for g in self.groups.get(src, [])]
-            self.groups[src] = [g for g in kept if g]
+            src, dst = tuple(e["from"]), tuple(e["to"])
+            cards = [self.ids[c] for c in e["cards"]]
+            self.groups[src] = [g for g in _without(self.groups.get(src, []), cards) if g]
             dst_groups = self.groups.setdefault(dst, [])
             if self.last == dst and dst_groups:
                 dst_groups[-1].extend(cards)
             else:
-                dst_groups.append(list(cards))
+                dst_groups.append(cards)
             self.last = dst
 
     def of(self, ref, cards: list) -> list:
-        """`cards` (a zone's content) in the groups they arrived in; cards of no known group
-        (placed by a scenario, or sorted in) come first, together."""
-        here = set(cards)
-        groups = [[c for c in g if c in here] for g in self.groups.get(ref, [])]
-        grouped = {c for g in groups for c in g}
-        loose = [c for c in cards if c not in grouped]
+        """`cards` (a zone's content, by id) in the groups they arrived in; cards of no known
+        group (placed by a scenario, or sorted in) come first, together."""
+        left = Counter(cards)
+        groups = []
+        for g in self.groups.get(ref, []):
+            kept = []
+            for c in g:
+                if left[c] > 0:
+                    left[c] -= 1
+                    kept.append(c)
+            groups.append(kept)
+        loose = []
+        for c in cards:
+            if left[c] > 0:
+                left[c] -= 1
+                loose.append(c)
         return [g for g in [loose] + groups if g]
+
+
+def _without(groups, cards):
+    gone = Counter(cards)
+    for g in groups:
+        kept = []
+        for c in g:
+            if gone[c] > 0:
+                gone[c] -= 1
+            else:
+                kept.append(c)
+        yield kept
 
 
 def layout(program, view: dict, seat: int, names: list, groups: Groups, round_no: int) -> Layout:
     """What `seat` sees of the table, from its view (engine.view)."""
     lang = program.lang
-    ids = {c: i for i, c in enumerate(program.deck.ids)}
+    ids = {c: i for i, c in enumerate(program.deck.ids)}      # copies of an id look alike: any one will do
     color = program.deck.attrs.get("color", (None, None))[1]
 
     def card(card_id):
@@ -98,11 +122,8 @@ def layout(program, view: dict, seat: int, names: list, groups: Groups, round_no
 
     def pile(label, content, ref, grouped=True):
         shown = [c for c in content if c is not None]
-        if grouped:
-            found = groups.of(ref, [ids[c] for c in shown])
-            cards = [[card(program.deck.ids[i]) for i in g] for g in found]
-        else:
-            cards = [[card(c) for c in shown]] if shown else []
+        found = groups.of(ref, shown) if grouped else [shown] if shown else []
+        cards = [[card(c) for c in g] for g in found]
         return Pile(label, cards, sum(1 for c in content if c is None))
 
     vtypes, ptypes = program.symbols.global_vars, program.symbols.player_vars

@@ -48,10 +48,9 @@ def new_record(program, ruleset_path: str, seed: int, players: int, agents: list
     }
 
 
-def note_decision(record: dict, s) -> None:
-    """Append the decision just made (the last 'decision' entry of the log)."""
-    entry = next(e for e in reversed(s.log) if e["type"] == "decision")
-    record["decisions"].append({"player": entry["player"], "index": entry["index"], "label": entry["label"]})
+def note_decision(record: dict, player: int, index: int, label: str) -> None:
+    """Append the decision just made: who chose which option (its label, for a reader)."""
+    record["decisions"].append({"player": player, "index": index, "label": label})
 
 
 def note_result(record: dict, s) -> None:

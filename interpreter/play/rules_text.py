@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import re
 
+from ..check.options import explained
+
 VISIBILITY = {"hidden": "nobody sees it", "owner": "each player sees their own", "public": "everyone sees it",
               "top": "everyone sees the top card"}
 PLAIN_ATTRS = ("id", "display", "symbol", "color")   # how a card is named or drawn, not what it does
@@ -26,7 +28,7 @@ def summary_lines(program) -> list[str]:
         for name, spec in program.option_specs.items():
             value = program.options[name]
             question = _REFERENCE.sub("", spec.get("description", ""))
-            meaning = (spec.get("explain") or {}).get(str(value))
+            meaning = explained(spec, value)
             lines.append(f"  {question} {meaning} ({name}={value})" if meaning else f"  {name} = {value}: {question}")
     return lines
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from .agents import Decision
 from ..runtime.engine import apply, new_game, view
+from ..runtime.events import public_value
 from ..errors import RulesError
 
 
@@ -13,7 +14,8 @@ def play(program, agents, seed: int = 0, players: int | None = None, stacks=None
     `prefix` holds option indexes already decided (a resumed game): they are applied
     before any agent is asked.  `on_log(entries)` gets each batch of new log entries
     as the game goes, so an account can be shown while a person plays;
-    `on_decision(state)` runs after every decision, so a record can be saved; `tally`:
+    `on_decision(state, seat, index, label)` runs after every decision, so a record can be
+    saved (it is told the decision, which an account that has stopped would not hold); `tally`:
     the state keeps the per-round statistics (engine.new_game).
     """
     try:
@@ -33,9 +35,11 @@ def play(program, agents, seed: int = 0, players: int | None = None, stacks=None
                 apply(program, s, pending.pop(0))
                 continue
             decision = Decision(program, s)
-            apply(program, s, agents[decision.seat].choose(decision))
+            index = agents[decision.seat].choose(decision)
+            label = decision.labels[index] if on_decision else None
+            apply(program, s, index)
             if on_decision:
-                on_decision(s)
+                on_decision(s, decision.seat, index, label)
     finally:        # the account up to the end, or up to a rules error
         if on_log and s.log is not None and len(s.log) > shown:
             on_log(s.log[shown:])
@@ -56,15 +60,18 @@ def result_data(program, s, kinds=None) -> dict:
     shown = view(program, s, None)          # the game is over: every variable may be read
     scores = s.result["scores"]
     winners = set(s.result["winners"])
+    gtypes, ptypes = program.symbols.global_vars, program.symbols.player_vars
     players = []
     for p in s.players:
+        own = {name: public_value(program, shown["players"][name][p], ptypes.get(name))
+               for section, name, _ in program.shown if section == "player_variables"}
+        own.update({t.name: public_value(program, shown["table"][t.name][p], t.type) for t in program.table if t.per_player})
         players.append({"seat": p + 1, "name": s.names[p], "kind": kinds[p] if kinds else None,
                         "score": None if scores is None else scores[p], "won": p in winners, "out": bool(s.out[p]),
-                        "shown": {**{name: shown["players"][name][p] for section, name, _ in program.shown
-                                     if section == "player_variables"},
-                                  **{t.name: shown["table"][t.name][p] for t in program.table if t.per_player}}})
+                        "shown": own})
+    common = {name: public_value(program, shown["vars"][name], gtypes.get(name))
+              for section, name, _ in program.shown if section == "variables"}
+    common.update({t.name: public_value(program, shown["table"][t.name], t.type) for t in program.table if not t.per_player})
     return {"ruleset": program.name, "seed": s.seed, "decisions": s.decisions, "options": dict(program.options),
             "winners": [w + 1 for w in s.result["winners"]], "winner_names": [s.names[w] for w in s.result["winners"]],
-            "players": players,
-            "shown": {**{name: shown["vars"][name] for section, name, _ in program.shown if section == "variables"},
-                      **{t.name: shown["table"][t.name] for t in program.table if not t.per_player}}}
+            "players": players, "shown": common}

@@ -582,7 +582,7 @@ class Generator:
                 fn.add(f"{z} = s.zones[{ref.name!r}][{z.replace('_z', '_o')}]")
         self.at(fn, pc, index)
         fn.add("_charge(s, len(_za) + len(_zb))")
-        fn.add("if s.log is not None: _moved(s, _za, _zb, _za); _moved(s, _zb, _za, _zb)")
+        fn.add("if s.log is not None and _za is not _zb: _moved(s, _za, _zb, _za); _moved(s, _zb, _za, _zb)")
         fn.add("_za[:], _zb[:] = list(_zb), list(_za)")
         if step.journal:
             tag = "None" if step.tag is None else self.expr(fn, step.tag, pc, index)

@@ -53,14 +53,13 @@ def move_top(src, dst, count, bottom: bool):
         d = dst(s, l)
         n = len(z) if count is None else max(0, min(int(count(s, l)), len(z)))
         charge(s, n)
-        taken = []
+        taken = z[len(z) - n:][::-1] if s.log is not None and z is not d else None   # in the order they go
         for _ in range(n):
-            taken.append(z[-1])
             if bottom:
                 d.insert(0, z.pop())
             else:
                 d.append(z.pop())
-        if s.log is not None and z is not d:
+        if taken:
             moved(s, z, d, taken)
     return move
 
@@ -312,18 +311,23 @@ def note(s, entry: dict) -> None:
 
 def moved(s, src, dst, cards) -> None:
     """`cards` went from the zone list `src` to the zone list `dst`."""
-    if cards:
+    if cards and s.logged <= MAX_ACCOUNT:
         s.logged += len(cards)          # the account's budget: a card noted costs like a character
+        if s.logged > MAX_ACCOUNT:
+            _stop(s)
+            return
         note(s, {"type": "move", "from": where(s, src), "to": where(s, dst), "cards": list(cards)})
 
 
 def dealt(s, src, hands, seats, total) -> None:
-    """A deal of `total` cards one at a time round `seats`: one move per seat dealt to."""
+    """A deal of `total` cards one at a time round `seats` (a seat may be listed twice): one
+    move per seat dealt to, of the cards it got, in the order it got them."""
     n = len(seats)
-    for i, p in enumerate(seats):
-        k = total // n + (1 if i < total % n else 0)
-        if k:
-            moved(s, src, hands[p], hands[p][-k:])
+    got = {}
+    for j in range(total):
+        got[seats[j % n]] = got.get(seats[j % n], 0) + 1
+    for p, k in got.items():
+        moved(s, src, hands[p], hands[p][-k:])
 
 
 def where(s, zone) -> list:
@@ -362,7 +366,7 @@ def swap(a_ref, b_ref, tag):
         ra, rb = a_ref(s, l), b_ref(s, l)
         za, zb = zone_at(s, ra), zone_at(s, rb)
         charge(s, len(za) + len(zb))
-        if s.log is not None:
+        if s.log is not None and za is not zb:
             moved(s, za, zb, za)
             moved(s, zb, za, zb)
         za[:], zb[:] = list(zb), list(za)

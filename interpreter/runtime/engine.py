@@ -9,7 +9,7 @@ the list of decisions replay a game exactly.
 from __future__ import annotations
 
 from .program import Program
-from .effects import account_text, note
+from .effects import _list, account_text, note
 from ..errors import RUN_TIME_FAULTS, Problem, RulesError, words
 from .state import Rng, State, _blank
 
@@ -81,7 +81,7 @@ def _init_variables(program: Program, s: State):
 
 def _own(value):
     """A list kept in a variable is its own (an initial value may name a zone)."""
-    return list(value) if isinstance(value, list) else value
+    return _list(value) if isinstance(value, list) else value
 
 
 def run(program: Program, s: State) -> None:
@@ -170,7 +170,8 @@ def apply(program: Program, s: State, index: int) -> None:
     spec = program.choices[cid]
     value = options[index]
     if s.log is not None:
-        label = account_text(s, lambda s_, l_: spec.label(s_, l_, value), s.locals)
+        label = FACE_DOWN.format(n=index + 1) if _unseen(program, s, player, spec, [value]) else \
+            account_text(s, lambda s_, l_: spec.label(s_, l_, value), s.locals)
         if label is not None:
             note(s, {"type": "decision", "player": player, "label": label, "index": index})
     s.locals[spec.var] = value
@@ -186,9 +187,22 @@ def labels(program: Program, s: State) -> list[str]:
     """Readable labels of the pending options, e.g. 'play Q♠'."""
     if s.pending is None:
         return []
-    _, options, cid = s.pending
-    label = program.choices[cid].label
-    return [_label(label, s, o, i) for i, o in enumerate(options)]
+    seat, options, cid = s.pending
+    spec = program.choices[cid]
+    unseen = _unseen(program, s, seat, spec, options)
+    return [FACE_DOWN.format(n=i + 1) if o in unseen else _label(spec.label, s, o, i) for i, o in enumerate(options)]
+
+
+FACE_DOWN = "face-down card {n}"
+
+
+def _unseen(program, s, seat, spec, options) -> set:
+    """The card options the deciding seat cannot see: their labels, computed from the card,
+    could name it, so the seat reads 'face-down card 3' instead."""
+    if not spec.cards:
+        return set()
+    known = known_cards(program, s, seat)
+    return {o for o in options if isinstance(o, int) and o not in known}
 
 
 def _label(label, s: State, option, i: int) -> str:
@@ -211,22 +225,14 @@ def refusal(program: Program, s: State, answer: str):
         return None
     seat, legal, cid = s.pending
     spec = program.choices[cid]
-    word = answer.strip().lower()
-    if spec.candidates is None or not word:
+    if spec.candidates is None or not answer.strip():
         return None
     saved = s.work
     try:
-        seen = known_cards(program, s, seat) if spec.cards else None
-        for option in spec.candidates(s, s.locals):
-            if option in legal or (seen is not None and option not in seen):
-                continue
-            label = str(spec.label(s, s.locals, option))
-            names = {label.lower(), *label.lower().split()}
-            if spec.cards and isinstance(option, int):
-                names |= {program.deck.ids[option].lower(), program.deck.display[option].lower()}
-            if word in names:
-                why = spec.refusal(s, s.locals, option) if spec.refusal is not None else None
-                return label, why
+        illegal = [o for o in spec.candidates(s, s.locals) if o not in legal]
+        for i, option, label in _named(program, s, seat, spec, illegal, answer, listed=False):
+            why = spec.refusal(s, s.locals, option) if spec.refusal is not None else None
+            return label, why
     except (RulesError,) + RUN_TIME_FAULTS:
         return None
     finally:
@@ -236,22 +242,32 @@ def refusal(program: Program, s: State, answer: str):
 
 def option_named(program: Program, s: State, answer: str) -> int | None:
     """The index of the legal option a person named outright: its label, a word of it, or
-    (a card) the card's id or name, in any case ('4c', 'Q♠', 'lead 2♣'); None when no option
-    or several fit."""
-    if s.pending is None:
+    (a card the seat can see) the card's id or name, in any case ('4c', 'Q♠', 'lead 2♣');
+    None when no option or several fit."""
+    if s.pending is None or not answer.strip():
         return None
-    _, legal, cid = s.pending
-    spec = program.choices[cid]
+    seat, legal, cid = s.pending
+    fits = list(_named(program, s, seat, program.choices[cid], legal, answer))
+    return fits[0][0] if len(fits) == 1 else None
+
+
+def _named(program, s, seat, spec, options, answer, listed=True):
+    """(index, option, label) of each of `options` that `answer` names: by its label or a word
+    of it, or by a card's id or name for a card `seat` can see (an answer must not find out
+    where an unseen card lies).  `listed`: the seat is shown these options' labels; when it
+    is not (the options the rules refuse), an unseen card's option is left out entirely."""
     word = answer.strip().lower()
-    fits = []
-    for i, option in enumerate(legal):
-        label = str(spec.label(s, s.locals, option)).lower()
-        names = {label, *label.split()}
-        if spec.cards and isinstance(option, int):
+    seen = known_cards(program, s, seat) if spec.cards else None
+    for i, option in enumerate(options):
+        unseen = seen is not None and isinstance(option, int) and option not in seen
+        if unseen and not listed:
+            continue
+        label = FACE_DOWN.format(n=i + 1) if unseen else _label(spec.label, s, option, i)
+        names = {label.lower(), *label.lower().split()}
+        if spec.cards and isinstance(option, int) and not unseen:
             names |= {program.deck.ids[option].lower(), program.deck.display[option].lower()}
         if word in names:
-            fits.append(i)
-    return fits[0] if len(fits) == 1 else None
+            yield i, option, label
 
 
 def prompt(program: Program, s: State) -> str:
@@ -319,13 +335,15 @@ def table_values(program: Program, s: State) -> dict:
 
 
 def _looked_up(s, fn, locals_):
-    saved = s.work
+    """fn's value with the game untouched: its own work budget, the random draws undone."""
+    saved, state = s.work, s.rng.state
+    s.work = 0
     try:
         return fn(s, locals_)
     except (RulesError,) + RUN_TIME_FAULTS:
         return None
     finally:
-        s.work = saved
+        s.work, s.rng.state = saved, state
 
 
 def known_cards(program: Program, s: State, seat: int) -> set:

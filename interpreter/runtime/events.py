@@ -38,29 +38,20 @@ def round_ended(shown, record=None):
     return end
 
 
-def _values(s, shown) -> dict:
-    return {name: (list(s.pvars[name]) if section == "player_variables" else s.vars[name])
-            for section, name in shown}
+def _values(s, shown) -> list:
+    """[section, name, value] of each shown variable (a player variable: its list of values)."""
+    return [[section, name, list(s.pvars[name]) if section == "player_variables" else s.vars[name]]
+            for section, name in shown]
 
 
-def _changes(before: dict, after: dict):
-    for name, now in after.items():
-        was = before.get(name)
-        if isinstance(now, list) and isinstance(was, list) and len(was) == len(now):
+def _changes(before: list, after: list):
+    for (section, name, was), (_, _, now) in zip(before, after):
+        if section == "player_variables":
             for p, (a, b) in enumerate(zip(was, now)):
                 if a != b:
-                    yield _score(name, a, b, p)
+                    yield {"type": "score", "variable": name, "player": p, "before": a, "after": b}
         elif was != now:
-            yield _score(name, was, now, None)
-
-
-def _score(name, was, now, player):
-    entry = {"type": "score", "variable": name, "before": was, "after": now}
-    if player is not None:
-        entry["player"] = player
-    if isinstance(was, (int, float)) and isinstance(now, (int, float)) and not isinstance(now, bool):
-        entry["change"] = now - was
-    return entry
+            yield {"type": "score", "variable": name, "before": was, "after": now}
 
 
 # -- reading (what a seat may see) ------------------------------------------------------------
@@ -126,8 +117,27 @@ def _score_for(program, entry, seat):
     visibility = (program.pvar_visibility if player is not None else program.var_visibility).get(entry["variable"], "public")
     if seat is not None and not (visibility == "public" or (visibility == "owner" and player == seat)):
         return None
+    types = program.symbols.player_vars if player is not None else program.symbols.global_vars
+    typ = types.get(entry["variable"]) if program.symbols else None
     out = {"type": "score", "variable": entry["variable"]}
     if player is not None:
         out["seat"] = player + 1
-    out.update({k: entry[k] for k in ("before", "after", "change") if k in entry})
+    out["before"], out["after"] = (public_value(program, entry[k], typ) for k in ("before", "after"))
+    if typ == "number" and isinstance(entry["before"], (int, float)) and isinstance(entry["after"], (int, float)):
+        out["change"] = entry["after"] - entry["before"]
     return out
+
+
+def public_value(program, value, typ):
+    """A value as a reader gets it: a player as their seat (from 1), a card as its id, a list
+    of either likewise; anything else as it is."""
+    if value is None:
+        return None
+    if isinstance(value, list):
+        inner = typ[5:-1] if isinstance(typ, str) and typ.startswith("list[") else None
+        return [public_value(program, v, inner) for v in value]
+    if typ == "player" and isinstance(value, int):
+        return value + 1
+    if typ == "card" and isinstance(value, int):
+        return program.deck.ids[value]
+    return value
