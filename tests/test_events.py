@@ -132,3 +132,10 @@ def test_a_hidden_shared_list_is_no_players_score_and_a_seat_dealt_twice_gets_ea
     cards = [c for e in dealt for c in e["cards"]]
     assert len(cards) == len(set(cards)) == 6
     assert [e["count"] for e in dealt] == [4, 2]
+
+
+def test_a_round_cut_short_by_the_end_of_the_game_still_ends_in_the_account(tmp_path):
+    events = events_of(tmp_path, "ninety_nine", "--seed", "3")
+    rounds = [e["number"] for e in events if e["type"] == "round"]
+    ends = [e["number"] for e in events if e["type"] == "round_end"]
+    assert rounds == ends and events[-1]["type"] == "result"

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from .program import Program
 from .effects import _list, account_text, note
+from . import events
 from ..errors import RUN_TIME_FAULTS, Problem, RulesError, words
 from .state import Rng, State, _blank
 
@@ -118,6 +119,8 @@ def _run_steps(program: Program, s: State, code, pc=None) -> None:
         s.steps = steps
     if s.over and s.result is None:
         s.result = result(program, s)
+        if s.log is not None:
+            events.game_over(program, s)
 
 
 def _run_counted(program: Program, s: State) -> None:
@@ -144,6 +147,8 @@ def _run_counted(program: Program, s: State) -> None:
         return
     if s.over and s.result is None:
         s.result = result(program, s)
+        if s.log is not None:
+            events.game_over(program, s)
 
 
 def _at(program, pc, e) -> Problem:

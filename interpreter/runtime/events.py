@@ -38,6 +38,16 @@ def round_ended(shown, record=None):
     return end
 
 
+def game_over(program, s) -> None:
+    """The game is over: a round that `end_game` cut short is ended in the account too (its
+    changes and its end), as the rounds before it were."""
+    last = next((e for e in reversed(s.log) if e["type"] in ("round", "round_end")), None)
+    if last is not None and last["type"] == "round":
+        for entry in _changes(last["values"], _values(s, [(sec, name) for sec, name, _ in program.shown])):
+            note(s, entry)
+        note(s, {"type": "round_end", "number": last["number"]})
+
+
 def _values(s, shown) -> list:
     """[section, name, value] of each shown variable (a player variable: its list of values)."""
     return [[section, name, list(s.pvars[name]) if section == "player_variables" else s.vars[name]]
