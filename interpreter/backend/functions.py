@@ -366,28 +366,24 @@ def _text(c, node):
     return lambda s, l: show(s, f(s, l))
 
 
-def _slice(c, node):
-    fs = [c.fn(a) for a in node.args]
+def _charged_list_of(make):
+    """A built-in that makes a list from its arguments (range, a slice), the list's length
+    charged to the work budget."""
+    def build(c, node):
+        fs = [c.fn(a) for a in node.args]
 
-    def slice_(s, l):
-        xs = list_slice(*(f(s, l) for f in fs))
-        w = s.work = s.work + len(xs)
-        if w > MAX_WORK:
-            too_much_work()
-        return xs
-    return slice_
+        def made(s, l):
+            xs = make(*(f(s, l) for f in fs))
+            w = s.work = s.work + len(xs)
+            if w > MAX_WORK:
+                too_much_work()
+            return xs
+        return made
+    return build
 
 
-def _range(c, node):
-    fs = [c.fn(a) for a in node.args]
-
-    def range_(s, l):
-        xs = number_range(*(f(s, l) for f in fs))
-        w = s.work = s.work + len(xs)
-        if w > MAX_WORK:
-            too_much_work()
-        return xs
-    return range_
+_slice = _charged_list_of(list_slice)
+_range = _charged_list_of(number_range)
 
 
 BUILTINS = {
