@@ -96,7 +96,7 @@ def player_range(data: dict) -> tuple:
 
 
 def choice_key(value) -> str:
-    """An option's choice as a key of its explain / at_table map: true, 1, 2.5, spades."""
+    """An option's choice as a key of its explain / at_table map: true, 1, 2.5, none."""
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
