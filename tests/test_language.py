@@ -249,3 +249,35 @@ def test_a_bid_is_chosen_from_a_range_of_numbers_and_a_card_from_a_slice_of_a_ha
     assert s.pvars["bid"][0] == 2
     hand = s.zones["hand"][0]
     assert labels(program, s) == [f"keep {program.deck.display[c]}" for c in hand[1:]]
+
+
+AWARD = """name: award
+players: 2
+deck: {cards: [a, b, c, d], zone: stock}
+zones: {stock: {visibility: hidden}}
+player_variables:
+  score: 0
+procedures:
+  award:
+    params: {who: player, points: number}
+    do: [add: {who.score: points}]
+flow:
+  round:
+    - call: award
+      with: {who: "player(1)", points: 2}
+    - call: award
+      with: {who: "player(0)", points: "3 + 4"}
+    - choose: [1]
+      by: player(0)
+    - end_game
+result: {winners: "[]"}
+"""
+
+
+@pytest.mark.parametrize("backend", ["closures", "generated"])
+def test_a_procedure_takes_parameters_given_with_the_call(backend):
+    from interpreter import new_game
+    from interpreter.pipeline import load_program_text
+    program = load_program_text(AWARD, "award.yaml", backend=backend)
+    s = new_game(program, seed=1)
+    assert s.pvars["score"] == [7, 2]

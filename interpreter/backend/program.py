@@ -34,6 +34,8 @@ def build_layout(ruleset: ir.Ruleset, closures=None):
     for payload in r.events.values():
         for name, typ in payload.items():
             b.bind(name, typ)
+    for _, name, typ in r.procedure_params:     # a procedure's parameters are its locals
+        b.bind(name, typ)
     stats = [StatisticSpec(st.name, st.per, st.label, b.fn_of(st.value)) for st in r.statistics]
     per_round = [st.fn for st in stats if st.per == "round"]     # a tally's row, in declared order
     record = round_recorder(per_round) if per_round else None

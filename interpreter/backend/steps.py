@@ -314,7 +314,7 @@ class StepBuilder:
         code.place(end)
 
     def _cf_Call(self, s: ir.Call):
-        pc = self.code.emit(vm.call(self.procs[s.procedure], {}), s.path)
+        pc = self.code.emit(vm.call(self.procs[s.procedure], {k: self.fn_of(e) for k, e in s.args}), s.path)
         self.marks[id(s)] = {"pc": pc}
         self.marks.setdefault("calls", []).append((pc, self.procs[s.procedure]))
         self._note_card_scope(pc + 1, s.holding)

@@ -103,7 +103,7 @@ class _Checker:
         player_variables = self._variables("player_variables", self.sym.player_vars)
         self.seam.define_functions(self._functions())
         self.events = self._events()
-        self.procedures = {name: None for name in _mapping(d.get("procedures"))}
+        self.procedures = self._procedure_params()
         flow, procedures, triggers = self._flow()
         result = self._result()
         statistics = self._statistics()
@@ -120,7 +120,9 @@ class _Checker:
             start_zone=d["deck"]["zone"], zones=zones, variables=variables, player_variables=player_variables,
             symbols=self.sym, events=self.events, flow=flow, procedures=procedures, triggers=triggers,
             result=result, statistics=statistics, real=getattr(self.src, "real", None), rules_text=rules_text,
-            facts=facts, table=table, round_name=self.localized(d.get("round_name"), ("round_name",)) if d.get("round_name") else "",
+            facts=facts, table=table,
+            procedure_params=tuple((p, k, typ) for p, params in self.procedures.items() for k, typ in params.items()),
+            round_name=self.localized(d.get("round_name"), ("round_name",)) if d.get("round_name") else "",
             player_name=str(localize(d.get("player_name"), lang, languages) or msg(lang, "player", seat="{seat}")))
 
     def _option_specs(self) -> dict:
@@ -225,6 +227,19 @@ class _Checker:
         return {name: spec for name, spec in _mapping(self.data.get("functions")).items()
                 if isinstance(spec, dict) and "expr" in spec and self.clean(("functions", name, "params"))}
 
+    def _procedure_params(self) -> dict:
+        """name -> {parameter: type} of each procedure (empty for a plain list of steps)."""
+        out = {}
+        for name, spec in _mapping(self.data.get("procedures")).items():
+            params = _mapping(spec.get("params")) if isinstance(spec, dict) else {}
+            out[name] = {}
+            for k, typ in params.items():
+                if typ not in VALUE_TYPES:
+                    self.report(("procedures", name, "params", k), f"'{typ}' is not a type a parameter can have: "
+                                f"one of {', '.join(VALUE_TYPES)}{did_you_mean(typ, VALUE_TYPES)}")
+                out[name][k] = typ if typ in VALUE_TYPES else ANY
+        return out
+
     def _events(self) -> dict:
         events = {name: {} for name in BUILTIN_EVENTS}
         for name, spec in _mapping(self.data.get("events")).items():
@@ -242,7 +257,7 @@ class _Checker:
         round_ = steps(flow.get("round"), ("flow", "round"), {})
         until = self.expr(flow.get("until", True), ("flow", "until"), {}, BOOL, condition=True)
         end = steps(flow.get("end") or [], ("flow", "end"), {})
-        procedures = {name: steps(body, ("procedures", name), {})
+        procedures = {name: steps(*_procedure_body(body, name), dict(self.procedures[name]))
                       for name, body in _mapping(self.data.get("procedures")).items()}
         triggers = {}
         for name, found in triggers_on.items():
@@ -370,3 +385,12 @@ def _fits(value, typ: str) -> bool:
     got = type_of_value(value)
     return got == typ or (isinstance(value, list) and not value and typ.startswith("list["))
 
+
+VALUE_TYPES = ("number", "bool", "string", "card", "player", "list[card]", "list[player]")
+
+
+def _procedure_body(spec, name):
+    """(steps, path) of a procedure: a list of steps, or the `do` of one with parameters."""
+    if isinstance(spec, dict):
+        return spec.get("do"), ("procedures", name, "do")
+    return spec, ("procedures", name)

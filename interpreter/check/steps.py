@@ -28,7 +28,7 @@ CONTROL = (
     ("turns", ("turns",), {"turns"}),
     ("choose", ("choose",), {"choose", "as", "where", "by", "prompt", "label", "refusal", "otherwise"}),
     ("emit", ("emit",), {"emit", "with"}),
-    ("call", ("call",), {"call"}),
+    ("call", ("call",), {"call", "with"}),
     ("request", ("request", "from", "to"), {"request", "from", "to", "piece", "answer", "as"}),
 )
 _NOT_AN_EFFECT = object()
@@ -455,4 +455,18 @@ class StepChecker:
         if name not in self.ck.procedures:
             self.report(path + ("call",), f"unknown procedure '{name}'{did_you_mean(name, self.ck.procedures)}")
             return None
-        return ir.Call(path, name, holding(scope))
+        params = self.ck.procedures[name] or {}
+        given = step.get("with") or {}
+        if not isinstance(given, dict):
+            return None                 # the schema has said what is wrong with it
+        args = []
+        for k, typ in params.items():
+            if k not in given:
+                self.report(path, f"procedure '{name}' takes '{k}': give it under 'with'", key=True)
+                continue
+            args.append((k, self.expr(given[k], path + ("with", k), scope, typ)))
+        for k in given:
+            if k not in params:
+                self.report(path + ("with", k), f"procedure '{name}' has no parameter '{k}'"
+                                                f"{did_you_mean(k, params)}", key=True)
+        return ir.Call(path, name, holding(scope), tuple(args))

@@ -285,6 +285,7 @@ class Call:
     path: Path
     procedure: str
     holding: frozenset
+    args: tuple = ()                    # (name, Expr) of the procedure's parameters, in declared order
 
 
 # -- the ruleset ----------------------------------------------------------------------
@@ -379,3 +380,4 @@ class Ruleset:
     facts: tuple = ()                   # standing facts of the options in force (options' at_table texts)
     table: tuple = ()                   # TableValue: values the table shows besides shown variables
     round_name: str = ""                # what players call a round ("hand"); "" for the default
+    procedure_params: tuple = ()        # (procedure, parameter, type) of every procedure's parameters

@@ -916,7 +916,7 @@ class Generator:
 
     def step_Call(self, step, rest, fn) -> bool:
         pc = self.marks[id(step)]["pc"]
-        self.call(fn, pc, self.marks["procs"][step.procedure], "{}", rest.emit_fn(self))
+        self.call(fn, pc, self.marks["procs"][step.procedure], "{}", rest.emit_fn(self), step.args)
         return True
 
     def step_Emit(self, step, rest, fn) -> bool:

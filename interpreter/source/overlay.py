@@ -379,7 +379,8 @@ def _step_lists(data):
     flow = data.get("flow") if isinstance(data.get("flow"), dict) else {}
     roots = [(("flow", k), flow.get(k)) for k in ("setup", "round", "end")]
     procedures = data.get("procedures")
-    roots += [(("procedures", n), s) for n, s in (procedures.items() if isinstance(procedures, dict) else ())]
+    roots += [(("procedures", n) + (("do",) if isinstance(s, dict) else ()), s.get("do") if isinstance(s, dict) else s)
+              for n, s in (procedures.items() if isinstance(procedures, dict) else ())]
     triggers = data.get("triggers")
     roots += [(("triggers", i, "do"), t.get("do")) for i, t in enumerate(triggers if isinstance(triggers, list) else [])
               if isinstance(t, dict)]
