@@ -281,3 +281,42 @@ def test_a_procedure_takes_parameters_given_with_the_call(backend):
     program = load_program_text(AWARD, "award.yaml", backend=backend)
     s = new_game(program, seed=1)
     assert s.pvars["score"] == [7, 2]
+
+
+SETS = """name: sets
+players: 2
+deck:
+  product:
+    suit: [{id: C}, {id: H}]
+    rank: [{id: "7"}, {id: "8"}]
+  id: "{rank}{suit}"
+  zone: stock
+zones: {stock: {visibility: hidden}, hand: {per_player: true, visibility: owner}, pile: {visibility: public}}
+flow:
+  round:
+    - deal: {from: stock, to: hand, count: 2}
+    - choose: "filter(subsets(players[0].hand), s => all(s, x => all(s, y => x.rank == y.rank)))"
+      by: player(0)
+      as: played
+      label: "play {played}"
+    - move: {cards: played, from: "players[0].hand", to: pile}
+    - choose: [1]
+      by: player(0)
+    - end_game
+result: {winners: "[]"}
+"""
+
+
+@pytest.mark.parametrize("backend", ["closures", "generated"])
+def test_several_cards_of_one_rank_are_one_choice_from_the_subsets_of_a_hand(backend):
+    from interpreter import apply, new_game
+    from interpreter.pipeline import load_program_text
+    from interpreter.runtime.engine import labels
+    program = load_program_text(SETS, "sets.yaml", backend=backend)
+    s = new_game(program, seed=3)
+    hand = [program.deck.ids[c] for c in s.zones["hand"][0]]
+    options = labels(program, s)
+    same = hand[0][:-1] == hand[1][:-1]
+    assert len(options) == (3 if same else 2)
+    apply(program, s, len(options) - 1)
+    assert len(s.zones["pile"]) == (2 if same else 1)

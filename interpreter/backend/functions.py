@@ -12,7 +12,7 @@ that was null (Closures.fault).
 from __future__ import annotations
 
 from ..lang.types import ANY, elem_of
-from ..lang.values import list_slice, number_range, shower
+from ..lang.values import list_slice, number_range, shower, subsets_of
 from ..limits import MAX_WORK
 from ..runtime.effects import too_much_work
 
@@ -384,6 +384,7 @@ def _charged_list_of(make):
 
 _slice = _charged_list_of(list_slice)
 _range = _charged_list_of(number_range)
+_subsets = _charged_list_of(subsets_of)
 
 
 BUILTINS = {
@@ -393,5 +394,5 @@ BUILTINS = {
     "filter": _filter, "map": _values, "first": _first,
     "top": _top, "bottom": _bottom,
     "abs": _abs, "player": _player, "random": _random,
-    "clockwise": _clockwise, "text": _text, "range": _range, "slice": _slice,
+    "clockwise": _clockwise, "text": _text, "range": _range, "slice": _slice, "subsets": _subsets,
 }

@@ -260,6 +260,7 @@ class StepBuilder:
         self.bind(s.var, s.elem_type)
         cid = len(self.choices)
         self.choices.append(ChoiceSpec(s.var, self._label(s), s.prompt, s.path, cards=s.elem_type == CARD,
+                                       card_lists=s.elem_type == list_of(CARD),
                                        candidates=self.fn_of(s.options),
                                        refusal=self._bound_text(s.refusal, s.var) if s.refusal is not None else None))
         otherwise, end = code.label(), code.label()

@@ -7,7 +7,7 @@ from ..errors import did_you_mean
 from ..lang import expr_ir as ir
 from ..lang.syntax import ExprError, offset_of
 from ..lang.types import ANY, BOOL, NUM, PLAYER, STR, ZONE, compatible, elem_of, list_of
-from ..lang.values import number_range, shower
+from ..lang.values import number_range, shower, subsets_of
 
 
 RANDOM_IN_TEXT = ("random() cannot be used in a text or in whom a log is for: the game would then "
@@ -16,7 +16,7 @@ RANDOM_IN_TEXT = ("random() cannot be used in a text or in whom a log is for: th
 
 def arity(name, args, t, lo, hi):
     if not lo <= len(args) <= hi:
-        want = str(lo) if lo == hi else f"{lo} or {hi}"
+        want = str(lo) if lo == hi else f"{lo} or {hi}" if hi == lo + 1 else f"{lo} to {hi}"
         raise ExprError(f"{name}() takes {want} argument(s), got {len(args)}", offset_of(t))
 
 
@@ -176,6 +176,14 @@ def _range(c, name, args, t, scope, depth):
     return c.fold(_call(t, name, list_of(NUM), parts), number_range, *parts)
 
 
+def _subsets(c, name, args, t, scope, depth):
+    """subsets(xs[, min[, max]]): every choice of min to max elements of xs, in xs's order."""
+    arity(name, args, t, 1, 3)
+    coll, et = c.collection(args[0], scope, depth, t)
+    sizes = [c.value(a, scope, depth, NUM, t) for a in args[1:]]
+    return c.fold(_call(t, name, list_of(list_of(et)), [coll, *sizes]), subsets_of, coll, *sizes)
+
+
 BUILTINS = {
     "count": _count, "len": _count,
     "any": _any_all, "all": _any_all,
@@ -184,5 +192,5 @@ BUILTINS = {
     "filter": _filter, "map": _map, "first": _first,
     "top": _top_bottom, "bottom": _top_bottom,
     "abs": _abs, "zone": _zone, "player": _player, "random": _random,
-    "clockwise": _clockwise, "text": _text, "range": _range,
+    "clockwise": _clockwise, "text": _text, "range": _range, "subsets": _subsets,
 }

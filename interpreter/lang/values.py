@@ -3,6 +3,9 @@ and the back ends (which compute at run time): arithmetic that refuses a zero di
 how a value reads as text in the account."""
 from __future__ import annotations
 
+import itertools
+import math
+
 from ..errors import RulesError
 from ..limits import MAX_LIST, MAX_NUMBER
 from .types import BOOL, CARD, PLAYER, ZONE, elem_of, list_of
@@ -40,6 +43,24 @@ def number_range(lo, hi=None) -> list:
     if hi - lo > MAX_LIST:
         raise RulesError(f"range({lo}, {hi}) would hold more than {MAX_LIST} numbers")
     return list(range(lo, hi))
+
+
+def subsets_of(xs, lo=1, hi=None) -> list:
+    """Every choice of lo to hi elements of xs (default: 1 to all), each in xs's order, the
+    smaller first: subsets([a, b, c], 2) is [[a, b], [a, c], [b, c], [a, b, c]]; at most
+    limits.MAX_LIST of them."""
+    if xs is None:
+        raise RulesError("subsets() needs a list or zone, but this is null")
+    n = len(xs)
+    for v in (lo, hi):
+        if v is not None and not float(v).is_integer():
+            raise RulesError(f"subsets() counts in whole numbers, not {v}")
+    lo = max(0, int(lo if lo is not None else 1))
+    hi = min(n, int(hi) if hi is not None else n)
+    if sum(math.comb(n, k) for k in range(lo, hi + 1)) > MAX_LIST:
+        raise RulesError(f"subsets() of {n} elements would make more than {MAX_LIST} choices: "
+                         "narrow it (fewer elements, or a smaller size)")
+    return [list(c) for k in range(lo, hi + 1) for c in itertools.combinations(xs, k)]
 
 
 def list_slice(xs, lo, hi) -> list:

@@ -23,7 +23,7 @@ from . import cache
 from ..errors import RulesError
 from ..lang.expr_ir import draws_random, null_test
 from ..lang.types import ANY, elem_of
-from ..lang.values import divide, list_slice, number_range, shower
+from ..lang.values import divide, list_slice, number_range, shower, subsets_of
 from ..limits import MAX_WORK
 from ..runtime.effects import too_much_work
 from ..runtime.state import next_seat
@@ -99,7 +99,7 @@ def _player(s, v):
 
 HELPERS = {
     "_charged": _charged, "_charged_list": _charged_list, "_index": _index, "_best": _best,
-    "_first_seat": _first_seat, "_clockwise": _clockwise, "_random": _random, "_player": _player, "_range": number_range, "_slice": list_slice,
+    "_first_seat": _first_seat, "_clockwise": _clockwise, "_random": _random, "_player": _player, "_range": number_range, "_slice": list_slice, "_subsets": subsets_of,
     "_divide": divide, "_next_seat": next_seat, "_put": _put, "RulesError": RulesError, "_gt": lambda a, b: a > b, "_lt": lambda a, b: a < b,
 }
 
@@ -521,6 +521,9 @@ class Source:
 
     def _b_slice(self, node):
         return f"_charged(s, _slice({', '.join(self.text(a) for a in node.args)}))"
+
+    def _b_subsets(self, node):
+        return f"_charged(s, _subsets({', '.join(self.text(a) for a in node.args)}))"
 
     def _b_range(self, node):
         return f"_charged(s, _range({', '.join(self.text(a) for a in node.args)}))"

@@ -195,19 +195,21 @@ def labels(program: Program, s: State) -> list[str]:
     seat, options, cid = s.pending
     spec = program.choices[cid]
     unseen = _unseen(program, s, seat, spec, options)
-    return [FACE_DOWN.format(n=i + 1) if o in unseen else _label(spec.label, s, o, i) for i, o in enumerate(options)]
+    return [FACE_DOWN.format(n=i + 1) if i in unseen else _label(spec.label, s, o, i) for i, o in enumerate(options)]
 
 
 FACE_DOWN = "face-down card {n}"
 
 
 def _unseen(program, s, seat, spec, options) -> set:
-    """The card options the deciding seat cannot see: their labels, computed from the card,
-    could name it, so the seat reads 'face-down card 3' instead."""
-    if not spec.cards:
+    """The indexes of the options holding a card the deciding seat cannot see: their labels,
+    computed from the cards, could name it, so the seat reads 'face-down card 3' instead."""
+    if not (spec.cards or spec.card_lists):
         return set()
     known = known_cards(program, s, seat)
-    return {o for o in options if isinstance(o, int) and o not in known}
+    if spec.cards:
+        return {i for i, o in enumerate(options) if isinstance(o, int) and o not in known}
+    return {i for i, o in enumerate(options) if isinstance(o, list) and any(c not in known for c in o)}
 
 
 def _label(label, s: State, option, i: int) -> str:
@@ -262,9 +264,9 @@ def _named(program, s, seat, spec, options, answer, listed=True):
     where an unseen card lies).  `listed`: the seat is shown these options' labels; when it
     is not (the options the rules refuse), an unseen card's option is left out entirely."""
     word = answer.strip().lower()
-    seen = known_cards(program, s, seat) if spec.cards else None
+    hidden = _unseen(program, s, seat, spec, options)
     for i, option in enumerate(options):
-        unseen = seen is not None and isinstance(option, int) and option not in seen
+        unseen = i in hidden
         if unseen and not listed:
             continue
         label = FACE_DOWN.format(n=i + 1) if unseen else _label(spec.label, s, option, i)

@@ -23,6 +23,7 @@ class ChoiceSpec:
     prompt: str
     where: tuple
     cards: bool = False  # the options are cards
+    card_lists: bool = False    # the options are lists of cards (a choice of several cards at once)
     candidates: object = None   # fn(state, locals) -> every option of the list, legal or not
     refusal: object = None      # fn(state, locals, option) -> why that option is not legal now, or None
 
