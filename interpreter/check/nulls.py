@@ -20,6 +20,8 @@ from ..lang.types import BOOL, NUM, STR, Nullable
 from ..lang.values import NULL_REASONS
 
 NO_FACTS = frozenset()
+UNREACHABLE_FACT = ("unreachable",)        # in a set of facts: the code there never runs (see facts)
+UNREACHABLE = frozenset({UNREACHABLE_FACT})
 # Calls of these on a list or zone that is not empty are not null (first() only without a test).
 _OF_ITEMS = {"top", "bottom", "min", "max", "min_by", "max_by", "random"}
 _EMPTY_ELSE = {NUM: "0", BOOL: "false", STR: "''"}
@@ -35,7 +37,7 @@ def may_be_null(node, facts) -> bool:
 
 def known(node, facts) -> bool:
     """Whether `facts` rule out null for `node` (texts are made only when there are facts)."""
-    if facts and ("value", node.text) in facts:
+    if facts and (("value", node.text) in facts or UNREACHABLE_FACT in facts):
         return True
     coll = _collection_of(node)
     if coll is None or holds_null(coll):        # a list with null in it: its top may be null
@@ -84,7 +86,10 @@ def element_type(typ: str, coll) -> str:
 
 
 def facts(cond) -> tuple:
-    """(facts where `cond` holds, facts where it does not)."""
+    """(facts where `cond` holds, facts where it does not).  Where a constant condition (an
+    option folded it) cannot hold, nothing runs: every fact holds there (UNREACHABLE)."""
+    if cond.is_const and isinstance(cond.const, bool):
+        return (NO_FACTS, UNREACHABLE) if cond.const else (UNREACHABLE, NO_FACTS)
     if isinstance(cond, ir.Not):
         yes, no = facts(cond.a)
         return no, yes

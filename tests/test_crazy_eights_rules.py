@@ -1,0 +1,83 @@
+"""crazy_eights, rule by rule (R.. and C.. of docs/games/crazy_eights.md).
+
+`deal(p1, p2, starter, rest)` stacks the deck for two players with Player 1 dealing: Player 2,
+on the dealer's left, gets the first card and plays first.
+"""
+from __future__ import annotations
+
+from conftest import Table
+
+
+def deal(p1, p2, starter, rest=""):
+    p1, p2 = p1.split(), p2.split()
+    return [c for pair in zip(p2, p1) for c in pair] + [starter] + rest.split()
+
+
+P1 = "2♣ 3♣ 4♣ 5♣ 6♣ 7♣ 9♣"
+P2 = "2♦ 3♦ 4♦ 5♦ 6♦ 8♥ K♠"
+
+
+def c8(p1=P1, p2=P2, starter="7♦", rest="", **options) -> Table:
+    options.setdefault("dealer", "seat_1")
+    return Table("crazy_eights", stack=deal(p1, p2, starter, rest), options=options, players=2)
+
+
+def test_two_players_get_seven_cards_and_the_next_card_starts_the_pile():      # R3, R4, C1
+    t = c8()
+    assert len(t.zone("hand", 0)) == 7 and len(t.zone("hand", 1)) == 7
+    assert t.zone("discard") == ["7♦"] and t.var("suit") == "D"
+
+
+def test_a_card_of_the_suit_or_rank_or_an_eight_may_be_played():               # R5, R6
+    t = c8()
+    assert t.deciding == 1
+    assert t.legal() == ["play 2♦", "play 3♦", "play 4♦", "play 5♦", "play 6♦", "play 8♥"]
+
+
+def test_an_eight_names_the_suit_to_follow():                                   # R6
+    t = c8().play("play 8♥")
+    assert t.legal() == ["name clubs", "name diamonds", "name hearts", "name spades"]
+    t.play("name clubs")
+    assert t.var("suit") == "C" and t.deciding == 0
+    assert "play 2♣" in t.legal()
+
+
+def test_a_player_who_cannot_play_draws_until_they_can():                      # R7, C3
+    t = c8(p1="3♠ 4♠ 5♠ 6♠ 7♠ 9♠ J♠", rest="K♥ Q♥ 10♣ 9♦").play("play 2♦")
+    assert t.deciding == 0
+    assert "9♦" in t.zone("hand", 0) and len(t.zone("hand", 0)) == 11
+    assert t.legal() == ["play 9♦"]
+
+
+def test_draw_one_then_pass_alternative():                                      # C3
+    t = c8(p1="3♠ 4♠ 5♠ 6♠ 7♠ 9♠ J♠", rest="K♥ Q♥", draw_rule="one_then_pass").play("play 2♦")
+    assert len(t.zone("hand", 0)) == 8 and t.deciding == 1
+    assert "Player 1 cannot play and passes" in t.text()
+
+
+def test_an_eight_turned_up_to_start_is_buried():                               # C2
+    t = c8(starter="8♠", rest="5♥")
+    assert "8♠ is turned up and buried in the stock" in t.text()
+    assert t.zone("discard")[-1] != "8♠"
+    assert c8(starter="8♠", starter_eight="stands").zone("discard") == ["8♠"]
+
+
+def test_a_card_that_does_not_match_is_refused_with_the_reason():               # R5
+    t = c8()
+    from interpreter.runtime.engine import refusal
+    label, why = refusal(t.program, t.state, "K♠")
+    assert label == "play K♠" and "matches neither the suit to follow (D) nor the rank of 7♦" in why
+
+
+def test_the_first_to_shed_every_card_wins_and_scores_the_cards_left():        # R8, R9
+    t = c8()
+    hand, stock = t.state.zones["hand"][1], t.state.zones["stock"]
+    keep = t.program.deck.display.index("6♦")
+    stock.extend(c for c in hand if c != keep)
+    hand[:] = [keep]
+    t.refresh()
+    t.play("play 6♦")
+    assert t.state.over and t.state.result["winners"] == [1]
+    assert "Player 2 plays their last card and wins the hand" in t.text()
+    points = dict(zip(t.program.deck.display, t.program.deck.attrs["points"][1]))
+    assert t.state.result["scores"] == [0, sum(points[c] for c in t.zone("hand", 0))]
