@@ -170,3 +170,12 @@ def test_interrupting_simulate_stops_its_workers_quietly(sig):
     assert p.returncode == 130 and err.strip() == "interrupted" and len(workers) == 2
     time.sleep(0.2)
     assert not [w for w in workers if os.path.exists(f"/proc/{w}")]
+
+
+@pytest.mark.parametrize("path", RULESETS, ids=lambda p: p.stem)
+def test_a_game_plays_to_its_end_at_every_allowed_player_count(path):
+    program = load_program(str(path))
+    lo, hi, _ = program.players
+    for n in range(lo, hi + 1):
+        s, _ = random_game(program, seed=n, players=n)
+        assert s.over and s.result is not None and len(s.players) == n
