@@ -403,19 +403,28 @@ class StepChecker:
                                           f"(declare it under 'events')")
             return None
         declared = events[name]
+        payload = self._given(step, path, scope, declared,
+                              lambda k: f"event '{name}' carries '{k}': give it under 'with'",
+                              lambda k: f"event '{name}' carries no '{k}'{did_you_mean(k, declared)}")
+        return None if payload is None else ir.Emit(path, name, payload, holding(scope))
+
+    def _given(self, step, path, scope, declared: dict, missing, unknown):
+        """((name, Expr), ...) of the values a step gives under `with`, each of its declared
+        type, in declared order; None when `with` is not a mapping (the schema said so).
+        `missing(k)` / `unknown(k)`: the messages of a value not given / not declared."""
         given = step.get("with") or {}
         if not isinstance(given, dict):
-            return None                 # the schema has said what is wrong with it
-        payload = []
+            return None
+        values = []
         for k, typ in declared.items():
             if k not in given:
-                self.report(path, f"event '{name}' carries '{k}': give it under 'with'", key=True)
+                self.report(path, missing(k), key=True)
                 continue
-            payload.append((k, self.expr(given[k], path + ("with", k), scope, typ)))
+            values.append((k, self.expr(given[k], path + ("with", k), scope, typ)))
         for k in given:
             if k not in declared:
-                self.report(path + ("with", k), f"event '{name}' carries no '{k}'{did_you_mean(k, declared)}", key=True)
-        return ir.Emit(path, name, tuple(payload), holding(scope))
+                self.report(path + ("with", k), unknown(k), key=True)
+        return tuple(values)
 
     def _cf_request(self, step, path, scope):
         """A request from one seat to another (or to nobody: a zone such as a bag).
@@ -456,17 +465,7 @@ class StepChecker:
             self.report(path + ("call",), f"unknown procedure '{name}'{did_you_mean(name, self.ck.procedures)}")
             return None
         params = self.ck.procedures[name] or {}
-        given = step.get("with") or {}
-        if not isinstance(given, dict):
-            return None                 # the schema has said what is wrong with it
-        args = []
-        for k, typ in params.items():
-            if k not in given:
-                self.report(path, f"procedure '{name}' takes '{k}': give it under 'with'", key=True)
-                continue
-            args.append((k, self.expr(given[k], path + ("with", k), scope, typ)))
-        for k in given:
-            if k not in params:
-                self.report(path + ("with", k), f"procedure '{name}' has no parameter '{k}'"
-                                                f"{did_you_mean(k, params)}", key=True)
-        return ir.Call(path, name, holding(scope), tuple(args))
+        args = self._given(step, path, scope, params,
+                           lambda k: f"procedure '{name}' takes '{k}': give it under 'with'",
+                           lambda k: f"procedure '{name}' has no parameter '{k}'{did_you_mean(k, params)}")
+        return None if args is None else ir.Call(path, name, holding(scope), args)

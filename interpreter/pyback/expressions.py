@@ -520,13 +520,17 @@ class Source:
         return f"_random(s, {self.text(node.args[0])})"
 
     def _b_slice(self, node):
-        return f"_charged(s, _slice({', '.join(self.text(a) for a in node.args)}))"
+        return self._charged_list(node, "_slice")
 
     def _b_subsets(self, node):
-        return f"_charged(s, _subsets({', '.join(self.text(a) for a in node.args)}))"
+        return self._charged_list(node, "_subsets")
 
     def _b_range(self, node):
-        return f"_charged(s, _range({', '.join(self.text(a) for a in node.args)}))"
+        return self._charged_list(node, "_range")
+
+    def _charged_list(self, node, helper: str) -> str:
+        """A built-in that makes a list from its arguments (lang/values.py), its length charged."""
+        return f"_charged(s, {helper}({', '.join(self.text(a) for a in node.args)}))"
 
     def _b_clockwise(self, node):
         return f"_clockwise(s, {self.text(node.args[0])})"
