@@ -399,7 +399,9 @@ class Writer:
         var = self.pick("x", self.fresh("x"))
         if by is not None and var in by:
             var = self.fresh("x")
-        k = r.randint(0, 4)
+        k = r.randint(0, 5)
+        if k == 5:
+            return [self.choose_among(sc, before, by)]
         step, otherwise, guard, needs_where = {}, None, None, False
         if k <= 1:          # a card from a hand, then moved away
             hand = f"{by or 'current'}.hand"
@@ -412,7 +414,7 @@ class Writer:
             elif not sc.turns or self.chance(0.5):
                 otherwise = [{"log": "nothing to play"}]
                 guard = f"{var} != null and {var} in {hand}"
-            # after `otherwise` the name is bound (to null) only by a `where`: read it only then, mostly
+            # after `otherwise` the name is null: read it guarded, mostly with a `where`
             needs_where = guard is not None and self.chance(0.9)
         elif k == 2:        # words
             words = r.sample(["a", "b", "c", "d"], r.randint(1, 3))
@@ -457,6 +459,31 @@ class Writer:
         if self.chance(0.3):
             step["prompt"] = "Choose well"
         return [step] + follow
+
+    def choose_among(self, sc: Scope, before: Scope, by) -> dict:
+        """A choice among kinds of option: a card of a hand (moved away), a word, and a
+        player with a number (one option per combination), each with its own steps."""
+        r = self.r
+        hand = f"{by or 'current'}.hand"
+        card, who, k = self.fresh("x"), self.fresh("x"), self.fresh("x")
+        in_card = before.inner(locals_={**before.locals, card: CARD})
+        in_pair = before.inner(locals_={**before.locals, who: PLAYER, k: NUM})
+        kinds = [{"from": hand, "as": card, "label": "play {" + card + "}",
+                  "do": [{"move": {"card": card, "from": hand, "to": self.pick("pile", "bin")}}]
+                  + self.steps(in_card, r.randint(0, 1))},
+                 {"option": "pass", **({"when": self.cond(before, 1)} if self.chance(0.5) else {}),
+                  "do": self.steps(before.inner(), r.randint(0, 2))},
+                 {"from": {who: self.pick("players", "active"), k: f"range(1, {r.randint(2, 4)})"},
+                  "do": [{"add": {f"{who}.score": k}}]}]
+        if self.chance(0.5):
+            kinds[0]["where"] = self.pick(f"{card}.value >= {r.randint(1, 3)}", self.cond(in_card, 1))
+        if self.chance(0.5):
+            kinds[2]["where"] = f"{k} > 1 or {who} != {self.player(in_pair)}"
+        r.shuffle(kinds)
+        step = {"choose": kinds, "otherwise": [{"log": "nothing"}]}
+        if by is not None:
+            step["by"] = by
+        return step
 
     def request(self, sc: Scope) -> dict:
         step = {"request": "ask", "from": "current", "to": self.pick("current.left", "current.right", "player(0)"),

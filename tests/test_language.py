@@ -320,3 +320,142 @@ def test_several_cards_of_one_rank_are_one_choice_from_the_subsets_of_a_hand(bac
     assert len(options) == (3 if same else 2)
     apply(program, s, len(options) - 1)
     assert len(s.zones["pile"]) == (2 if same else 1)
+
+KINDS = """
+name: kinds
+players: 2
+deck:
+  product:
+    suit: [{id: a}, {id: b}]
+    rank: [{id: "1", n: 1}, {id: "2", n: 2}, {id: "3", n: 3}, {id: "4", n: 4}]
+  id: "{rank}{suit}"
+  zone: stock
+zones:
+  stock: {visibility: hidden}
+  pile: {visibility: public}
+  hand: {per_player: true, visibility: owner}
+variables:
+  passes: 0
+  asked: 0
+flow:
+  round:
+    - deal: {from: stock, to: hand, count: 2}
+    - turns:
+        until: "passes >= 2 or any(players, p => count(p.hand) == 0)"
+        do:
+          - choose:
+              - from: current.hand
+                as: card
+                where: "count(pile) == 0 or card.n > top(pile).n"
+                label: "play {card}"
+                refusal: "{card} is lower than the pile"
+                do:
+                  - move: {card: card, from: current.hand, to: pile}
+                  - set: {passes: 0}
+              - option: draw
+                when: "count(stock) > 0"
+                do: [move: {from: stock, to: current.hand, count: 1}]
+              - from: {who: "filter(players, p => p != current)", n: "range(1, 3)"}
+                label: "ask {who} for {n}"
+                do: [add: {asked: n}]
+              - option: pass
+                do: [add: {passes: 1}]
+            prompt: Play, draw, ask or pass
+  until: "true"
+result:
+  winners: "filter(players, p => count(p.hand) == 0)"
+"""
+
+
+@pytest.mark.parametrize("backend", ["closures", "generated"])
+def test_one_choice_offers_options_of_different_kinds_each_with_its_own_steps(backend):
+    from interpreter.runtime.engine import labels, refusal
+    p = load_program_text(KINDS, "kinds.yaml", backend=backend)
+    s = new_game(p, seed=1)              # no shuffle: Player 1 holds 4b 2b, Player 2 3b 1b
+    assert labels(p, s) == ["play 4b", "play 2b", "draw", "ask Player 2 for 1", "ask Player 2 for 2", "pass"]
+    apply(p, s, 0)                                              # Player 1 plays 4b
+    assert [p.deck.ids[c] for c in s.zones["pile"]] == ["4b"]
+    assert labels(p, s) == ["draw", "ask Player 1 for 1", "ask Player 1 for 2", "pass"]
+    assert refusal(p, s, "3b") == ("play 3b", "3b is lower than the pile")
+    apply(p, s, 2)                                              # Player 2 asks for 2
+    assert s.vars["asked"] == 2
+    apply(p, s, 0)                                              # Player 1 draws
+    assert len(s.zones["hand"][0]) == 2
+
+
+def test_a_random_player_is_uniform_over_the_moves_of_a_choice_among_kinds():
+    p = load_program_text(KINDS, "kinds.yaml")
+    s = new_game(p, seed=1)              # no shuffle: Player 1 holds 4b 2b, Player 2 3b 1b
+    assert len(s.pending[1]) == 6          # two cards, a draw, two questions, a pass: one list
+
+
+PAIRS = """
+name: pairs
+players: 3
+deck: {cards: [a, b, c], zone: stock}
+zones: {stock: {visibility: hidden}}
+variables:
+  asked: {type: player, initial: null}
+  wanted: 0
+flow:
+  round:
+    - choose: {who: "filter(players, p => p != player(0))", n: "range(1, 4)"}
+      where: "n != 2"
+      label: "ask {who} for {n}"
+      by: player(0)
+    - set: {asked: who, wanted: n}
+    - end_game
+result: {winners: "[asked]"}
+"""
+
+
+@pytest.mark.parametrize("backend", ["closures", "generated"])
+def test_a_choice_over_combinations_binds_each_name_for_the_steps_after_it(backend):
+    from interpreter.runtime.engine import labels
+    p = load_program_text(PAIRS, "pairs.yaml", backend=backend)
+    s = new_game(p, seed=1)
+    assert labels(p, s) == ["ask Player 2 for 1", "ask Player 2 for 3", "ask Player 3 for 1", "ask Player 3 for 3"]
+    apply(p, s, 3)
+    assert (s.vars["asked"], s.vars["wanted"]) == (2, 3)
+
+
+PASSING = """
+name: passing
+players: 3
+deck: {cards: [a, b, c], zone: stock}
+zones: {stock: {visibility: hidden}}
+variables:
+  turns_taken: 0
+flow:
+  round:
+    - turns:
+        first: player(0)
+        count: 3
+        do:
+          - choose: [go]
+            label: "{current} goes"
+          - add: {turns_taken: 1}
+          - if: "turns_taken == 1"
+            then: [set: {current: player(1)}, log: "the turn passes to {current}"]
+  until: "true"
+result: {winners: "[current]"}
+"""
+
+
+@pytest.mark.parametrize("backend", ["closures", "generated"])
+def test_setting_current_passes_the_turn_and_the_next_turn_follows_from_that_player(backend):
+    from interpreter.runtime.engine import labels
+    p = load_program_text(PASSING, "passing.yaml", backend=backend)
+    s = new_game(p, seed=1)
+    seen = []
+    while not s.over:
+        seen.append(labels(p, s)[0])
+        apply(p, s, 0)
+    assert seen == ["Player 1 goes", "Player 3 goes", "Player 1 goes"]
+    assert any("the turn passes to Player 2" in str(e) for e in s.log)
+
+
+def test_current_is_set_to_a_player_not_added_to():
+    with pytest.raises(RulesetError) as e:
+        load_program_text(PASSING.replace("set: {current: player(1)}", "add: {current: 1}"), "passing.yaml")
+    assert "'current' is a player: set it, do not add to it" in str(e.value)

@@ -16,6 +16,7 @@ from .expressions import Closures
 from .texts import template
 
 CARD_TYPES = (CARD, list_of(CARD))
+PICK = "#pick"          # the local a choice among kinds leaves its option in, for the pick after it
 
 
 class Code:
@@ -44,6 +45,13 @@ class Code:
         def at(label):
             return self.labels[label]
         return [f(pc, at) for pc, f in enumerate(self.factories)]
+
+
+def unset_names(s: ir.ChooseAmong) -> tuple:
+    """The names a choice among kinds binds for the steps after it (a choice of one kind with
+    no steps of its own): null where no option is legal and `otherwise` runs."""
+    kinds = s.alternatives
+    return tuple(n for n, _, _ in kinds[0].names) if len(kinds) == 1 and kinds[0].body is None else ()
 
 
 class StepBuilder:
@@ -266,7 +274,7 @@ class StepBuilder:
         otherwise, end = code.label(), code.label()
         where, memo = self.closures.condition(s.where, s.var) if s.where is not None else (None, False)
         pc = code.emit(vm.choose(cid, self.fn_of(s.options), s.var, where, self.fn(s.by),
-                                 otherwise if s.otherwise is not None else None, memo), s.path)
+                                 otherwise if s.otherwise is not None else None, memo, (s.var,)), s.path)
         self.marks[id(s)] = {"pc": pc, "cid": cid}
         self._note_card_scope(pc + 1, s.holding)
         if s.otherwise is not None:
@@ -274,6 +282,60 @@ class StepBuilder:
             code.place(otherwise)
             self.steps(s.otherwise)
             code.place(end)
+
+    def _cf_ChooseAmong(self, s: ir.ChooseAmong):
+        """The choice (its options [kind, value, ...] in the local PICK), then the pick: the
+        option's names bound, a jump to its kind's steps; each kind's steps end in a jump
+        past the others."""
+        code = self.code
+        kinds = s.alternatives
+        for a in kinds:
+            for name, _, typ in a.names:
+                self.bind(name, typ)
+        cid = len(self.choices)
+        self.choices.append(self.among_spec(s))
+        otherwise, end = code.label(), code.label()
+        options = self.among_options(s)
+        pc = code.emit(vm.choose(cid, options, PICK, None, self.fn(s.by),
+                                 otherwise if s.otherwise is not None else None, unset=unset_names(s)), s.path)
+        self.marks[id(s)] = {"pc": pc, "cid": cid, "options": options}
+        self._note_card_scope(pc + 1, s.holding)
+        starts = [code.label() if a.body is not None else end for a in kinds]
+        code.emit(vm.pick(PICK, [([n for n, _, _ in a.names], at) for a, at in zip(kinds, starts)]), s.path)
+        for a, at in zip(kinds, starts):
+            if a.body is not None:
+                code.place(at)
+                self.steps(a.body)
+                code.emit(vm.jump(end), a.path)
+        if s.otherwise is not None:
+            code.place(otherwise)
+            self.steps(s.otherwise)
+        code.place(end)
+
+    def among_options(self, s: ir.ChooseAmong, legal_only=True):
+        """fn(state, locals) -> the options of a choice among kinds (shared with pyback/)."""
+        return vm.among_options([(self.fn(a.when), tuple((n, self.fn_of(e)) for n, e, _ in a.names),
+                                  self.fn(a.where)) for a in s.alternatives], legal_only)
+
+    def among_spec(self, s: ir.ChooseAmong) -> ChoiceSpec:
+        """The ChoiceSpec of a choice among kinds: labels and refusals by the option's kind."""
+        kinds = s.alternatives
+        names = [[n for n, _, _ in a.names] for a in kinds]
+        shows = [[shower(t, self.display) for _, _, t in a.names] for a in kinds]
+
+        def default_label(state, option):
+            a = kinds[option[0]]
+            if a.word is not None:
+                return a.word
+            return " ".join(show(state, v) for show, v in zip(shows[option[0]], option[1:]))
+        label = vm.among_text([(n, self.text(a.label) if a.label is not None else None)
+                               for n, a in zip(names, kinds)], default_label)
+        refusal = vm.among_text([(n, self.text(a.refusal) if a.refusal is not None else None)
+                                 for n, a in zip(names, kinds)], lambda state, option: None)
+        slots = tuple(tuple("card" if t == CARD else "cards" if t == list_of(CARD) else None
+                            for _, _, t in a.names) for a in kinds)
+        return ChoiceSpec(PICK, label, s.prompt, s.path, candidates=self.among_options(s, legal_only=False),
+                          refusal=refusal, slots=slots)
 
     def _bound_text(self, template, var):
         """fn(state, locals, option) -> a text with the option bound to `var`."""
@@ -346,6 +408,8 @@ class StepBuilder:
     def _assignment(self, a: ir.Assign, add: bool):
         t = a.target
         v = self.fn_of(a.value)
+        if isinstance(t, ir.Current):
+            return effects.set_current(v)
         if isinstance(t, ir.GlobalVar):
             return effects.add_global(t.name, v) if add else effects.set_global(t.name, v, _kind(t.type))
         owner = self.fn_of(t.owner)

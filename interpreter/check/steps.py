@@ -6,6 +6,8 @@ node (None), which is harmless because a ruleset with a problem is never built.
 """
 from __future__ import annotations
 
+from contextlib import nullcontext as _nothing
+
 from lark import Tree
 
 from ..errors import did_you_mean
@@ -220,6 +222,10 @@ class StepChecker:
             return None
         if isinstance(tree, Tree) and tree.data == "name":
             name = tree.children[0].value
+            if name == "current" and name not in self.sym.global_vars:
+                if add:
+                    self.report(path, "'current' is a player: set it, do not add to it", key=True)
+                return ir.Assign(ir.Current(), self.expr(value, path, scope, PLAYER))
             if name not in self.sym.global_vars:
                 known = list(self.sym.global_vars)
                 hint = f" (it is a player variable: write current.{name})" if name in self.sym.player_vars \
@@ -361,8 +367,10 @@ class StepChecker:
         return ir.Turns(p, first, nxt, until, count, order, body, holding(scope))
 
     def _cf_choose(self, step, path, scope):
-        var = step.get("as", "choice")
         raw = step["choose"]
+        if isinstance(raw, dict) or isinstance(raw, list) and raw and all(isinstance(x, dict) for x in raw):
+            return self._choose_among(step, path, scope)
+        var = step.get("as", "choice")
         if isinstance(raw, list):
             options = constant(list_of(self._literal_type(raw, path + ("choose",))), tuple(raw))
         else:
@@ -385,6 +393,98 @@ class StepChecker:
         otherwise = self.steps(step["otherwise"], path + ("otherwise",), dict(scope)) if "otherwise" in step else None
         scope[var] = et
         return ir.Choose(path, var, options, et, where, by, label, prompt, otherwise, waiting, refusal)
+
+    def _choose_among(self, step, path, scope):
+        """A choice whose options are of several kinds (`choose:` a list of alternatives, each
+        with its own steps), or combine several names (`choose: {who: LIST, rank: LIST}`, one
+        option per combination, the names bound for the steps that follow)."""
+        raw = step["choose"]
+        if isinstance(raw, dict):           # one kind: its where, label and refusal are the step's
+            alt = dict(step, **{"from": raw})
+            del alt["choose"]
+            for k in ("by", "prompt", "otherwise", "as"):
+                alt.pop(k, None)
+            if "as" in step:
+                self.report(path + ("as",), "the names of each option are the keys of 'choose': leave out 'as'",
+                            key=True)
+            alternatives = (self._alternative(alt, path, scope, after=scope, key="choose"),)
+        else:
+            for k in ("as", "where", "label", "refusal"):
+                if k in step:
+                    self.report(path + (k,), f"a choice among kinds of option gives '{k}' in each kind", key=True)
+            alternatives, bound = [], []
+            for i, alt in enumerate(raw):
+                inner = dict(scope)
+                alternatives.append(self._alternative(alt, path + ("choose", i), inner, after=None))
+                bound.append(inner)
+            for name, typ in bound[0].items() if bound else ():   # what every kind's steps bind stays bound
+                if name not in scope and all(b.get(name) == typ for b in bound):
+                    scope[name] = typ
+            alternatives = tuple(a for a in alternatives if a is not None)
+        by = self.expr(step["by"], path + ("by",), scope, PLAYER) if "by" in step else None
+        prompt = self.ck.localized(step.get("prompt", "Choose"), path + ("prompt",), "Choose")
+        otherwise = self.steps(step["otherwise"], path + ("otherwise",), dict(scope)) if "otherwise" in step else None
+        if None in alternatives:
+            return None
+        return ir.ChooseAmong(path, alternatives, by, prompt, otherwise, holding(scope))
+
+    def _alternative(self, alt, path, scope, after, key="from"):
+        """One kind of option of a choice.  `after`: the scope the names are bound in for the
+        steps after the choice (a choice of one kind), else None (they are bound in its `do`);
+        `key`: where its lists are written (`choose` for a choice of one kind)."""
+        keys = {"option", "from", "as", "when", "where", "label", "refusal", "do"}
+        for k in alt:
+            if k not in keys:
+                self.report(path + (k,), f"unknown key '{k}' in a kind of option{did_you_mean(k, keys)}", key=True)
+        if ("option" in alt) == ("from" in alt):
+            self.report(path, "a kind of option gives either 'option' (one option, a word) or 'from' (its list)",
+                        key=True)
+            return None
+        when = self.expr(alt["when"], path + ("when",), scope, BOOL, condition=True) if "when" in alt else None
+        word, names = alt.get("option"), []
+        if word is not None and not isinstance(word, str):
+            self.report(path + ("option",), "an option named by a word: give a text")
+            return None
+        src = alt.get("from")
+        if isinstance(src, dict):
+            if "as" in alt and after is None:
+                self.report(path + ("as",), "the names of each option are the keys of 'from': leave out 'as'",
+                            key=True)
+            pairs = list(src.items())
+        elif src is not None:
+            pairs = [(alt.get("as", "choice"), src)]
+        else:
+            pairs = []
+        inner = dict(scope)
+        for name, lst in pairs:
+            at = path + ((key, name) if isinstance(src, dict) else (key,))
+            if not isinstance(name, str) or not name.isidentifier():
+                self.report(at, f"'{name}' cannot name an option: use letters, digits and _", key=True)
+                return None
+            if isinstance(lst, list):
+                options = constant(list_of(self._literal_type(lst, at)), tuple(lst))
+            else:
+                options = self.expr(lst, at, scope)
+            et = elem_of(options.type)
+            if et is None:
+                self.report(at, "the options of a choice come from a list or zone")
+                et = ANY
+            et = element_type(et, options)
+            names.append((name, options, et))
+            inner[name] = et
+        with self.ck.seam.facts(when, True) if when is not None else _nothing():
+            where = self.ck.seam.where(alt["where"], path + ("where",), inner, None) \
+                if "where" in alt and not self.ck.skipped(path + ("where",)) else None
+            label = self.ck.template(alt["label"], path + ("label",), inner) if "label" in alt else None
+            refusal = self.ck.template(alt["refusal"], path + ("refusal",), inner) if "refusal" in alt else None
+            body = None
+            if "do" in alt:
+                body = self.steps(alt["do"], path + ("do",), inner)
+        if after is not None:
+            after.update(inner)
+        else:
+            scope.update(inner)
+        return ir.Alternative(path, word, tuple(names), when, where, label, refusal, body)
 
     def _literal_type(self, items, path) -> str:
         """The element type of a list of options written out in YAML: all texts or all numbers."""

@@ -49,7 +49,14 @@ class PlayerVar:
     owner: Expr
 
 
-Target = Union[GlobalVar, PlayerVar]
+@dataclass(frozen=True)
+class Current:
+    """`current` as the target of `set`: the turn passes to that player (the next turn
+    follows from them)."""
+    type: str = "player"
+
+
+Target = Union[GlobalVar, PlayerVar, Current]
 
 
 @dataclass(frozen=True)
@@ -257,6 +264,34 @@ class Choose:
     otherwise: Steps | None
     holding: frozenset
     refusal: Template | None = None     # why an option of the list is not legal now, told to a person
+
+
+@dataclass(frozen=True)
+class Alternative:
+    """One kind of option of a ChooseAmong: a fixed word (`option: pass`), or one option per
+    element of a list, or of each combination of several lists (`from: {who: ..., rank: ...}`),
+    each bound to its names."""
+    path: Path
+    word: str | None                    # a single option, named by this word
+    names: tuple                        # ((name, Expr of its list, element type), ...); () for a word
+    when: Expr | None                   # the kind is offered only when this holds
+    where: Expr | None                  # an option is legal only when this holds (its names bound)
+    label: Template | None
+    refusal: Template | None
+    body: Steps | None                  # run when an option of this kind is picked (None: nothing)
+
+
+@dataclass(frozen=True)
+class ChooseAmong:
+    """A decision among options of different kinds, or of several names each (one option per
+    combination): one list, so that a player picking at random is uniform per move.  The
+    option picked is [kind index, value, ...]."""
+    path: Path
+    alternatives: tuple                 # of Alternative
+    by: Expr | None
+    prompt: str
+    otherwise: Steps | None
+    holding: frozenset                  # names holding cards while the decision waits
 
 
 @dataclass(frozen=True)

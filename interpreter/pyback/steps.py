@@ -36,7 +36,7 @@ from typing import NamedTuple
 
 from ..errors import InterpreterError, RulesError
 from ..lang import ir
-from ..backend.steps import _kind
+from ..backend.steps import _kind, unset_names
 from ..limits import MAX_LIST, MAX_NUMBER, MAX_STRING, MAX_WORK
 from ..runtime import effects, vm
 from ..runtime.state import next_seat
@@ -61,7 +61,7 @@ def _not_in_zone():
 
 HELPERS = {"_exit_to": vm.unwind, "_no_option": _no_option, "_nobody": _nobody, "_not_in_zone": _not_in_zone,
            "_too_big": effects._too_big, "_MAXN": MAX_NUMBER,
-           "_checks": effects._CHECKS, "_MAXW": MAX_WORK, "_nobody_owns": effects.nobody_owns, "_charge": effects.charge, "_moved": effects.moved, "_dealt": effects.dealt, "_charged": _charged, "RulesError": RulesError, "_next_seat": next_seat}
+           "_checks": effects._CHECKS, "_MAXW": MAX_WORK, "_nobody_owns": effects.nobody_owns, "_current_nobody": effects.current_nobody, "_charge": effects.charge, "_moved": effects.moved, "_dealt": effects.dealt, "_charged": _charged, "RulesError": RulesError, "_next_seat": next_seat}
 
 
 JUMPS_WRITTEN_IN = 2     # loop tops written in, on each path through a function (more: more code, fewer returns)
@@ -381,7 +381,7 @@ class Generator:
     def _leaves(self, step) -> bool:
         if isinstance(step, ir.Effect):
             return False
-        if isinstance(step, (ir.Choose, ir.Exit, ir.Call, ir.Request, ir.Turns)):
+        if isinstance(step, (ir.Choose, ir.ChooseAmong, ir.Exit, ir.Call, ir.Request, ir.Turns)):
             return True
         if isinstance(step, ir.Emit):
             return self.marks[id(step)]["pc"] is not None
@@ -443,6 +443,11 @@ class Generator:
     def fx_Set(self, fn, step, pc, index):
         for a in step.items:
             t = a.target
+            if isinstance(t, ir.Current):
+                fn.add(f"_v = {self.value(fn, a.value, pc, index)}")
+                fn.add("if _v is None: _current_nobody()")
+                fn.add("s.current = _v")
+                continue
             if isinstance(t, ir.GlobalVar):
                 target = f"s.vars[{t.name!r}]"
                 if step.add:
@@ -957,6 +962,7 @@ class Generator:
             if step.otherwise is None:
                 fn.add("_no_option()")
             else:
+                fn.add(f"l[{step.var!r}] = None")
                 self.tail(step.otherwise, 0, rest, fn)
         if step.by is not None:
             fn.add(f"_who = {self.expr(fn, step.by, pc)}")
@@ -968,6 +974,65 @@ class Generator:
         fn.add(f"s.pc = {pc + 1}")
         fn.leave(-1)
         return True
+
+    def step_ChooseAmong(self, step, rest, fn) -> bool:
+        """The choice as the closure back end computes its options (kinds, combinations, their
+        `where`), then, on return from the decision, the pick written as an if per kind."""
+        m = self.marks[id(step)]
+        pc, cid = m["pc"], m["cid"]
+        if "options_name" not in m:
+            m["options_name"] = self.const(m["options"], "_among")
+        self.entry(pc + 1, lambda f: self.write_pick(step, rest, f))
+        self.entry(pc, lambda f: self.step_ChooseAmong(step, rest, f))
+        fn.count()
+        self.at(fn, pc)
+        fn.add(f"_opts = {m['options_name']}(s, l)")
+        fn.flush()
+        fn.add("if not _opts:")
+        with fn.block(tail=True):
+            if step.otherwise is None:
+                fn.add("_no_option()")
+            else:
+                for name in unset_names(step):
+                    fn.add(f"l[{name!r}] = None")
+                self.tail(step.otherwise, 0, rest, fn)
+        if step.by is not None:
+            fn.add(f"_who = {self.expr(fn, step.by, pc)}")
+            fn.add("if _who is None: _nobody(True)")
+        else:
+            fn.add("_who = s.current")
+            fn.add("if _who is None: _nobody(False)")
+        fn.add(f"s.pending = (_who, _opts, {cid})")
+        fn.add(f"s.pc = {pc + 1}")
+        fn.leave(-1)
+        return True
+
+    def write_pick(self, step, rest, fn):
+        """The pick after a choice among kinds: the option's names bound, its kind's steps (each
+        ending in a jump past the others), then what follows the choice."""
+        pc = self.marks[id(step)]["pc"] + 1
+        fn.count()
+        self.at(fn, pc)
+        fn.add("_o = l.pop('#pick')")
+        fn.flush()
+        after = Special(lambda f: (f.count(), rest.emit(self, f)))      # a kind's steps end in a jump
+        before, budgets, word = fn.budget, [], "if"
+        for k, a in enumerate(step.alternatives):
+            fn.add(f"{word} _o[0] == {k}:")
+            word = "elif"
+            with fn.block():
+                for i, (name, _, _) in enumerate(a.names):
+                    fn.add(f"l[{name!r}] = _o[{i + 1}]")
+                if a.body is not None:
+                    fn.budget = before
+                    if self.steps(a.body, 0, after, fn):
+                        budgets.append(None)
+                        continue
+                    fn.count()          # the jump past the other kinds
+                    budgets.append(fn.budget)
+        live = [b for b in budgets if b is not None]
+        fn.budget = tuple(map(max, *live, before)) if live else before
+        rest.emit(self, fn)
 
     def step_Request(self, step, rest, fn) -> bool:
         m = self.marks[id(step)]

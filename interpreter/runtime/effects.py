@@ -134,6 +134,20 @@ def gather(zone_lists, dst):
     return gather_
 
 
+def set_current(value):
+    """`set: {current: p}`: the turn is p's from here on, and the next turn follows from p."""
+    def set_(s, l):
+        p = value(s, l)
+        if p is None:
+            current_nobody()
+        s.current = p
+    return set_
+
+
+def current_nobody():
+    raise RulesError("'current' cannot be set to nobody (null)")
+
+
 def set_global(name, value, kind=None):
     check = _CHECKS.get(kind)
     if check is None:

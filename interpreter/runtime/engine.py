@@ -8,7 +8,7 @@ the list of decisions replay a game exactly.
 """
 from __future__ import annotations
 
-from .program import Program
+from .program import Program, option_card, option_cards, renamed_option
 from .effects import _list, account_text, note
 from . import events
 from ..errors import RUN_TIME_FAULTS, Problem, RulesError, words
@@ -204,12 +204,10 @@ FACE_DOWN = "face-down card {n}"
 def _unseen(program, s, seat, spec, options) -> set:
     """The indexes of the options holding a card the deciding seat cannot see: their labels,
     computed from the cards, could name it, so the seat reads 'face-down card 3' instead."""
-    if not (spec.cards or spec.card_lists):
+    if not (spec.cards or spec.card_lists or spec.slots):
         return set()
     known = known_cards(program, s, seat)
-    if spec.cards:
-        return {i for i, o in enumerate(options) if isinstance(o, int) and o not in known}
-    return {i for i, o in enumerate(options) if isinstance(o, list) and any(c not in known for c in o)}
+    return {i for i, o in enumerate(options) if any(c not in known for c in option_cards(spec, o))}
 
 
 def _label(label, s: State, option, i: int) -> str:
@@ -271,8 +269,9 @@ def _named(program, s, seat, spec, options, answer, listed=True):
             continue
         label = FACE_DOWN.format(n=i + 1) if unseen else _label(spec.label, s, option, i)
         names = {label.lower(), *label.lower().split()}
-        if spec.cards and isinstance(option, int) and not unseen:
-            names |= {program.deck.ids[option].lower(), program.deck.display[option].lower()}
+        card = None if unseen else option_card(spec, option)
+        if card is not None:
+            names |= {program.deck.ids[card].lower(), program.deck.display[card].lower()}
         if word in names:
             yield i, option, label
 
@@ -533,5 +532,6 @@ def _rename_cards(program: Program, c: State, rename: dict) -> None:
     if "piece" in program.card_locals:       # requests carry a card as their piece
         for rec in c.requests:
             rec[4] = many(rec[4])
-    if c.pending is not None and program.choices[c.pending[2]].cards:
-        c.pending = (c.pending[0], many(c.pending[1]), c.pending[2])
+    if c.pending is not None:
+        spec = program.choices[c.pending[2]]
+        c.pending = (c.pending[0], [renamed_option(spec, o, one) for o in c.pending[1]], c.pending[2])

@@ -26,6 +26,53 @@ class ChoiceSpec:
     card_lists: bool = False    # the options are lists of cards (a choice of several cards at once)
     candidates: object = None   # fn(state, locals) -> every option of the list, legal or not
     refusal: object = None      # fn(state, locals, option) -> why that option is not legal now, or None
+    slots: tuple | None = None  # a choice among kinds: per kind, what each value of an option
+    #                             [kind, value, ...] is ('card', 'cards' or None); None otherwise
+
+
+def option_cards(spec: ChoiceSpec, option) -> list:
+    """The cards an option of the choice holds (a planning bot's imagined deal renames them;
+    a seat that cannot see one of them reads the option face down)."""
+    if spec.cards:
+        return [option] if isinstance(option, int) else []
+    if spec.card_lists:
+        return list(option) if isinstance(option, list) else []
+    if spec.slots is None:
+        return []
+    out = []
+    for kind, value in zip(spec.slots[option[0]], option[1:]):
+        if kind == "card" and isinstance(value, int):
+            out.append(value)
+        elif kind == "cards" and isinstance(value, list):
+            out.extend(value)
+    return out
+
+
+def option_card(spec: ChoiceSpec, option):
+    """The card an option is, for a person naming it by the card's id or name; else None."""
+    if spec.cards:
+        return option if isinstance(option, int) else None
+    if spec.slots is not None and spec.slots[option[0]] == ("card",) and isinstance(option[1], int):
+        return option[1]
+    return None
+
+
+def renamed_option(spec: ChoiceSpec, option, one):
+    """The option with each card it holds renamed by `one` (an imagined deal)."""
+    if spec.cards:
+        return one(option)
+    if spec.card_lists:
+        return [one(c) for c in option] if isinstance(option, list) else option
+    if spec.slots is None:
+        return option
+    out = [option[0]]
+    for kind, value in zip(spec.slots[option[0]], option[1:]):
+        if kind == "card":
+            value = one(value)
+        elif kind == "cards" and isinstance(value, list):
+            value = [one(c) for c in value]
+        out.append(value)
+    return out
 
 
 @dataclass

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from ..errors import RulesError
 from .state import next_seat
+from . import effects
+from ..limits import MAX_LIST
 
 
 def run_effects(batch):
@@ -221,7 +223,9 @@ def turns_next(nxt_fn, top_label):
     return factory
 
 
-def choose(cid, options, var, where, by, otherwise_label, memo=False):
+def choose(cid, options, var, where, by, otherwise_label, memo=False, unset=()):
+    """A decision (s.pending) among the options where `where` holds, or the jump to
+    `otherwise` when there is none: the names the choice binds (`unset`) are null there."""
     def factory(pc, at):
         other = at(otherwise_label) if otherwise_label is not None else None
         nxt = pc + 1
@@ -247,6 +251,8 @@ def choose(cid, options, var, where, by, otherwise_label, memo=False):
             if not opts:
                 if other is None:
                     raise RulesError("no legal option for this choice, and the step has no 'otherwise'")
+                for name in unset:
+                    l[name] = None
                 return other
             player = by(s, l) if by is not None else s.current
             if player is None:
@@ -256,6 +262,74 @@ def choose(cid, options, var, where, by, otherwise_label, memo=False):
             s.pc = nxt
             return -1
         return choose
+    return factory
+
+
+def among_options(kinds, legal_only=True):
+    """fn(state, locals) -> the options of a choice among kinds: [k, value, ...] for each
+    combination of kind k's lists (a word option is [k]), where its `when` and (legal_only)
+    its `where` hold with its names bound.  kinds: [(when, ((name, list fn), ...), where)]."""
+    def options(s, l):
+        out = []
+        for k, (when, names, where) in enumerate(kinds):
+            if when is not None and not when(s, l):
+                continue
+            combos = [[k]]
+            for name, lst in names:
+                values = list(lst(s, l))
+                if len(combos) * len(values) > MAX_LIST:
+                    raise RulesError(f"a choice would have more than {MAX_LIST:,} options")
+                combos = [c + [v] for c in combos for v in values]
+            effects.charge(s, len(combos))
+            if where is not None and legal_only:
+                saved = {name: l.get(name) for name, _ in names}
+                legal = []
+                for c in combos:
+                    for i, (name, _) in enumerate(names):
+                        l[name] = c[i + 1]
+                    if where(s, l):
+                        legal.append(c)
+                l.update(saved)
+                combos = legal
+            out.extend(combos)
+        if len(out) > MAX_LIST:
+            raise RulesError(f"a choice would have more than {MAX_LIST:,} options")
+        return out
+    return options
+
+
+def among_text(kinds, default):
+    """fn(state, locals, option) -> the text of an option of a choice among kinds (its
+    label, or its refusal): kinds is [(names, fn(state, locals) or None)]; `default(state,
+    option)` where a kind gives none."""
+    def text(s, l, option):
+        names, fn = kinds[option[0]]
+        if fn is None:
+            return default(s, option)
+        saved = {name: l.get(name) for name in names}
+        for i, name in enumerate(names):
+            l[name] = option[i + 1]
+        try:
+            return fn(s, l)
+        finally:
+            l.update(saved)
+    return text
+
+
+def pick(var, kinds):
+    """After a choice among kinds: bind the picked option's names and go on at its kind's
+    steps.  kinds: [(names, label)]; the option is taken out of the locals."""
+    def factory(pc, at):
+        table = [(names, at(label)) for names, label in kinds]
+
+        def pick_(s):
+            l = s.locals
+            option = l.pop(var)
+            names, target = table[option[0]]
+            for i, name in enumerate(names):
+                l[name] = option[i + 1]
+            return target
+        return pick_
     return factory
 
 
