@@ -249,7 +249,7 @@ def layout(program) -> dict:
     """What a Program says besides its code: where each step is, the choices, the names that
     hold cards, the step limit; the same under both back ends since their pcs are the same."""
     return {"pcs": len(program.code), "where": program.where, "effect_where": program.effect_where,
-            "choices": [(c.var, c.prompt, c.cards) for c in program.choices], "max_steps": program.max_steps,
+            "choices": [(c.var, c.where, c.cards) for c in program.choices], "max_steps": program.max_steps,
             "card_locals": program.card_locals, "card_cursors": program.card_cursors,
             "card_scopes": program.card_scopes, "shown": program.shown, "options": program.options,
             "zones": program.zones, "var_visibility": program.var_visibility,

@@ -43,14 +43,14 @@ def test_a_house_rule_shows_only_what_it_changes(tmp_path):
     assert code == 0 and lines[0].endswith("4 differences")
     assert "name: hearts2 -> black_maria" in lines
     assert "card attribute points: AS 0 -> 10" in lines
-    assert "flow round:" in lines and "+ {log: next hand}" in lines and "after {call: check_match}" in lines
+    assert "flow round:" in lines and "+ {log: next hand}" in lines and any(line.startswith("after {log: {en: '{p} scores {p.hand_points} this hand") for line in lines)
     assert not any("option" in line or "variable" in line for line in lines)
 
 
 def test_options_variables_and_triggers_added_removed_or_changed(tmp_path):
     path = _variant(tmp_path,
                     ("    choices: [100, 50, 150, 200]\n    default: 100", "    choices: [100, 50, 150, 200]\n    default: 50"),
-                    ("  match_over: false\n", "  match_over: false\n  moons: 0\n"),
+                    ("  match_winner: {type: player, initial: null}\n", "  match_winner: {type: player, initial: null}\n  moons: 0\n"),
                     ("  hand_points: 0\n", "  hand_points: 1\n"),
                     ("    params: [p]\n    expr: \"all(p.hand, c => c.heart)\"",
                      "    params: [p]\n    expr: \"all(p.hand, c => c.heart or c.special)\""))

@@ -293,7 +293,7 @@ def test_match_tie_lower_wins_plays_on_when_exactly_equal():              # A10 
 
 def test_match_tie_sudden_death_next_hand_decides():                     # A10 (c)
     t = _match([100, 100], match_tie="sudden_death")
-    assert not t.over and t.var("sudden")
+    assert not t.over and t.var("phase") == "sudden_death"
 
 
 def test_target_score_option_shortens_the_match():

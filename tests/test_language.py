@@ -459,3 +459,103 @@ def test_current_is_set_to_a_player_not_added_to():
     with pytest.raises(RulesetError) as e:
         load_program_text(PASSING.replace("set: {current: player(1)}", "add: {current: 1}"), "passing.yaml")
     assert "'current' is a player: set it, do not add to it" in str(e.value)
+
+
+PHASED = """
+name: phased
+players: 2
+deck: {cards: [a, b, c], zone: stock}
+zones: {stock: {visibility: hidden}}
+player_variables:
+  score: 0
+flow:
+  round:
+    - for_each: p
+      in: players
+      do:
+        - choose: [1, 2, 3]
+          as: n
+          by: p
+          label: "score {n}"
+        - add: {p.score: n}
+    - log: "round {phase_round} of the {phase}"
+  phases:
+    race:
+      begin: [log: "the race begins"]
+      until: "any(players, p => p.score >= 6)"
+      then: "'overtime' if min(players, p => p.score) == max(players, p => p.score) else null"
+    overtime:
+      begin: [log: "tied: overtime"]
+      round:
+        - for_each: p
+          in: players
+          do: [add: {p.score: 1}]
+        - log: "overtime round {phase_round}"
+      until: "phase_round >= 2"
+      end: [log: "overtime is over"]
+  end:
+    - log: "the game is over"
+result:
+  winners: "filter(players, p => p.score == max(players, q => q.score))"
+"""
+
+
+@pytest.mark.parametrize("backend", ["closures", "generated"])
+def test_phases_follow_one_another_each_with_its_rounds_end_condition_and_successor(backend):
+    p = load_program_text(PHASED, "phased.yaml", backend=backend)
+    s = new_game(p, seed=1)
+    while not s.over:
+        apply(p, s, 1)                  # everybody scores 2: tied at 6 after three rounds
+    assert [e["text"] for e in s.log if e.get("text")] == [
+        "the race begins", "round 1 of the race", "round 2 of the race", "round 3 of the race",
+        "tied: overtime", "overtime round 1", "overtime round 2", "overtime is over", "the game is over"]
+    assert s.vars["phase"] is None and s.pvars["score"] == [8, 8]
+
+
+def test_a_phase_that_ends_untied_ends_the_game():
+    p = load_program_text(PHASED, "phased.yaml")
+    s = new_game(p, seed=1)
+    while not s.over:
+        apply(p, s, 2 if s.pending[0] == 0 else 0)      # Player 1 scores 3, Player 2 scores 1
+    texts = [e["text"] for e in s.log if e.get("text")]
+    assert "tied: overtime" not in texts and texts[-1] == "the game is over" and s.pvars["score"] == [6, 2]
+
+
+SAID = """
+name: said
+players: 2
+languages: [en, fr]
+deck: {cards: [a, b, c], zone: stock}
+zones: {stock: {visibility: hidden}}
+player_variables:
+  lives: 3
+texts:
+  loses:
+    en: "{who} loses {n} {'life' if n == 1 else 'lives'}: {who.lives} left"
+    fr: "{who} perd {n} {'vie' if n == 1 else 'vies'} : il en reste {who.lives}"
+  pick: {en: "How many lives does {who} lose?", fr: "Combien de vies {who} perd-il ?"}
+flow:
+  round:
+    - choose: [1, 2]
+      as: n
+      by: player(0)
+      prompt: {say: pick, with: {who: player(1)}}
+    - add: {"player(1).lives": "-n"}
+    - log: {say: loses, with: {who: player(1), n: n}}
+  until: "true"
+result: {winners: "[]"}
+"""
+
+
+@pytest.mark.parametrize("lang,asked,said", [
+    ("en", "How many lives does Player 2 lose?", "Player 2 loses 2 lives: 1 left"),
+    ("fr", "Combien de vies Joueur 2 perd-il ?", "Joueur 2 perd 2 vies : il en reste 1")])
+@pytest.mark.parametrize("backend", ["closures", "generated"])
+def test_a_text_of_the_catalogue_is_said_with_values_computed_once_in_each_language(backend, lang, asked, said):
+    from interpreter.runtime.engine import prompt
+    p = load_program_text(SAID, "said.yaml", backend=backend, lang=lang)
+    s = new_game(p, seed=1)
+    assert prompt(p, s) == asked                  # a prompt is a text like any other: its {parts} are filled in
+    apply(p, s, 1)
+    assert [e["text"] for e in s.log if e.get("text")] == [said]
+    assert "who" not in s.locals                   # the names `with` gave are gone once the text is said

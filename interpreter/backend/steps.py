@@ -13,7 +13,7 @@ from ..runtime import effects, vm
 from ..runtime.program import ChoiceSpec
 from ..lang.values import shower
 from .expressions import Closures
-from .texts import template
+from .texts import bound_text, template
 
 CARD_TYPES = (CARD, list_of(CARD))
 PICK = "#pick"          # the local a choice among kinds leaves its option in, for the pick after it
@@ -94,8 +94,11 @@ class StepBuilder:
         return None if node is None else self.closures.fn(node)
 
     def text(self, t: ir.Template):
-        """fn(state, locals) -> str of a checked text."""
-        return template(self.closures, t.parts)
+        """fn(state, locals) -> str of a checked text (with its catalogue values bound)."""
+        fn = template(self.closures, t.parts)
+        if not t.binds:
+            return fn
+        return bound_text(fn, [(name, self.fn_of(e)) for name, e in t.binds])
 
     def bind(self, name, typ):
         """A local name that may hold cards is noted, so that a planning bot's imagined deal
@@ -267,7 +270,7 @@ class StepBuilder:
         code = self.code
         self.bind(s.var, s.elem_type)
         cid = len(self.choices)
-        self.choices.append(ChoiceSpec(s.var, self._label(s), s.prompt, s.path, cards=s.elem_type == CARD,
+        self.choices.append(ChoiceSpec(s.var, self._label(s), self.text(s.prompt), s.path, cards=s.elem_type == CARD,
                                        card_lists=s.elem_type == list_of(CARD),
                                        candidates=self.fn_of(s.options),
                                        refusal=self._bound_text(s.refusal, s.var) if s.refusal is not None else None))
@@ -334,7 +337,7 @@ class StepBuilder:
                                  for n, a in zip(names, kinds)], lambda state, option: None)
         slots = tuple(tuple("card" if t == CARD else "cards" if t == list_of(CARD) else None
                             for _, _, t in a.names) for a in kinds)
-        return ChoiceSpec(PICK, label, s.prompt, s.path, candidates=self.among_options(s, legal_only=False),
+        return ChoiceSpec(PICK, label, self.text(s.prompt), s.path, candidates=self.among_options(s, legal_only=False),
                           refusal=refusal, slots=slots)
 
     def _bound_text(self, template, var):

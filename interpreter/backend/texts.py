@@ -18,3 +18,24 @@ def template(closures, tpl):
         joined = "".join(parts)
         return lambda s, l: joined
     return lambda s, l: "".join(p if isinstance(p, str) else p(s, l) for p in parts)
+
+
+_ABSENT = object()
+
+
+def bound_text(text, values):
+    """fn(state, locals) -> str of a catalogue text: each value of its `with` computed first,
+    then bound by name while the text is made (the locals are left as they were)."""
+    def said(s, l):
+        computed = [(name, f(s, l)) for name, f in values]
+        saved = [(name, l.get(name, _ABSENT)) for name, _ in values]
+        l.update(computed)
+        try:
+            return text(s, l)
+        finally:
+            for name, old in saved:
+                if old is _ABSENT:
+                    l.pop(name, None)
+                else:
+                    l[name] = old
+    return said

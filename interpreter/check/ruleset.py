@@ -20,6 +20,7 @@ from ..source.loader import FileRefused, Source, decode, read_bytes
 from ..source.shipped import shipped_docs
 from .deck import build_deck, localize
 from .expr_seam import ExprSeam, constant, stand_in, stand_in_text, symbols
+from .phases import declare, flow_round, flow_until, phases_of
 from .steps import StepChecker
 
 BUILTIN_EVENTS = ("round_start", "round_end", "turn_start", "turn_end")
@@ -68,12 +69,45 @@ class _Checker:
     def template(self, text, path, scope) -> ir.Template:
         if not self.clean(path):
             return ir.Template(path, "", stand_in_text())
+        if _said(text):
+            return self._said(text, path, scope)
         text = self.localized(text, path)
         return ir.Template(path, text, self.seam.template(text, path, scope))
 
+    def _said(self, value, path, scope) -> ir.Template:
+        """`{say: KEY, with: {NAME: EXPR}}`: the catalogue's text KEY in the chosen language,
+        its names the values given (each computed once, whatever the language says)."""
+        key = value["say"]
+        given = value.get("with") or {}
+        binds, inner = [], dict(scope)
+        for name, expr in given.items():
+            node = self.expr(expr, path + ("with", name), scope)
+            binds.append((name, node))
+            inner[name] = node.type
+        if key not in self.texts:
+            self.report(path + ("say",), f"no text '{key}' in the ruleset's texts{did_you_mean(key, self.texts)}")
+            return ir.Template(path, "", stand_in_text())
+        entry = self.texts[key]
+        at = ("texts", key) + ((self._language_in(entry),) if isinstance(entry, dict) else ())
+        text = str(localize(entry, self.lang, self.languages))
+        return ir.Template(path, text, self.seam.template(text, at, inner), tuple(binds))
+
+    def _language_in(self, entry: dict) -> str:
+        """The key of the text `localize` picks from a text per language."""
+        for code in (self.lang, *self.languages):
+            if code in entry:
+                return code
+        return next(iter(entry))
+
     def localized(self, value, path, default=None) -> str:
         """The text of `value` (at `path`) in the chosen language; `default` where the schema
-        found it wrong."""
+        found it wrong.  A text of the catalogue (`say`) is taken as it is written there."""
+        if _said(value) and self.clean(path):
+            if value["say"] not in self.texts:
+                self.report(path + ("say",), f"no text '{value['say']}' in the ruleset's texts"
+                                             f"{did_you_mean(value['say'], self.texts)}")
+                return str(default or "")
+            value = self.texts[value["say"]]
         return str(localize(value if self.clean(path) else default, self.lang, self.languages))
 
     # -- the whole ruleset ------------------------------------------------------
@@ -84,6 +118,7 @@ class _Checker:
         self._check_options()
         options = resolve_options({"name": d.get("name"), "options": self._option_specs()}, overrides)
         self.languages = languages = self._languages()
+        self.texts = _mapping(d.get("texts")) if self.clean(("texts",)) else {}
         self.lang = lang = lang or languages[0]
         if lang not in languages:
             raise UsageError(f"{d.get('name')} has no language '{lang}'; choose one of: {', '.join(languages)}")
@@ -101,6 +136,9 @@ class _Checker:
         self.seam = ExprSeam(self.sym, self.report)
         variables = self._variables("variables", self.sym.global_vars)
         player_variables = self._variables("player_variables", self.sym.player_vars)
+        self.phases = phases_of(d.get("flow")) if self.clean(("flow",)) else {}
+        if self.phases:
+            declare(self, self.phases, variables)
         self.seam.define_functions(self._functions())
         self.events = self._events()
         self.procedures = self._procedure_params()
@@ -254,8 +292,15 @@ class _Checker:
         triggers_on = self._triggers_on()
         flow = _mapping(self.data.get("flow"))
         setup = steps(flow.get("setup") or [], ("flow", "setup"), {})
-        round_ = steps(flow.get("round"), ("flow", "round"), {})
-        until = self.expr(flow.get("until", True), ("flow", "until"), {}, BOOL, condition=True)
+        round_ = steps(flow.get("round") or [], ("flow", "round"), {})
+        if self.phases:
+            if "until" in flow:
+                self.report(("flow", "until"), "with phases, each phase's 'until' says when it ends, and the game "
+                                               "ends with the last: leave out the flow's 'until'", key=True)
+            round_ = flow_round(self, steps, self.phases, round_)
+            until = flow_until(self)
+        else:
+            until = self.expr(flow.get("until", True), ("flow", "until"), {}, BOOL, condition=True)
         end = steps(flow.get("end") or [], ("flow", "end"), {})
         procedures = {name: steps(*_procedure_body(body, name), dict(self.procedures[name]))
                       for name, body in _mapping(self.data.get("procedures")).items()}
@@ -394,3 +439,8 @@ def _procedure_body(spec, name):
     if isinstance(spec, dict):
         return spec.get("do"), ("procedures", name, "do")
     return spec, ("procedures", name)
+
+
+def _said(value) -> bool:
+    """Whether a text is `{say: KEY, ...}`, a text of the ruleset's catalogue."""
+    return isinstance(value, dict) and isinstance(value.get("say"), str)

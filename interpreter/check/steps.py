@@ -15,6 +15,7 @@ from ..lang import ir
 from ..lang.syntax import ExprError, parse
 from ..lang.types import ANY, BOOL, CARD, NUM, PLAYER, STR, ZONE, elem_of, list_of
 from .nulls import element_type
+from .phases import PHASE_VARIABLES
 from ..messages import msg
 from .expr_seam import constant
 
@@ -222,6 +223,9 @@ class StepChecker:
             return None
         if isinstance(tree, Tree) and tree.data == "name":
             name = tree.children[0].value
+            if name in PHASE_VARIABLES and getattr(self.ck, "phases", None):
+                self.report(path, f"'{name}' changes only as a phase ends (its 'until' and 'then')", key=True)
+                return None
             if name == "current" and name not in self.sym.global_vars:
                 if add:
                     self.report(path, "'current' is a player: set it, do not add to it", key=True)
@@ -388,7 +392,7 @@ class StepChecker:
         by = self.expr(step["by"], path + ("by",), scope, PLAYER) if "by" in step else None
         label = self.ck.template(step["label"], path + ("label",), inner) if "label" in step else None
         refusal = self.ck.template(step["refusal"], path + ("refusal",), inner) if "refusal" in step else None
-        prompt = self.ck.localized(step.get("prompt", "Choose"), path + ("prompt",), "Choose")
+        prompt = self.ck.template(step.get("prompt", "Choose"), path + ("prompt",), scope)
         waiting = holding(inner)
         otherwise = self.steps(step["otherwise"], path + ("otherwise",), dict(scope)) if "otherwise" in step else None
         scope[var] = et
@@ -422,7 +426,7 @@ class StepChecker:
                     scope[name] = typ
             alternatives = tuple(a for a in alternatives if a is not None)
         by = self.expr(step["by"], path + ("by",), scope, PLAYER) if "by" in step else None
-        prompt = self.ck.localized(step.get("prompt", "Choose"), path + ("prompt",), "Choose")
+        prompt = self.ck.template(step.get("prompt", "Choose"), path + ("prompt",), scope)
         otherwise = self.steps(step["otherwise"], path + ("otherwise",), dict(scope)) if "otherwise" in step else None
         if None in alternatives:
             return None

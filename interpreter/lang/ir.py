@@ -61,10 +61,12 @@ Target = Union[GlobalVar, PlayerVar, Current]
 
 @dataclass(frozen=True)
 class Template:
-    """A text with {expression} parts, in the chosen language."""
+    """A text with {expression} parts, in the chosen language; a text of the ruleset's `texts`
+    catalogue comes with the values its `with` gives (computed first, then bound by name)."""
     path: Path
     text: str
     parts: expr_ir.Template
+    binds: tuple = ()                   # ((name, Expr), ...) of `{say: KEY, with: {...}}`
 
 
 # -- effects: steps that run one after another without a decision ----------------------
@@ -260,7 +262,7 @@ class Choose:
     where: Expr | None                  # evaluated once per option bound to `var`
     by: Expr | None
     label: Template | None
-    prompt: str
+    prompt: Template
     otherwise: Steps | None
     holding: frozenset
     refusal: Template | None = None     # why an option of the list is not legal now, told to a person
@@ -289,7 +291,7 @@ class ChooseAmong:
     path: Path
     alternatives: tuple                 # of Alternative
     by: Expr | None
-    prompt: str
+    prompt: Template
     otherwise: Steps | None
     holding: frozenset                  # names holding cards while the decision waits
 

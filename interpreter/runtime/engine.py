@@ -277,7 +277,16 @@ def _named(program, s, seat, spec, options, answer, listed=True):
 
 
 def prompt(program: Program, s: State) -> str:
-    return program.choices[s.pending[2]].prompt if s.pending else ""
+    """What the deciding person is asked (a prompt the rules cannot compute says so)."""
+    if not s.pending:
+        return ""
+    saved = s.work
+    try:
+        return program.choices[s.pending[2]].prompt(s, s.locals)
+    except (RulesError,) + RUN_TIME_FAULTS as e:
+        return f"Choose (the question cannot be shown: {words(e)})"
+    finally:
+        s.work = saved
 
 
 def standing(program: Program, s: State) -> list | None:

@@ -20,7 +20,7 @@ class ChoiceSpec:
     """What the engine needs to describe one `choose` step to agents and people."""
     var: str
     label: object        # fn(state, locals, option) -> str
-    prompt: str
+    prompt: object       # fn(state, locals) -> what a person is asked
     where: tuple
     cards: bool = False  # the options are cards
     card_lists: bool = False    # the options are lists of cards (a choice of several cards at once)
