@@ -135,8 +135,8 @@ def test_a_problem_the_overlay_causes_in_the_base_is_reported_in_the_base(tmp_pa
 
 
 def test_an_overlay_whose_base_is_missing_says_so(tmp_path):
-    message = _problems(_write(tmp_path, "house.yaml", "extends: hearts3\nname: house\n"))
-    assert "house.yaml:1:10: no ruleset 'hearts3' here or among the shipped ones (did you mean 'hearts2'?)" in message
+    message = _problems(_write(tmp_path, "house.yaml", "extends: heats2\nname: house\n"))
+    assert "house.yaml:1:10: no ruleset 'heats2' here or among the shipped ones (did you mean 'hearts2'?)" in message
 
 
 def test_extends_names_a_shipped_ruleset(tmp_path):

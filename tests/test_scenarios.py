@@ -10,7 +10,7 @@ from conftest import messages
 from interpreter.cli import run
 
 EXAMPLES = sorted((pathlib.Path(__file__).parent.parent / "examples" / "scenarios").glob("*.yaml"))
-GAMES = ("hearts2", "ninety_nine", "gnav", "gnav2")
+GAMES = tuple(p.stem for p in sorted((pathlib.Path(__file__).parent.parent / "rulesets").glob("*.yaml")))
 
 
 def call(*argv):
