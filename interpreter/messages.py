@@ -8,6 +8,7 @@ from __future__ import annotations
 
 CATALOG = {
     "en": {
+        "many": "{n} options: type the cards of one (as in '{example}'), a word of it or its number; 'list' shows them all",
         "ambiguous": "'{answer}' fits {n} options: type more of its name, or its number",
         "card": "{n} card",
         "round": "round", "yes": "yes", "no": "no", "round_over": "end of {round}", "revealed": "revealed", "player_col": "player",
@@ -27,6 +28,7 @@ CATALOG = {
         "not_allowed": "'{label}' is not allowed now",
     },
     "fr": {
+        "many": "{n} choix : tapez les cartes de l'un d'eux (comme dans « {example} »), un mot de son nom ou son numéro ; « list » les montre tous",
         "ambiguous": "« {answer} » convient à {n} choix : tapez plus de son nom, ou son numéro",
         "card": "{n} carte",
         "round": "manche", "yes": "oui", "no": "non", "round_over": "fin de la {round}", "revealed": "montré", "player_col": "joueur",
@@ -47,6 +49,7 @@ CATALOG = {
         "not_allowed": "« {label} » n'est pas permis maintenant",
     },
     "no": {
+        "many": "{n} valg: skriv kortene i ett av dem (som i «{example}»), et ord av det eller nummeret; «list» viser alle",
         "ambiguous": "«{answer}» passer til {n} valg: skriv mer av navnet, eller nummeret",
         "card": "{n} kort",
         "round": "runde", "yes": "ja", "no": "nei", "round_over": "slutt på {round}", "revealed": "vist", "player_col": "spiller",
@@ -67,6 +70,7 @@ CATALOG = {
         "not_allowed": "«{label}» er ikke lov nå",
     },
     "da": {
+        "many": "{n} valg: skriv kortene i et af dem (som i »{example}«), et ord af det eller dets nummer; »list« viser dem alle",
         "ambiguous": "»{answer}« passer til {n} valg: skriv mere af navnet, eller nummeret",
         "card": "{n} kort",
         "round": "runde", "yes": "ja", "no": "nej", "round_over": "slut på {round}", "revealed": "vist", "player_col": "spiller",
@@ -87,6 +91,7 @@ CATALOG = {
         "not_allowed": "»{label}« er ikke tilladt nu",
     },
     "el": {
+        "many": "{n} επιλογές: γράψτε τα φύλλα μίας (όπως στο «{example}»), μια λέξη της ή τον αριθμό της· το «list» τις δείχνει όλες",
         "ambiguous": "το «{answer}» ταιριάζει σε {n} επιλογές: γράψτε περισσότερο από το όνομα ή τον αριθμό",
         "card": "{n} χαρτί",
         "round": "γύρος", "yes": "ναι", "no": "όχι", "round_over": "τέλος: {round}", "revealed": "αποκαλύφθηκαν", "player_col": "παίκτης",

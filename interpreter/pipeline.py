@@ -147,11 +147,11 @@ def check_players(n, program: Program, src, where: tuple) -> list[Problem]:
     return []
 
 
-def check_ruleset_data(data, source) -> list[Problem]:
+def check_ruleset_data(data, source, options=None) -> list[Problem]:
     """Every problem of a loaded ruleset (empty when it is valid), found by the checker alone:
-    no run-time code is built."""
+    no run-time code is built.  `options`: values of options (text, as typed) to check it under."""
     try:
-        _checked(data, source, None, None)
+        _checked(data, source, options, None)
     except RulesetError as e:
         return e.problems
     except UsageError as e:

@@ -243,3 +243,68 @@ def test_a_face_down_card_cannot_be_named_at_the_prompt():
                                          "hidden.yaml")
     s = new_game(program, seed=1, log=False)
     assert all(option_named(program, s, card) is None for card in ("a", "b", "c"))
+
+
+
+SUBSETS = """
+name: sub
+players: 2
+deck:
+  product:
+    suit: [{id: C, symbol: "♣"}, {id: D, symbol: "♦"}]
+    rank: [{id: "2"}, {id: "3"}, {id: "4"}, {id: "5"}, {id: "6"}, {id: "7"}, {id: "8"}, {id: "9"}]
+  id: "{rank}{suit}"
+  display: "{rank}{symbol}"
+  zone: stock
+zones: {stock: {visibility: hidden}, hand: {per_player: true, visibility: owner}, pile: {visibility: public}}
+flow:
+  round:
+    - deal: {from: stock, to: hand, count: 8}
+    - choose: "subsets(player(0).hand, 1, 8)"
+      as: some
+      by: player(0)
+      label: "pass {some}"
+      prompt: "Pass any of your {count(player(0).hand)} cards"
+    - move: {cards: some, from: "player(0).hand", to: pile}
+    - log: "{some} passed"
+  until: "true"
+result: {winners: "[]"}
+"""
+
+
+def test_an_option_of_several_cards_is_named_by_typing_its_cards_and_a_long_list_is_cut_short(tmp_path):
+    path = tmp_path / "sub.yaml"
+    path.write_text(SUBSETS, encoding="utf-8")
+    code, out, _ = _call(str(path), "--human", "1", "--plain", "--seed", "2", stdin="9♦, 3c 7D\n")
+    assert "your hand: 9♦ 7♦ 5♦ 3♦ 9♣ 7♣ 5♣ 3♣" in out          # no shuffle: every other card
+    assert "  10. " in out and "  11. " not in out and "(245 more)" in out      # 255 sets: the first 10
+    assert "255 options: type the cards of one" in out
+    assert "Pass any of your 8 cards [1-255]" in out                # the prompt is a text with {parts}
+    assert "9♦ 7♦ 3♣ passed" in out
+
+
+ONE_OPTION_ONLY = """
+name: opt
+players: 2
+options:
+  size: {description: "how many", choices: [one, many], default: one}
+deck: {cards: [a, b, c], zone: stock}
+zones: {stock: {visibility: hidden}}
+variables:
+  n: ""
+flow:
+  round:
+    - set: {n: "'x' if options.size == 'one' else top(stock).id"}
+  until: "true"
+result: {winners: "[]"}
+"""
+
+
+def test_validate_every_option_finds_a_mistake_only_one_conventions_value_reaches(tmp_path):
+    path = tmp_path / "opt.yaml"
+    path.write_text(ONE_OPTION_ONLY, encoding="utf-8")
+    code, out, _ = _call("validate", str(path))
+    assert code == 0 and out.strip().endswith(": ok")          # under the defaults the branch folds away
+    code, out, _ = _call("validate", "--every-option", str(path))
+    assert code == 1 and "opt.yaml:12:51: 'top(stock)' may be null here" in out
+    assert "hint: only with --option size=many" in out

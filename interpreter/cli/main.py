@@ -196,6 +196,9 @@ def _command_parser(command):
     if command == "validate":
         p = argparse.ArgumentParser(prog="interpret validate", description="Check ruleset files and report every problem.")
         p.add_argument("files", nargs="+", metavar="FILE", help="rulesets, overlays, scenarios or records")
+        p.add_argument("--every-option", action="store_true",
+                       help="check a ruleset again under each value of each option (the others at their "
+                            "defaults): a mistake only one convention reaches is found before anyone plays it")
         return p
     if command == "options":
         p = argparse.ArgumentParser(prog="interpret options", description="List a ruleset's table conventions.")
@@ -266,7 +269,7 @@ def _validate(args, stdout, stderr) -> int:
     from ..play.validation import check_file
     bad = 0
     for path in args.files:
-        problems = check_file(path)
+        problems = check_file(path, every_option=args.every_option)
         if problems:
             bad += 1
             _print_problems(problems, stdout)

@@ -71,6 +71,10 @@ class FirstAgent:
         return 0
 
 
+LONG_LIST = 40          # more options than this are not all listed at once (type 'list')
+SHORT_LIST = 10         # ... but the first few are
+
+
 class HumanAgent:
     """A person at the terminal: shows their view and numbered options, asks until the answer is valid.
 
@@ -114,6 +118,9 @@ class HumanAgent:
                 self.show_view(decision)
                 self._list(labels)
                 continue
+            if word == "list":
+                self._list(labels, whole=True)
+                continue
             if word == "hint" and self.hint is not None:
                 self.say(msg(self.lang, "hint", label=labels[self.hint(decision)]))
                 continue
@@ -134,9 +141,15 @@ class HumanAgent:
                 continue
             self.say(msg(self.lang, "please", n=len(labels)))
 
-    def _list(self, labels):
-        for i, label in enumerate(labels, 1):
+    def _list(self, labels, whole=False):
+        """The options, numbered; past LONG_LIST of them (every pair of a hand, every set of
+        cards to pass) the first few and how to name one: its cards, or a word of it."""
+        shown = labels if whole or len(labels) <= LONG_LIST else labels[:SHORT_LIST]
+        for i, label in enumerate(shown, 1):
             self.say(f"  {i}. {label}")
+        if len(shown) < len(labels):
+            self.say(f"  ... ({len(labels) - len(shown)} more)")
+            self.say(msg(self.lang, "many", n=len(labels), example=labels[0]))
 
 
 class MonteCarloAgent:

@@ -2,6 +2,8 @@
 (a ruleset, a scenario or a record of a game)."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ..errors import Problem, RulesetError
 from ..pipeline import check_ruleset_data
 from ..source.loader import load_file
@@ -10,8 +12,9 @@ from .records import load as load_record, program_of
 from .scenario import check_file as check_scenario, is_scenario
 
 
-def check_file(path: str) -> list[Problem]:
-    """Every problem of a ruleset, scenario or record file (empty when it is valid)."""
+def check_file(path: str, every_option: bool = False) -> list[Problem]:
+    """Every problem of a ruleset, scenario or record file (empty when it is valid);
+    `every_option`: a ruleset is checked again under each value of each option."""
     try:
         data, source = load_file(path)
     except RulesetError as e:
@@ -28,4 +31,26 @@ def check_file(path: str) -> list[Problem]:
         data, source = combine(data, source, load_file)     # an overlay: with its bases
     except RulesetError as e:
         return e.problems
-    return check_ruleset_data(data, source)
+    problems = check_ruleset_data(data, source)
+    if every_option and not problems:
+        problems = _under_each_option(data, source)
+    return problems
+
+
+def _under_each_option(data, source) -> list[Problem]:
+    """The problems a ruleset has under one option's other values (the rest at their
+    defaults), each said once, with the option that shows it as a hint."""
+    seen, found = set(), []
+    options = data.get("options") if isinstance(data.get("options"), dict) else {}
+    for name, spec in options.items():
+        if not isinstance(spec, dict):
+            continue
+        for value in spec.get("choices") or ():
+            if value == spec.get("default"):
+                continue
+            for p in check_ruleset_data(data, source, {name: str(value)}):
+                key = (p.line, p.col, p.message)
+                if key not in seen:
+                    seen.add(key)
+                    found.append(replace(p, hint=f"only with --option {name}={value}"))
+    return found

@@ -263,6 +263,7 @@ def _named(program, s, seat, spec, options, answer, listed=True):
     is not (the options the rules refuse), an unseen card's option is left out entirely."""
     word = answer.strip().lower()
     hidden = _unseen(program, s, seat, spec, options)
+    several = _cards_named(program, word)
     for i, option in enumerate(options):
         unseen = i in hidden
         if unseen and not listed:
@@ -272,8 +273,22 @@ def _named(program, s, seat, spec, options, answer, listed=True):
         card = None if unseen else option_card(spec, option)
         if card is not None:
             names |= {program.deck.ids[card].lower(), program.deck.display[card].lower()}
-        if word in names:
+        if word in names or several and not unseen and \
+                sorted(program.deck.ids[c] for c in option_cards(spec, option)) == several:
             yield i, option, label
+
+
+def _cards_named(program: Program, answer: str) -> list | None:
+    """The card ids (sorted) an answer of two or more card names lists ('2c 5d qs', '2♣, 5♦'):
+    it names the option of several cards that holds just those; None when it is no such list."""
+    words = answer.replace(",", " ").split()
+    if len(words) < 2:
+        return None
+    deck = program.deck
+    index = {name.lower(): card_id for card_id, shown in zip(deck.ids, deck.display) for name in (card_id, shown)}
+    if not all(w in index for w in words):
+        return None
+    return sorted(index[w] for w in words)
 
 
 def prompt(program: Program, s: State) -> str:
