@@ -559,3 +559,53 @@ def test_a_text_of_the_catalogue_is_said_with_values_computed_once_in_each_langu
     apply(p, s, 1)
     assert [e["text"] for e in s.log if e.get("text")] == [said]
     assert "who" not in s.locals                   # the names `with` gave are gone once the text is said
+
+
+RESTART = """
+name: restart
+players: 3
+deck: {cards: [a, b, c], zone: stock}
+zones: {stock: {visibility: hidden}}
+variables:
+  restarted: false
+flow:
+  round:
+    - turns:
+        ORDER
+        do:
+          - choose: [go]
+            label: "{current} goes"
+          - if: "current == player(1) and not restarted"
+            then: [set: {restarted: true}, restart_turns, log: "the turns start again"]
+          - log: "{current}'s turn ends"
+  until: "true"
+result: {winners: "[]"}
+"""
+
+
+@pytest.mark.parametrize("order", ["first: player(0)\n        count: 3", "order: players"])
+@pytest.mark.parametrize("backend", ["closures", "generated"])
+def test_restart_turns_starts_the_turns_again_once_the_turn_ends(backend, order):
+    from interpreter.runtime.engine import labels
+    p = load_program_text(RESTART.replace("ORDER", order), "restart.yaml", backend=backend)
+    s = new_game(p, seed=1)
+    seen = []
+    while not s.over:
+        seen.append(labels(p, s)[0])
+        apply(p, s, 0)
+    assert seen == ["Player 1 goes", "Player 2 goes", "Player 1 goes", "Player 2 goes", "Player 3 goes"]
+    texts = [e["text"] for e in s.log if e.get("text")]
+    assert texts[:3] == ["Player 1's turn ends", "the turns start again", "Player 2's turn ends"]
+
+
+def test_a_text_shows_a_list_of_lists_of_cards_as_cards():
+    p = load_program_text("""
+name: nested
+players: 2
+deck: {cards: [{id: a}, {id: b}, {id: c}], zone: stock}
+zones: {stock: {visibility: public}}
+flow: {round: [log: "pairs: {subsets(stock, 2, 2)}"]}
+result: {winners: "[]"}
+""", "nested.yaml")
+    s = new_game(p, seed=1)
+    assert [e["text"] for e in s.log if e.get("text")] == ["pairs: a b, a c, b c"]

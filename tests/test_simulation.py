@@ -16,6 +16,7 @@ from interpreter.play.agents import Decision, RandomAgent
 
 RULESETS = sorted((pathlib.Path(__file__).parent.parent / "rulesets").glob("*.yaml"))
 SEEDS = range(40)
+DECISIONS = 20_000      # per player count: fewer seeds for a game of many decisions
 
 
 def all_cards(s) -> list:
@@ -52,11 +53,15 @@ def test_random_games_end_cleanly_and_keep_every_card(path):
     program = load_program(str(path))
     deck = list(range(len(program.deck.ids)))
     for n in player_counts(program):
+        decisions = 0
         for seed in SEEDS:
-            s, _ = random_game(program, seed, n, check=lambda s: _same(all_cards(s), deck))
+            s, choices = random_game(program, seed, n, check=lambda s: _same(all_cards(s), deck))
             assert s.over and s.result is not None
             assert all(0 <= w < n for w in s.result["winners"])
             assert all_cards(s) == deck
+            decisions += len(choices)
+            if decisions > DECISIONS and seed >= 2:     # long games: enough decisions checked
+                break
 
 
 def _same(a, b):
@@ -75,11 +80,21 @@ def test_same_seed_same_game(path):
 
 @pytest.mark.parametrize("path", RULESETS, ids=lambda p: p.stem)
 def test_every_option_value_plays_to_the_end(path):
+    _every_option_value_plays(path, range(1))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", RULESETS, ids=lambda p: p.stem)
+def test_every_option_value_plays_to_the_end_on_more_seeds(path):
+    _every_option_value_plays(path, range(1, 3))
+
+
+def _every_option_value_plays(path, seeds):
     program = load_program(str(path))
     for name, spec in program.option_specs.items():
         for choice in spec["choices"]:
             variant = load_program(str(path), {name: str(choice)})
-            for seed in range(3):
+            for seed in seeds:
                 s, _ = random_game(variant, seed)
                 assert s.over, (name, choice)
 

@@ -172,6 +172,9 @@ class StepBuilder:
     def _fx_ClearJournal(self, s):
         return effects.clear_journal
 
+    def _fx_RestartTurns(self, s):
+        return effects.restart_turns
+
     def _fx_Refuse(self, s):
         return effects.refuse
 
@@ -244,7 +247,8 @@ class StepBuilder:
     def _cf_Turns(self, s: ir.Turns):
         code = self.code
         p = s.path
-        top, turn_end, end = code.label(), code.label(), code.label()
+        start, top, turn_end, end = code.label(), code.label(), code.label(), code.label()
+        code.place(start)
         key = f"#{len(code.factories)}"
         m = self.marks[id(s)] = {"top": top, "turn_end": turn_end, "key": key, "pc": len(code.factories)}
         if s.order is not None:
@@ -261,9 +265,9 @@ class StepBuilder:
         code.emit(vm.pop_scope(), p)
         m["end_call"] = self.emit_event("turn_end", {}, p, s.holding)
         if s.order is not None:
-            code.emit(vm.jump(top), p)
+            code.emit(vm.turns_again(start, top), p)
         else:
-            code.emit(vm.turns_next(self.fn(s.next), top), p)
+            code.emit(vm.turns_next(self.fn(s.next), top, start), p)
         code.place(end)
 
     def _cf_Choose(self, s: ir.Choose):

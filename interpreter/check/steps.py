@@ -20,9 +20,9 @@ from ..messages import msg
 from .expr_seam import constant
 
 EXITS = ("end_turn", "end_round", "end_game")
-WORD_EFFECTS = ("refuse", "clear_journal", "undo_journal")
+WORD_EFFECTS = ("refuse", "clear_journal", "undo_journal", "restart_turns")
 EFFECTS = ("move", "draw", "deal", "shuffle", "sort", "gather", "set", "add", "reveal", "eliminate", "log", "swap",
-           "undo_journal", "clear_journal", "refuse", "redirect")
+           "undo_journal", "clear_journal", "restart_turns", "refuse", "redirect")
 CONTROL = (
     ("if", ("if",), {"if", "then", "else"}),
     ("repeat", ("repeat", "until"), {"repeat", "until"}),
@@ -132,6 +132,9 @@ class StepChecker:
 
     def _fx_clear_journal(self, a, path, scope):
         return ir.ClearJournal(path)
+
+    def _fx_restart_turns(self, a, path, scope):
+        return ir.RestartTurns(path)
 
     def _fx_refuse(self, a, path, scope):
         return ir.Refuse(path)

@@ -189,6 +189,12 @@ class ClearJournal(Effect):
 
 
 @dataclass(frozen=True)
+class RestartTurns(Effect):
+    """Once the turn ends, the turns it is one of start again (their `first` or `order`)."""
+    path: Path
+
+
+@dataclass(frozen=True)
 class Refuse(Effect):
     path: Path
 

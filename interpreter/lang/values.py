@@ -96,7 +96,11 @@ def shower(typ: str, display):
         return lambda s, v: ", ".join("nobody" if x is None else s.names[x] for x in v) if v else "nobody"
     if typ == BOOL:
         return lambda s, v: "yes" if v else "no"
-    if elem_of(typ) is not None:
+    inner = elem_of(typ)
+    if inner is not None and elem_of(inner) is not None:       # lists of lists: each shown as its type says
+        show = shower(inner, display)
+        return lambda s, v: ", ".join("—" if x is None else show(s, x) for x in v) if v else "—"
+    if inner is not None:
         return lambda s, v: ", ".join(plain(x) for x in v) if v else "—"
     return lambda s, v: plain(v)
 

@@ -886,6 +886,10 @@ class Generator:
         fn.count()
         top = self.pc(m["top"])
         self.at(fn, self.pc(m["turn_end"]) + (2 if m["end_call"] is not None else 1))
+        fn.flush()
+        fn.add("if l.pop('#restart', False):")            # restart_turns: from the turns' start again
+        with fn.block(tail=True):
+            self.goto(fn, m["pc"], lambda f: self.step_Turns(step, rest, f))
         if step.order is None:
             if step.next is not None:
                 at = self.pc(m["turn_end"]) + (2 if m["end_call"] is not None else 1)

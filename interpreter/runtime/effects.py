@@ -442,6 +442,16 @@ def undo_journal(tag):
     return undo
 
 
+def restart_turns(s, l):
+    """The innermost turns start again once this turn ends: noted in the locals of the steps
+    the turns run in (`#restart`), which the turns read before the next turn."""
+    for kind, depth, _, _ in reversed(s.scopes):
+        if kind == "turn":
+            (s.frames[depth][1] if depth < len(s.frames) else s.locals)["#restart"] = True
+            return
+    raise RulesError("restart_turns outside any turn")
+
+
 def clear_journal(s, l):
     s.journal.clear()
 

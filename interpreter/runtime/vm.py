@@ -212,14 +212,26 @@ def _begin_turn(s, turn_end):
     s.scopes.append(("turn", len(s.frames), turn_end, len(s.requests)))
 
 
-def turns_next(nxt_fn, top_label):
+def turns_next(nxt_fn, top_label, start_label):
+    """The next turn: the next player (`next`, or the seat to the left), or the turns from
+    their start again when a step of the turn said `restart_turns`."""
     def factory(pc, at):
-        top = at(top_label)
+        top, start = at(top_label), at(start_label)
 
         def advance(s):
+            if s.locals.pop("#restart", False):
+                return start
             s.current = nxt_fn(s, s.locals) if nxt_fn else next_seat(s, s.current)
             return top
         return advance
+    return factory
+
+
+def turns_again(start_label, top_label):
+    """The next turn of a fixed order, or the order from its start again (`restart_turns`)."""
+    def factory(pc, at):
+        top, start = at(top_label), at(start_label)
+        return lambda s: start if s.locals.pop("#restart", False) else top
     return factory
 
 
