@@ -609,3 +609,14 @@ result: {winners: "[]"}
 """, "nested.yaml")
     s = new_game(p, seed=1)
     assert [e["text"] for e in s.log if e.get("text")] == ["pairs: a b, a c, b c"]
+
+
+@pytest.mark.parametrize("backend", ["closures", "generated"])
+def test_a_later_list_of_a_combination_may_read_the_names_before_it(backend):
+    from interpreter.runtime.engine import labels
+    text = PAIRS.replace('{who: "filter(players, p => p != player(0))", n: "range(1, 4)"}',
+                         '{n: "range(1, 4)", m: "range(0, n)"}').replace('where: "n != 2"', 'where: "m != 1"') \
+        .replace('label: "ask {who} for {n}"', 'label: "{n} and {m}"').replace("asked: who, ", "")
+    p = load_program_text(text, "pairs.yaml", backend=backend)
+    s = new_game(p, seed=1)
+    assert labels(p, s) == ["1 and 0", "2 and 0", "3 and 0", "3 and 2"]

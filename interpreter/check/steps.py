@@ -463,22 +463,23 @@ class StepChecker:
         else:
             pairs = []
         inner = dict(scope)
-        for name, lst in pairs:
-            at = path + ((key, name) if isinstance(src, dict) else (key,))
-            if not isinstance(name, str) or not name.isidentifier():
-                self.report(at, f"'{name}' cannot name an option: use letters, digits and _", key=True)
-                return None
-            if isinstance(lst, list):
-                options = constant(list_of(self._literal_type(lst, at)), tuple(lst))
-            else:
-                options = self.expr(lst, at, scope)
-            et = elem_of(options.type)
-            if et is None:
-                self.report(at, "the options of a choice come from a list or zone")
-                et = ANY
-            et = element_type(et, options)
-            names.append((name, options, et))
-            inner[name] = et
+        with self.ck.seam.facts(when, True) if when is not None else _nothing():
+            for name, lst in pairs:         # each list may read the names before it: {card: hand, how: "modes(card)"}
+                at = path + ((key, name) if isinstance(src, dict) else (key,))
+                if not isinstance(name, str) or not name.isidentifier():
+                    self.report(at, f"'{name}' cannot name an option: use letters, digits and _", key=True)
+                    return None
+                if isinstance(lst, list):
+                    options = constant(list_of(self._literal_type(lst, at)), tuple(lst))
+                else:
+                    options = self.expr(lst, at, inner)
+                et = elem_of(options.type)
+                if et is None:
+                    self.report(at, "the options of a choice come from a list or zone")
+                    et = ANY
+                et = element_type(et, options)
+                names.append((name, options, et))
+                inner[name] = et
         with self.ck.seam.facts(when, True) if when is not None else _nothing():
             where = self.ck.seam.where(alt["where"], path + ("where",), inner, None) \
                 if "where" in alt and not self.ck.skipped(path + ("where",)) else None

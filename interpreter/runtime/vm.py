@@ -287,11 +287,14 @@ def among_options(kinds, legal_only=True):
             if when is not None and not when(s, l):
                 continue
             combos = [[k]]
-            for name, lst in names:
-                values = list(lst(s, l))
-                if len(combos) * len(values) > MAX_LIST:
+            for i, (name, lst) in enumerate(names):
+                if i == 0:
+                    values = list(lst(s, l))
+                    combos = [[k, v] for v in values]
+                else:                       # a later list may read the names before it
+                    combos = _extended(s, l, combos, names[:i], lst)
+                if len(combos) > MAX_LIST:
                     raise RulesError(f"a choice would have more than {MAX_LIST:,} options")
-                combos = [c + [v] for c in combos for v in values]
             effects.charge(s, len(combos))
             if where is not None and legal_only:
                 saved = {name: l.get(name) for name, _ in names}
@@ -308,6 +311,23 @@ def among_options(kinds, legal_only=True):
             raise RulesError(f"a choice would have more than {MAX_LIST:,} options")
         return out
     return options
+
+
+def _extended(s, l, combos, before, lst) -> list:
+    """Each combination extended by each element of `lst`, computed with the combination's
+    names (`before`) bound."""
+    saved = {name: l.get(name) for name, _ in before}
+    out = []
+    try:
+        for c in combos:
+            for j, (name, _) in enumerate(before):
+                l[name] = c[j + 1]
+            out.extend(c + [v] for v in lst(s, l))
+            if len(out) > MAX_LIST:
+                break
+    finally:
+        l.update(saved)
+    return out
 
 
 def among_text(kinds, default):
