@@ -6,6 +6,7 @@ on the dealer's left, gets the first card and plays first.
 from __future__ import annotations
 
 from conftest import Table
+from interpreter.runtime.engine import prompt
 
 
 def deal(p1, p2, starter, rest=""):
@@ -22,6 +23,23 @@ def c8(p1=P1, p2=P2, starter="7♦", rest="", **options) -> Table:
     return Table("crazy_eights", stack=deal(p1, p2, starter, rest), options=options, players=2)
 
 
+def test_two_to_seven_players_four_by_default():                               # R1
+    assert Table("crazy_eights").program.players == (2, 7, 4)
+    assert len(Table("crazy_eights").program.deck.display) == 52
+
+
+def test_the_deal_starts_on_the_dealers_left_who_plays_first():                # R2, R5
+    t = c8()
+    assert sorted(t.zone("hand", 1)) == sorted(P2.split()) and t.deciding == 1
+
+
+def test_three_or_more_players_get_five_cards_each():                          # R3, C1
+    def dealt(**options):
+        t = Table("crazy_eights", options={"dealer": "seat_1", **options}, players=3)
+        return [len(e["text"].split()) - 3 for e in t.state.log if e.get("text", "").startswith("you are dealt")]
+    assert dealt() == [5, 5, 5] and dealt(hand_size="seven") == [7, 7, 7]
+
+
 def test_two_players_get_seven_cards_and_the_next_card_starts_the_pile():      # R3, R4, C1
     t = c8()
     assert len(t.zone("hand", 0)) == 7 and len(t.zone("hand", 1)) == 7
@@ -32,6 +50,7 @@ def test_a_card_of_the_suit_or_rank_or_an_eight_may_be_played():               #
     t = c8()
     assert t.deciding == 1
     assert t.legal() == ["play 2♦", "play 3♦", "play 4♦", "play 5♦", "play 6♦", "play 8♥"]
+    assert prompt(t.program, t.state) == "Play a card on 7♦ (diamonds to follow)"
 
 
 def test_an_eight_names_the_suit_to_follow():                                   # R6
@@ -55,6 +74,28 @@ def test_draw_one_then_pass_alternative():                                      
     assert "Player 1 cannot play and passes" in t.text()
 
 
+def test_drawing_one_and_passing_does_not_block_the_hand_while_the_stock_lasts():   # R8, C3
+    # Both players draw one card they cannot play and pass: the stock still holds cards, so
+    # the hand goes on (it once ended here as "blocked", with 33 cards in the stock).
+    t = c8(p1="3♣ 4♣ 5♣ 6♣ 7♣ 9♣ J♣", p2="2♦ 3♠ 4♠ 5♠ 6♠ 9♠ K♠", rest="K♥ Q♥",
+           draw_rule="one_then_pass").play("play 2♦")
+    assert "Player 1 cannot play and passes" in t.text() and "Player 2 cannot play and passes" in t.text()
+    assert not t.over and "blocked" not in t.text() and len(t.zone("stock")) > 0
+
+
+def test_a_player_may_draw_instead_of_playing_alternative():                    # C4
+    t = c8(may_draw_anyway="may_draw")
+    assert t.legal()[-1] == "draw a card and pass"
+    t.play("draw a card and pass")
+    assert len(t.zone("hand", 1)) == 8 and t.deciding == 0
+    assert "Player 2 draws" in t.text() and "Player 2 ends the turn without playing" in t.text()
+
+
+def test_a_player_who_had_to_draw_plays_and_may_not_draw_again():               # R7, C4
+    t = c8(p1="3♠ 4♠ 5♠ 6♠ 7♠ 9♠ J♠", rest="K♥ Q♥ 10♣ 9♦", may_draw_anyway="may_draw").play("play 2♦")
+    assert len(t.zone("hand", 0)) == 11 and t.legal() == ["play 9♦"]
+
+
 def test_an_eight_turned_up_to_start_is_buried():                               # C2
     t = c8(starter="8♠", rest="5♥")
     assert "8♠ is turned up and buried in the stock" in t.text()
@@ -66,7 +107,7 @@ def test_a_card_that_does_not_match_is_refused_with_the_reason():               
     t = c8()
     from interpreter.runtime.engine import refusal
     label, why = refusal(t.program, t.state, "K♠")
-    assert label == "play K♠" and "matches neither the suit to follow (D) nor the rank of 7♦" in why
+    assert label == "play K♠" and "matches neither the suit to follow (diamonds) nor the rank of 7♦" in why
 
 
 def test_the_first_to_shed_every_card_wins_and_scores_the_cards_left():        # R8, R9

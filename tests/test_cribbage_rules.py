@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from conftest import Table
-from interpreter.runtime.engine import refusal
+from interpreter.runtime.engine import prompt, refusal
 
 
 def deal(p1, p2, starter, rest=""):
@@ -71,6 +71,13 @@ def test_each_player_lays_two_cards_away_to_the_dealers_crib():               # 
     assert view(t.program, t.state, 0)["zones"]["crib"].count(None) == 4    # face down, even to the dealer
 
 
+def test_the_question_says_whose_crib_the_cards_go_to():                       # R4
+    t = crib(P1_29, P2_29, "5♠")
+    assert prompt(t.program, t.state) == "Lay two cards away to Player 1's crib"
+    t.play("put 9♥ 10♥ in the crib")
+    assert prompt(t.program, t.state) == "Lay two cards away to your own crib"
+
+
 def test_the_starter_is_turned_and_a_jack_gives_the_dealer_his_heels():       # R5
     t = crib(P1_29, P2_29, "J♦").play("put 9♥ 10♥ in the crib", "put Q♥ K♥ in the crib")
     assert t.zone("starter") == ["J♦"]
@@ -92,6 +99,7 @@ def test_a_card_that_would_pass_31_is_refused_with_the_reason():                
     assert t.var("total") == 24 and t.deciding == 1
     assert t.legal() == ["play 7♣"]
     assert refusal(t.program, t.state, "K♣") == ("play K♣", "K♣ would take the count past 31 (24 + 10)")
+    assert prompt(t.program, t.state) == "The count is 24: play a card without passing 31"
 
 
 def test_a_player_who_cannot_play_says_go_and_the_other_plays_on():           # R7

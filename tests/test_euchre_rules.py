@@ -8,7 +8,7 @@ partners against Players 2 and 4.
 from __future__ import annotations
 
 from conftest import Table
-from interpreter.runtime.engine import refusal
+from interpreter.runtime.engine import prompt, refusal
 
 
 def deal(hands, up, dealer=0):
@@ -58,8 +58,10 @@ def test_first_round_order_up_or_pass_from_the_dealers_left():             # R5
     t = euchre(H)
     assert t.deciding == 1
     assert t.legal() == ["order up 9♥", "order up 9♥ and go alone", "pass"]
+    assert prompt(t.program, t.state) == "Player 1 turned up 9♥: order it up, making ♥ hearts trumps, or pass?"
     t.play("pass", "pass", "pass")
     assert t.deciding == 0 and t.legal() == ["pick up 9♥", "pick up 9♥ and go alone", "pass"]
+    assert prompt(t.program, t.state) == "Player 1 turned up 9♥: pick it up, making ♥ hearts trumps, or pass?"
 
 
 def test_the_dealer_picks_up_the_card_and_discards_one():                  # R6, C7
@@ -94,6 +96,12 @@ def test_all_pass_twice_the_hand_is_thrown_in_unless_the_dealer_is_stuck():  # R
     assert t.var("dealer") == 1 and t.zone("upcard") == ["10♥"] and t.deciding == 2
     t = euchre(H, stick_the_dealer="yes").play(*["pass"] * 7)
     assert t.deciding == 0 and "pass" not in t.legal() and len(t.legal()) == 6
+    assert prompt(t.program, t.state) == "Name trumps (not ♥ hearts, turned down): the dealer may not pass"
+    # The option's words once answered its question backwards ("no": "yes: ... thrown in").
+    spec = t.program.option_specs["stick_the_dealer"]
+    assert spec["description"].startswith("Stick the dealer: must the dealer name trumps")
+    assert spec["explain"]["no"].startswith("no:") and "thrown in" in spec["explain"]["no"]
+    assert spec["explain"]["yes"].startswith("yes:")
 
 
 def test_the_left_bower_is_a_trump_and_the_right_bower_the_highest():      # R3, R11, R12
@@ -147,6 +155,11 @@ def test_the_first_lead_skips_a_player_who_sits_out():                     # R10
     assert t.var("out") == [1] and t.deciding == 2                             # P2 sits out: P3 leads
     t = euchre(H, alone_lead="lone_left").play("pass", "pass", "order up 9♥ and go alone", "discard 9♣")
     assert t.deciding == 0                                                     # left of the lone P4
+    # P2 goes alone and P1, on P2's right, defends alone: P3 (P2's left) and P4 sit out, so
+    # under lone_left P1 leads (the lead once fell back to the dealer's left: P2 led).
+    t = euchre(E, defend_alone="yes", alone_lead="lone_left").play(
+        "order up 9♥ and go alone", "discard 9♥", "defend with partner", "defend alone")
+    assert t.var("out") == [3, 2] and t.deciding == 0
 
 
 def test_the_makers_score_1_for_three_or_four_tricks():                    # R13

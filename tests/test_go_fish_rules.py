@@ -136,6 +136,15 @@ def test_a_player_with_no_cards_when_the_stock_is_empty_is_out():              #
     assert t.deciding == 3 and t.legal() == ["ask Player 2 for 6s"]
 
 
+def test_a_player_who_is_out_is_said_to_be_out_once_and_then_skipped():     # R8
+    t = arrange(fish(players=4), {0: "", 1: "5♥ 6♥", 2: "5♦ 5♣", 3: "5♠ 6♦ 6♣ 6♠"}, stock="")
+    t.play("ask Player 3 for 6s", "ask Player 4 for 5s", "ask Player 4 for 5s", "ask Player 3 for 6s")
+    assert t.deciding == 1                                                     # Player 1's turn was skipped
+    t.play("ask Player 3 for 6s", "ask Player 4 for 5s", "ask Player 3 for 6s")
+    assert t.deciding == 1
+    assert t.text().count("Player 1 is out") == 1
+
+
 def test_only_a_player_holding_cards_may_be_asked():                           # C4
     t = arrange(fish(players=3), {1: "5♥ 6♥", 0: "", 2: "5♦ 6♦"}, stock="9♠")
     assert t.deciding == 1
@@ -175,6 +184,7 @@ def test_first_empty_hand_ends_the_game_alternative():                         #
     t.play("ask Player 1 for 5s")
     assert t.over and len(t.zone("stock")) == 2
     assert "Player 1 hands over a 5" in t.text()
+    assert "Player 1 has no cards: the game ends" in t.text()
 
 
 def test_the_dealer_is_chosen_at_random_and_the_player_on_their_left_asks_first():   # C6

@@ -9,6 +9,7 @@ from __future__ import annotations
 from conftest import Table
 from interpreter import apply, view
 from interpreter.play.agents import Decision, FirstAgent
+from interpreter.runtime.engine import prompt
 
 SUITS = "♣♦♠♥"
 RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
@@ -113,7 +114,10 @@ def test_with_three_players_passing_goes_left_then_right():                   # 
 def test_three_cards_pass_to_the_left_unseen_until_everyone_has_passed():    # R4
     t = hearts(passing="left_right_across_hold")
     assert t.deciding == 1 and len(t.legal()) == 13 and t.legal()[0] == "pass 2♣"
-    t.play("pass 2♣", "pass 6♣", "pass 3♥")                # Player 2 passes to Player 3
+    assert prompt(t.program, t.state) == "Choose a card to pass to Player 3 (3 of 3 still to choose)"
+    t.play("pass 2♣", "pass 6♣")
+    assert prompt(t.program, t.state) == "Choose a card to pass to Player 3 (1 of 3 still to choose)"
+    t.play("pass 3♥")                                      # Player 2 passes to Player 3
     assert t.zone("passing", 1) == ["2♣", "6♣", "3♥"] and t.deciding == 2
     assert view(t.program, t.state, 2)["zones"]["passing"][1] == [None] * 3   # face down
     assert "2♣" not in t.zone("hand", 2)                   # Player 3 chooses without them
@@ -264,6 +268,7 @@ def test_moon_shooter_chooses_alternative():                                # C6
     assert t.legal() == ["add 26 to every other player", "take 26 off my score"]
     t.play("take 26 off my score")
     assert [t.pvar("score", s) for s in range(4)] == [5, 14, 5, 5]
+    assert "Player 2 takes 26 off their own score" in t.text()     # the others learn the choice
 
 
 def test_no_moon_alternative():                                             # C6

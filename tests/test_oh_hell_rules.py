@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from conftest import Table
 from interpreter.play.agents import FirstAgent
-from interpreter.runtime.engine import refusal
+from interpreter.runtime.engine import prompt, refusal
 
 
 def deal(hands, turnup=None, dealer=0):
@@ -109,6 +109,19 @@ def test_the_dealer_may_not_make_the_bids_add_up_to_the_tricks():          # R6,
     assert "bid 4" not in t.legal() and len(t.legal()) == 13
     t = bids(oh(ONE, hand_sequence="up_down", hook="none"), 0, 0, 0)
     assert t.legal() == ["bid 0", "bid 1"]
+
+
+def test_the_bidding_prompt_and_the_total_of_the_bids():                    # R5, R6, C3
+    t = bids(oh(ONE, hand_sequence="up_down"), 1)
+    assert prompt(t.program, t.state) == "Bid the tricks you will take, 0 to 1 (the bids so far add up to 1)"
+    t = bids(t, 0, 0)
+    assert prompt(t.program, t.state).endswith("(the bids so far add up to 1; as dealer you may not bid 0)")
+    t = bids(t, 1)
+    assert "the bids add up to 2 for 1 trick: overbid by 1" in t.text()
+    t = bids(oh(ONE, hand_sequence="up_down", hook="none"), 0, 0, 0, 1)   # once read "underbid by 0"
+    assert "the bids add up to 1 for 1 trick: exactly as many as the tricks" in t.text()
+    t = bids(oh(ONE, hand_sequence="up_down"), 0, 0, 0, 0)
+    assert "the bids add up to 0 for 1 trick: underbid by 1" in t.text()
 
 
 def test_the_player_on_the_dealers_left_leads_first():                      # R7

@@ -8,7 +8,8 @@ positions late in a hand.
 from __future__ import annotations
 
 from conftest import Table
-from interpreter import apply
+from interpreter import apply, view
+from interpreter.runtime.engine import option_named, prompt, refusal
 
 RANKS = "3 4 5 6 7 8 9 10 J Q K A 2".split()
 DECK = [r + s for r in RANKS for s in "♣♦♥♠"]
@@ -64,11 +65,26 @@ def test_the_whole_deck_is_dealt_from_the_dealers_left():                     # 
     assert t.zone("stock") == []
 
 
+def test_a_play_is_named_by_typing_its_cards():                               # R3
+    t = arrange(pres(first_lead="dealer_left"), "4♣ 4♦ 4♥ 9♠", "5♦ 5♠ 6♣", "K♦", "3♣ 7♦", leader=0)
+    assert t.legal() == ["lead 4♣", "lead 4♦", "lead 4♥", "lead 9♠", "lead 4♣ 4♦", "lead 4♣ 4♦ 4♥"]
+
+    def named(answer):
+        i = option_named(t.program, t.state, answer)
+        return None if i is None else t.legal()[i]
+    assert named("4d") == "lead 4♦" and named("9S") == "lead 9♠"
+    assert named("4c 4d") == "lead 4♣ 4♦" and named("4♣ 4♦ 4♥") == "lead 4♣ 4♦ 4♥"
+    assert named("4♦") is None                                 # the single or the pair: ask again
+    t.play("lead 4♦")
+    assert t.zone("hand", 0) == ["4♣", "4♥", "9♠"] and "Player 1 leads 4♦" in t.text()
+    assert t.legal() == ["play 5♦", "play 5♠", "play 6♣", "pass"]
+    assert refusal(t.program, t.state, "5d 5s") == ("play 5♦ 5♠", "this trick is played with 1 card at a time")
+
+
 def test_the_holder_of_the_three_of_clubs_leads_it_first():                   # R4, C5
     t = pres(p3="3♣ 3♥ 4♦ 5♠ 6♣ 7♦ 8♥ 9♠ 10♣ J♦ Q♥ K♠ A♣")
     assert t.deciding == 2
     assert t.legal() == ["lead 3♣", "lead 3♣ 3♥"]
-    from interpreter.runtime.engine import refusal
     assert "the first lead of the game must include 3♣" in refusal(t.program, t.state, "lead 9♠")[1]
     t = pres(p3="3♣ 3♥ 9♠", first_lead="dealer_left")
     assert t.deciding == 1 and "pass" not in t.legal() and len(t.legal()) >= 10
@@ -79,7 +95,6 @@ def test_a_play_must_be_as_many_cards_of_a_higher_rank():                     # 
              p1="3♦ 3♠ 4♣ 5♣ 7♦ 8♦ 9♦ 10♣ J♦ Q♦ K♦ A♦ 2♦").play("lead 3♣ 3♥")
     assert t.deciding == 3
     assert t.legal() == ["play 5♦ 5♠", "play 6♣ 6♦", "pass"]
-    from interpreter.runtime.engine import refusal
     assert "this trick is played with 2 cards at a time" in refusal(t.program, t.state, "play 2♠")[1]
     t.play("play 5♦ 5♠")
     assert t.deciding == 0 and t.legal() == ["pass"]                           # 3♦ 3♠ do not beat 5s
@@ -89,6 +104,25 @@ def test_a_play_must_be_as_many_cards_of_a_higher_rank():                     # 
 def test_equal_rank_alternative():                                            # C3
     t = pres(p3="3♣ 9♥", p4="3♦ 4♦", equal_rank="equal_allowed").play("lead 3♣")
     assert t.legal()[:2] == ["play 3♦", "play 4♦"]
+
+
+def test_the_question_says_what_to_beat():                                    # R4, R5
+    t = pres(p3="3♣ 3♥", p4="4♦ 5♦ 5♠ 6♣ 6♦ 6♥ 2♠ 7♣ 8♣ 9♣ 10♦ J♣ Q♠")
+    assert prompt(t.program, t.state) == "Lead a card, or several of one rank: the first lead must include 3♣"
+    t.play("lead 3♣ 3♥")
+    assert prompt(t.program, t.state) == "Beat Player 3's 3♣ 3♥ with two higher cards of one rank, or pass"
+    t = pres(p3="3♣", equal_rank="equal_allowed").play("lead 3♣")
+    assert prompt(t.program, t.state) == "Beat Player 3's 3♣ with an equal or higher card, or pass"
+
+
+def test_the_last_hands_play_is_not_left_to_beat_in_the_next():               # R4, R6
+    t = arrange(pres(first_lead="dealer_left", hands=2), "8♦ 3♣", "4♦", "5♦", "6♦ 7♦", leader=1)
+    assert view(t.program, t.state, 1)["table"]["to_beat"] == "nothing: lead"
+    t.play("lead 4♦", "play 5♦", "play 6♦", "play 8♦", "pass", "lead 3♣")
+    assert t.legal()[0].startswith("give back")                                # the exchange of hand 2
+    assert view(t.program, t.state, 1)["table"]["to_beat"] == "—"
+    first_moves_until(t, lambda t: t.legal()[0].startswith("lead"))
+    assert view(t.program, t.state, 3)["table"]["to_beat"] == "nothing: lead"
 
 
 def test_when_everyone_else_passes_the_last_to_play_leads():                  # R6
@@ -180,6 +214,19 @@ def test_the_scums_best_cards_are_the_highest():                               #
     dealt = scum_hand_before.removeprefix("you are dealt ").split()
     gave = [e["text"] for e in t.state.log if e.get("to") == 3 and e["text"].startswith("you give")][-1]
     assert gave == f"you give Player 2 {dealt[-2]} {dealt[-1]}"
+
+
+def test_the_cards_given_back_are_named_by_typing_them():                     # R10
+    t = arrange(pres(first_lead="dealer_left", hands=2), "8♦ 3♣", "4♦", "5♦", "6♦ 7♦", leader=1)
+    t.play("lead 4♦", "play 5♦", "play 6♦", "play 8♦", "pass", "lead 3♣")
+    got = [e["text"] for e in t.state.log if e.get("to") == 1 and e["text"].startswith("Player 4 gives you")][-1]
+    assert prompt(t.program, t.state) == got.replace("Player 4 gives you", "Player 4 gave you") + ": give them any two cards back"
+    ids = [t.program.deck.ids[c].lower() for c in t.state.zones["hand"][1]]
+    assert option_named(t.program, t.state, f"{ids[1]} {ids[0]}") == 0          # "give back" the two lowest
+    t.play(t.legal()[0])
+    assert prompt(t.program, t.state).endswith(": give them any card back")     # the Vice-President's one
+    ids = [t.program.deck.ids[c].lower() for c in t.state.zones["hand"][2]]
+    assert option_named(t.program, t.state, ids[3]) == 3
 
 
 def test_one_card_exchange_and_no_exchange_alternatives():                    # C7

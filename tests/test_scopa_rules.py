@@ -8,7 +8,7 @@ by hand: what each player holds and has taken, the table, and an empty stock.
 from __future__ import annotations
 
 from conftest import Table
-from interpreter.runtime.engine import refusal
+from interpreter.runtime.engine import option_named, refusal
 
 
 def deal(p1, p2, table, rest=""):
@@ -60,6 +60,19 @@ def test_forty_cards_ace_to_king_worth_one_to_ten():                            
     assert [values[r + "♥"] for r in ["A", "2", "7", "F", "C", "R"]] == [1, 2, 7, 8, 9, 10]
 
 
+def test_a_card_is_typed_by_the_suit_it_is_drawn_with():                     # R2
+    t = scopa(p2="C♠ 2♥ 5♣")
+    ids = dict(zip(t.program.deck.display, t.program.deck.ids))
+    assert [ids[c] for c in ["7♦", "2♥", "F♠", "C♣"]] == ["7D", "2H", "FS", "CC"]
+
+    def named(answer):
+        i = option_named(t.program, t.state, answer)
+        return None if i is None else t.legal()[i]
+    assert named("2h") == "lay 2♥"
+    assert named("5c 5s") == "play 5♣ to take 5♠"
+    assert named("cs 4d 5s") == "play C♠ to take 4♦ 5♠"
+
+
 def test_three_cards_each_and_four_face_up_on_the_table():                      # R3
     t = scopa()
     assert sorted(t.zone("hand", 0)) == sorted("3♦ F♦ R♥".split())
@@ -93,7 +106,9 @@ def test_a_card_of_the_same_value_must_be_taken_before_any_sum():               
 def test_a_card_that_captures_nothing_is_laid_and_one_that_can_must_capture():  # R7
     t = scopa(p2="C♠ 2♠ 5♥")
     assert "lay 2♠" in t.legal() and "lay 5♥" not in t.legal()
-    assert refusal(t.program, t.state, "lay 5♥")[1] == "5♥ can capture, and a card that can capture must capture"
+    assert refusal(t.program, t.state, "lay 5♥")[1] == \
+        "5♥ can capture, and a card that can capture must capture: play 5♥ to take 5♠"
+    assert refusal(t.program, t.state, "5h") == refusal(t.program, t.state, "lay 5♥")   # the card typed alone
     t.play("lay 2♠")
     assert t.zone("table")[-1] == "2♠" and "Player 2 lays 2♠ on the table" in t.text()
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from conftest import Table
 from interpreter import apply, view
 from interpreter.play.agents import Decision, FirstAgent
-from interpreter.runtime.engine import refusal
+from interpreter.runtime.engine import prompt, refusal
 
 SUITS = "♣♦♥♠"
 RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
@@ -100,8 +100,11 @@ def test_each_player_bids_once_from_the_dealers_left_nil_to_thirteen():      # R
     t = spades()
     assert t.deciding == 1
     assert t.legal() == ["bid nil"] + [f"bid {n}" for n in range(1, 14)]
+    assert prompt(t.program, t.state) == ("How many tricks will you take? "
+                                          "(partner: not yet bid; opponents: not yet bid and not yet bid)")
     t.play("bid 4")
     assert t.deciding == 2 and "Player 2 bids 4" in t.text()
+    assert prompt(t.program, t.state).endswith("(partner: not yet bid; opponents: not yet bid and 4)")
     t.play("bid nil", "bid 3", "bid 2")
     assert [t.pvar("bid", s) for s in range(4)] == [2, 4, 0, 3]
     assert "Players 1 & 3 bid 2 (2 and nil), Players 2 & 4 bid 7 (4 and 3)" in t.text()
@@ -226,6 +229,16 @@ def test_ten_bags_cost_100_and_the_rest_carry_over():                       # R1
     end_hand(t)
     assert t.pvar("score", 1) == 100 + 50 + 2 - 100 and t.pvar("bags", 1) == 1
     assert "Players 2 & 4 have collected 10 bags: 100 points off" in t.text()
+
+
+def test_twenty_bags_cost_200():                                              # R14, C1
+    # Both nil bidders of 2 & 4 fail and take all 13 tricks: 9 bags carried + 13 = 22, two
+    # tens (the penalty was once taken only once, leaving 12 bags).
+    t = last_trick(bid(spades(), 1, 0, 1, 0), LAST, [0, 6, 0, 6], bags=[0, 9, 0, 9])
+    end_hand(t)
+    assert t.pvar("bags", 1) == t.pvar("bags", 3) == 2
+    assert t.pvar("score", 1) == -200 + 13 - 200
+    assert t.text().count("Players 2 & 4 have collected 10 bags: 100 points off") == 2
 
 
 def test_bags_without_penalty_alternative():                                 # C1
