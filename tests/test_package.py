@@ -308,3 +308,22 @@ def test_validate_every_option_finds_a_mistake_only_one_conventions_value_reache
     code, out, _ = _call("validate", "--every-option", str(path))
     assert code == 1 and "opt.yaml:12:51: 'top(stock)' may be null here" in out
     assert "hint: only with --option size=many" in out
+
+
+def test_a_card_typed_names_the_one_option_that_plays_it_with_something_else():
+    from interpreter import new_game, pipeline
+    from interpreter.runtime.engine import labels, option_named
+    text = SUBSETS.replace('''    - choose: "subsets(player(0).hand, 1, 8)"
+      as: some
+      by: player(0)
+      label: "pass {some}"
+      prompt: "Pass any of your {count(player(0).hand)} cards"
+    - move: {cards: some, from: "player(0).hand", to: pile}
+    - log: "{some} passed"''', '''    - choose: {card: "player(0).hand", to: "[1, 2] if card.rank == '9' else [1]"}
+      by: player(0)
+      label: "play {card} to pile {to}"''')
+    program = pipeline.load_program_text(text, "kinds.yaml")
+    s = new_game(program, seed=1, log=False)
+    assert labels(program, s)[:3] == ["play 9♦ to pile 1", "play 9♦ to pile 2", "play 7♦ to pile 1"]
+    assert option_named(program, s, "7d") == 2             # the one option that plays the 7♦
+    assert option_named(program, s, "9d") is None          # two options play the 9♦: type more

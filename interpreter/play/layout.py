@@ -151,7 +151,8 @@ def layout(program, view: dict, seat: int, names: list, groups: Groups, round_no
         row_values = [(label, shown_value(program, view["players"][var][p], ptypes.get(var)))
                       for section, var, label in program.shown if section == "player_variables"]
         row_values += [(t.label, shown_value(program, table[t.name][p], t.type)) for t in program.table if t.per_player]
-        rows.append(Row(p, name, p == seat, view["current"] == p, bool(view["eliminated"][p]), row_values, piles))
+        deciding = view["deciding"] if view.get("deciding") is not None else view["current"]
+        rows.append(Row(p, name, p == seat, deciding == p, bool(view["eliminated"][p]), row_values, piles))
     round_label = f"{program.round_name or msg(lang, 'round')} {round_no}" if round_no else ""
     return Layout(program.title, round_label, list(program.facts), values, shared, rows, hand)
 

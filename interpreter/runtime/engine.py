@@ -252,7 +252,10 @@ def option_named(program: Program, s: State, answer: str) -> int | None:
     if s.pending is None or not answer.strip():
         return None
     seat, legal, cid = s.pending
-    fits = list(_named(program, s, seat, program.choices[cid], legal, answer))
+    spec = program.choices[cid]
+    fits = list(_named(program, s, seat, spec, legal, answer))
+    if not fits:
+        fits = list(_holding_cards(program, s, seat, spec, legal, answer))
     return fits[0][0] if len(fits) == 1 else None
 
 
@@ -278,11 +281,27 @@ def _named(program, s, seat, spec, options, answer, listed=True):
             yield i, option, label
 
 
-def _cards_named(program: Program, answer: str) -> list | None:
-    """The card ids (sorted) an answer of two or more card names lists ('2c 5d qs', '2♣, 5♦'):
+def _holding_cards(program, s, seat, spec, options, answer):
+    """(index, option, label) of the options holding every card an answer of card names
+    lists ('7d', '7d 3c'), among other cards or values: the card played with what it takes,
+    asked when no option is just those cards."""
+    named = _cards_named(program, answer, least=1)
+    if not named:
+        return
+    hidden = _unseen(program, s, seat, spec, options)
+    for i, option in enumerate(options):
+        if i in hidden:
+            continue
+        held = [program.deck.ids[c] for c in option_cards(spec, option)]
+        if all(held.count(c) >= named.count(c) for c in named):
+            yield i, option, _label(spec.label, s, option, i)
+
+
+def _cards_named(program: Program, answer: str, least: int = 2) -> list | None:
+    """The card ids (sorted) an answer of `least` or more card names lists ('2c 5d qs', '2♣, 5♦'):
     it names the option of several cards that holds just those; None when it is no such list."""
     words = answer.replace(",", " ").split()
-    if len(words) < 2:
+    if len(words) < least:
         return None
     deck = program.deck
     index = {name.lower(): card_id for card_id, shown in zip(deck.ids, deck.display) for name in (card_id, shown)}
@@ -345,8 +364,8 @@ def view(program: Program, s: State, seat: int | None) -> dict:
     shown_pvars = {name: [_var_shown(program.pvar_visibility.get(name, "public"), ptypes.get(name), v,
                                      seat, owner, known, ids) for owner, v in enumerate(values)]
                    for name, values in s.pvars.items()}
-    v = {"seat": seat, "current": s.current, "vars": shown_vars, "players": shown_pvars,
-         "eliminated": list(s.out), "zones": zones, "over": s.over}
+    v = {"seat": seat, "current": s.current, "deciding": s.pending[0] if s.pending else None,
+         "vars": shown_vars, "players": shown_pvars, "eliminated": list(s.out), "zones": zones, "over": s.over}
     if program.table:
         v["table"] = table_values(program, s)
     if s.pending and (seat is None or s.pending[0] == seat):
