@@ -72,9 +72,11 @@ def test_a_card_is_beaten_by_a_higher_card_of_its_suit_or_a_trump():          # 
     assert t.deciding == 0
     assert t.legal() == ["beat 9♣ with 10♣", "beat 9♣ with A♠", "take the cards"]
     label, why = refusal(t.program, t.state, "6♣")
-    assert "6♣ does not beat 9♣: play a higher clubs or a trump" in why
+    assert "6♣ does not beat 9♣: play a higher club or a trump" in why
     t = durak().play("lead 7♠")                                 # a trump: only a higher trump
     assert t.legal() == ["beat 7♠ with A♠", "take the cards"]
+    label, why = refusal(t.program, t.state, "10♣")
+    assert "10♣ does not beat 7♠: only a higher trump beats a trump" in why
 
 
 def test_others_throw_in_cards_of_the_ranks_on_the_table():                   # R7
