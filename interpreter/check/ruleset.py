@@ -170,6 +170,8 @@ class _Checker:
     def _check_free_option(self, name, spec, kind):
         """An option with a type: its min and max, default and listed choices agree with it."""
         lo, hi = spec.get("min"), spec.get("max")
+        if any(v is not None and (isinstance(v, bool) or not isinstance(v, (int, float))) for v in (lo, hi)):
+            return                      # the schema has said that min and max are numbers
         if kind == "boolean" and (lo is not None or hi is not None):
             self.report(("options", name, "type"), f"option '{name}' is true or false: it has no min or max")
         elif lo is not None and hi is not None and lo > hi:

@@ -8,7 +8,7 @@ import math
 
 from ..errors import RulesError
 from ..limits import MAX_LIST, MAX_NUMBER
-from .types import BOOL, CARD, PLAYER, ZONE, elem_of, list_of
+from .types import ANY, BOOL, CARD, PLAYER, ZONE, elem_of, list_of
 
 
 def divide(a, b):
@@ -97,7 +97,7 @@ def shower(typ: str, display):
     if typ == BOOL:
         return lambda s, v: "yes" if v else "no"
     inner = elem_of(typ)
-    if inner is not None and elem_of(inner) is not None:       # lists of lists: each shown as its type says
+    if inner not in (None, ANY) and elem_of(inner) is not None:   # lists of lists: each shown as its type says
         show = shower(inner, display)
         return lambda s, v: ", ".join("—" if x is None else show(s, x) for x in v) if v else "—"
     if inner is not None:
