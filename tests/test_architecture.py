@@ -23,6 +23,8 @@ ALLOWED = {
     "pipeline": {"source", "lang", "check", "backend", "pyback", "runtime"},
     "play": {"pipeline", "source", "lang", "check", "backend", "runtime"},
     "cli": {"pipeline", "source", "lang", "check", "backend", "runtime", "play"},
+    "api": {"pipeline", "source", "runtime"},
+    "envs": {"api", "play", "runtime"},
 }
 
 

@@ -275,7 +275,7 @@ class StepBuilder:
         self.bind(s.var, s.elem_type)
         cid = len(self.choices)
         self.choices.append(ChoiceSpec(s.var, self._label(s), self.text(s.prompt), s.path, cards=s.elem_type == CARD,
-                                       card_lists=s.elem_type == list_of(CARD),
+                                       card_lists=s.elem_type == list_of(CARD), types=(s.elem_type,),
                                        candidates=self.fn_of(s.options),
                                        refusal=self._bound_text(s.refusal, s.var) if s.refusal is not None else None))
         otherwise, end = code.label(), code.label()
@@ -342,7 +342,9 @@ class StepBuilder:
         slots = tuple(tuple("card" if t == CARD else "cards" if t == list_of(CARD) else None
                             for _, _, t in a.names) for a in kinds)
         return ChoiceSpec(PICK, label, self.text(s.prompt), s.path, candidates=self.among_options(s, legal_only=False),
-                          refusal=refusal, slots=slots)
+                          refusal=refusal, slots=slots, types=tuple(tuple(t for _, _, t in a.names) for a in kinds),
+                          kinds=tuple(a.word if a.word is not None else "+".join(n for n, _, _ in a.names)
+                                      for a in kinds))
 
     def _bound_text(self, template, var):
         """fn(state, locals, option) -> a text with the option bound to `var`."""

@@ -28,6 +28,9 @@ class ChoiceSpec:
     refusal: object = None      # fn(state, locals, option) -> why that option is not legal now, or None
     slots: tuple | None = None  # a choice among kinds: per kind, what each value of an option
     #                             [kind, value, ...] is ('card', 'cards' or None); None otherwise
+    types: tuple = ()           # the options' type ('card', 'number', ...); among kinds: per kind, a
+    #                             tuple of its values' types
+    kinds: tuple = ()           # among kinds: per kind its name (its word, or its names joined by '+')
 
 
 def option_cards(spec: ChoiceSpec, option) -> list:

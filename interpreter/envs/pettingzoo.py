@@ -1,0 +1,121 @@
+"""Any ruleset as a PettingZoo AEC environment (the `envs` extra: pettingzoo, gymnasium, numpy).
+
+    from interpreter.envs.pettingzoo import env
+    e = env("hearts", options={"passing": "none"})
+    e.reset(seed=1)
+    for agent in e.agent_iter():
+        obs, reward, terminated, truncated, info = e.last()
+        action = None if terminated or truncated else e.action_space(agent).sample(obs["action_mask"])
+        e.step(action)
+
+Each agent observes {"observation": its fixed-size vector, "action_mask": the actions it
+may take now (all zero when it is not its turn)}; actions are the game's fixed action ids
+(interpreter.api).  An agent may act several times in a row: a player whose move takes
+several tokens, or whose turn comes again.  A game that needs no decision at all (war
+plays itself) gives the first agent one step whose only legal action is `end`, so that the
+protocol holds: agents act, then learn the result.
+"""
+from __future__ import annotations
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from ..api import Game, load_game
+from ..api.actions import END
+
+
+def env(ruleset: str = "hearts", **kwargs) -> "CardGameEnv":
+    """The environment of a ruleset (a shipped game's name, a file or an overlay)."""
+    return CardGameEnv(ruleset, **kwargs)
+
+
+class CardGameEnv(AECEnv):
+    metadata = {"render_modes": ["ansi", "human"], "name": "card_game_v0", "is_parallelizable": False}
+
+    def __init__(self, ruleset: str = "hearts", options: dict | None = None, players: int | None = None,
+                 reward: str = "win", max_actions: int = 100_000, render_mode: str | None = None,
+                 game: Game | None = None):
+        super().__init__()
+        self.game = game if game is not None else load_game(ruleset, options, players, reward)
+        self.metadata = dict(self.metadata, name=f"{self.game.name}_v0")
+        self.possible_agents = [f"player_{i}" for i in range(self.game.num_players)]
+        self._seat = {a: i for i, a in enumerate(self.possible_agents)}
+        vector = spaces.Box(-np.inf, np.inf, (self.game.observation_size,), np.float32)
+        mask = spaces.Box(0, 1, (self.game.num_actions,), np.int8)
+        self.observation_spaces = {a: spaces.Dict({"observation": vector, "action_mask": mask})
+                                   for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(self.game.num_actions) for a in self.possible_agents}
+        self.render_mode = render_mode
+        self.max_actions = max_actions
+        self._seeds = np.random.default_rng()
+        self.state = None
+
+    def observation_space(self, agent):
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent):
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        if seed is not None:
+            self._seeds = np.random.default_rng(seed)
+        self.state = self.game.new_state(int(self._seeds.integers(2 ** 31)))
+        self.agents = list(self.possible_agents)
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self._actions = 0
+        self._idle = self.state.is_terminal()     # the game played itself: one step to end it
+        self.agent_selection = self.agents[0 if self._idle else self.state.current_player]
+
+    def observe(self, agent):
+        seat = self._seat[agent]
+        vector = np.asarray(self.state.observation_vector(seat), dtype=np.float32)
+        mask = np.zeros(self.game.num_actions, dtype=np.int8)
+        if agent == self.agent_selection and not (self.terminations[agent] or self.truncations[agent]):
+            for a in self._legal():
+                mask[a] = 1
+        return {"observation": vector, "action_mask": mask}
+
+    def _legal(self) -> list[int]:
+        return [self.game.actions.index[END]] if self._idle else self.state.legal_actions()
+
+    def step(self, action) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        self._cumulative_rewards[agent] = 0.0
+        if self._idle:
+            if int(action) not in self._legal():
+                raise ValueError(f"action {action} is not legal: the game is over, the only action is 'end'")
+            self._idle = False
+            gained = self.state.returns()
+        else:
+            self.state.apply(int(action))
+            gained = self.state.rewards()
+        self._actions += 1
+        for a in self.agents:
+            self.rewards[a] = float(gained[self._seat[a]])
+        if self.state.is_terminal():
+            self.terminations = {a: True for a in self.agents}
+        elif self._actions >= self.max_actions:
+            self.truncations = {a: True for a in self.agents}
+        else:
+            self.agent_selection = self.possible_agents[self.state.current_player]
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self):
+        text = str(self.state) if self.state is not None else ""
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
