@@ -203,6 +203,9 @@ class GameState:
         c._rewards = list(self._rewards)
         return c
 
+    def __deepcopy__(self, memo):
+        return self.clone()     # the game (compiled rules) is shared; the state is copied
+
     def resample(self, seat: int, seed: int | None = None) -> "GameState":
         """A copy of the game as `seat` might imagine it: the cards it cannot see dealt at
         random, the future reseeded (what a planning bot searches on)."""
