@@ -32,6 +32,7 @@ MAX_NUMBER_TEXT = 64                  # characters of a number's text (checked b
 # -- games a scenario or a record describes (interpreter.check_players, records.program_of)
 MAX_PLAYERS = 100                     # players at one table, whatever a ruleset allows
 MAX_PLAYOUTS = 1_000                  # play-outs per option of the mc bot a record names
+MAX_ITERATIONS = 100_000              # iterations a decision of the ismcts bot
 MAX_JOBS = 64                         # worker processes of `simulate --jobs` (cli.main, simulation.simulate)
 
 # -- rulesets (enforced by the schema and the compiler) ------------------------------------

@@ -77,3 +77,17 @@ def test_the_pettingzoo_example_of_the_api_document_runs():
     from test_api import doc_examples
     example = next(block for block in doc_examples() if "pettingzoo" in block)
     exec(compile(example, "docs/api.md", "exec"), {})
+
+
+def test_the_training_example_learns_gnav2_in_short():
+    """examples/learning/train_reinforce.py, shortened: a linear policy trained by REINFORCE
+    through the PettingZoo environment wins more often than it did untrained (same deals)."""
+    import importlib.util
+    import pathlib
+    path = pathlib.Path(__file__).parent.parent / "examples" / "learning" / "train_reinforce.py"
+    spec = importlib.util.spec_from_file_location("train_reinforce", path)
+    example = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(example)
+    curve = example.train("gnav2", episodes=1500, every=1500, evaluation=150, say=lambda line: None)
+    assert [k for k, _ in curve] == [0, 1500]
+    assert curve[-1][1] > curve[0][1]

@@ -27,9 +27,13 @@ def add_run_arguments(p: argparse.ArgumentParser, cores: int) -> None:
     p.add_argument("--seed", type=int, default=0, help="seed of the first game; game k uses seed + k")
     p.add_argument("--mc-seats", type=int, nargs="*", default=[], metavar="SEAT",
                    help="seats played by the mc bot (the others by random bots)")
-    p.add_argument("--bot", choices=["random", "mc"], default="random",
-                   help="who plays every seat not named by --mc-seats: random bots (default) or the mc bot")
+    p.add_argument("--ismcts-seats", type=int, nargs="*", default=[], metavar="SEAT",
+                   help="seats played by the ismcts bot (tree search on imagined deals)")
+    p.add_argument("--bot", choices=["random", "mc", "ismcts"], default="random",
+                   help="who plays every seat not named by --mc-seats or --ismcts-seats: random bots (default), "
+                        "the mc bot or the ismcts bot")
     p.add_argument("--playouts", type=int, default=20, help="play-outs per option for the mc bot")
+    p.add_argument("--iterations", type=int, default=400, help="iterations a decision for the ismcts bot")
     p.add_argument("--jobs", type=int, default=cores, metavar="N",
                    help=f"worker processes sharing the games (default: every core, here {cores}); "
                         "the report is the same for any N")
@@ -87,21 +91,24 @@ def parse_options(pairs, flag="--option") -> dict:
     return out
 
 
-def _mc_seats(args, program) -> list:
-    if args.bot == "mc":
-        return list(range(1, program.player_count(args.players) + 1))
-    return args.mc_seats
+def _seats(args, program) -> tuple[list, list]:
+    """(mc seats, ismcts seats): those named, and with --bot the rest."""
+    named = set(args.mc_seats) | set(args.ismcts_seats)
+    rest = [s for s in range(1, program.player_count(args.players) + 1) if s not in named]
+    return (args.mc_seats + (rest if args.bot == "mc" else []),
+            args.ismcts_seats + (rest if args.bot == "ismcts" else []))
 
 
 def run_simulate(args, stdout, stderr) -> int:
     program = load_program(args.ruleset, parse_options(args.option))
     outputs.check_targets(args)
-    mc = _mc_seats(args, program)
+    mc, ismcts = _seats(args, program)
     rows = []
     report, interrupted = _played(
         args, stderr, args.games, lambda seen: simulate(
             program, args.games, args.players, args.seed, mc, args.playouts, args.jobs,
-            on_row=lambda row: (rows.append(row), seen()), cluster=_cluster(args)))
+            on_row=lambda row: (rows.append(row), seen()), cluster=_cluster(args),
+            ismcts_seats=ismcts, iterations=args.iterations))
     _print(args, report, report_lines(report), stdout)
     write_all(args, [(program.name, report, rows)], None, stderr)
     return _ended(interrupted, stderr)
@@ -112,12 +119,13 @@ def run_compare(args, stdout, stderr) -> int:
     outputs.check_targets(args)
     for line in doubts(variants):
         print(line, file=stderr)
-    mc = _mc_seats(args, variants[0][1])
+    mc, ismcts = _seats(args, variants[0][1])
     rows = [[] for _ in variants]
     result, interrupted = _played(
         args, stderr, args.games * len(variants), lambda seen: compare(
             variants, args.games, args.players, args.seed, mc, args.playouts, args.jobs,
-            on_row=lambda index, row: (rows[index].append(row), seen()), cluster=_cluster(args)))
+            on_row=lambda index, row: (rows[index].append(row), seen()), cluster=_cluster(args),
+            ismcts_seats=ismcts, iterations=args.iterations))
     common = result["games"]
     runs = [(run["variant"], run["report"], rows[i][:common]) for i, run in enumerate(result["runs"])]
     _print(args, result, comparison_lines(result), stdout)

@@ -14,7 +14,7 @@ from ..errors import InterpreterError, Problem, RulesetError, UsageError, did_yo
 from ..source.shipped import resolve, shipped_path
 from ..check.options import allowed, explained
 from ..play import records
-from ..limits import MAX_JOBS, MAX_NUMBER, MAX_PLAYOUTS
+from ..limits import MAX_ITERATIONS, MAX_JOBS, MAX_NUMBER, MAX_PLAYOUTS
 from ..messages import msg
 from . import lab
 from .table import TerminalTable
@@ -64,6 +64,10 @@ def run(argv, stdin=None, stdout=None, stderr=None) -> int:
     playouts = getattr(args, "playouts", 1)
     if not 1 <= playouts <= MAX_PLAYOUTS:
         print(f"interpret: error: --playouts must be 1 to {MAX_PLAYOUTS}, not {playouts}", file=stderr)
+        return 2
+    iterations = getattr(args, "iterations", 1)
+    if not 1 <= iterations <= MAX_ITERATIONS:
+        print(f"interpret: error: --iterations must be 1 to {MAX_ITERATIONS}, not {iterations}", file=stderr)
         return 2
     jobs = getattr(args, "jobs", 1)
     if not 1 <= jobs <= MAX_JOBS:
@@ -260,9 +264,11 @@ def _command_parser(command):
 
 
 def _bot_arguments(p):
-    p.add_argument("--bot", choices=["random", "mc"], default="random",
-                   help="the bots: random, or mc (plays each option out on imagined deals; slower, stronger)")
+    p.add_argument("--bot", choices=["random", "mc", "ismcts"], default="random",
+                   help="the bots: random, mc (plays each option out on imagined deals; slower, stronger) or "
+                        "ismcts (a tree search on imagined deals)")
     p.add_argument("--playouts", type=int, default=20, help="with --bot mc: play-outs per option")
+    p.add_argument("--iterations", type=int, default=400, help="with --bot ismcts: iterations a decision")
 
 
 def _validate(args, stdout, stderr) -> int:
@@ -321,7 +327,8 @@ def _play(args, stdin, stdout, stderr) -> int:
     kinds = ["human" if i in humans else "bot" for i in range(n)]
     record = path = None
     if args.record or humans:
-        bot = {"kind": args.bot, "playouts": args.playouts} if args.bot == "mc" else {"kind": "random"}
+        bot = {"kind": args.bot, "playouts": args.playouts} if args.bot == "mc" else \
+            {"kind": args.bot, "iterations": args.iterations} if args.bot == "ismcts" else {"kind": "random"}
         record = records.new_record(program, args.ruleset, seed, n, kinds, bot=bot)
         path = args.record or records.default_path(program.name)
     table = TerminalTable(program, n, seed, kinds, args, stdin, stdout, record, path)
@@ -356,6 +363,7 @@ def _resume(args, stdin, stdout, stderr) -> int:
     args.quiet = getattr(args, "quiet", False)
     bot = record.get("bot") or {"kind": "random"}
     args.bot, args.playouts = bot.get("kind", "random"), bot.get("playouts", 20)
+    args.iterations = bot.get("iterations", 400)
     table = TerminalTable(program, record["players"], record["seed"], record["agents"], args, stdin, stdout,
                    record, args.file)
     records.bot_catch_up(record, program, table.agents)

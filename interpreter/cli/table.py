@@ -10,6 +10,7 @@ from ..messages import msg
 from ..play import records
 from ..play.rules_text import rules_lines, summary_lines
 from ..play.agents import HumanAgent, MonteCarloAgent, RandomAgent
+from ..play.ismcts import ISMCTSAgent
 from ..play.table import play, result_data
 from ..runtime.events import event_for
 from .screen import PlainScreen, RichScreen
@@ -169,4 +170,6 @@ def _log_view(args, humans: list, n: int):
 def _bot(args, seed: int, seat: int):
     if getattr(args, "bot", "random") == "mc":
         return MonteCarloAgent(seed * 1000 + seat + 1, playouts=max(1, args.playouts))
+    if getattr(args, "bot", "random") == "ismcts":
+        return ISMCTSAgent(seed * 1000 + seat + 1, iterations=max(1, args.iterations))
     return RandomAgent(seed * 1000 + seat + 1)

@@ -7,6 +7,7 @@ returns the index of its choice.  Nothing else of the state reaches it.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 from ..runtime.engine import apply, determinize, labels as option_labels, standing, view as seat_view, prompt as choice_prompt
 from ..runtime.engine import option_named, refusal as why_not
@@ -208,3 +209,28 @@ class MonteCarloAgent:
             return 0.0
         others = [v for p, v in enumerate(values) if p != seat]
         return values[seat] - (max(others) if others else 0)
+
+
+@dataclass(frozen=True)
+class Seating:
+    """Who plays each seat of a simulated game: the mc bot in `mc_seats` (with `playouts`
+    per option), the ISMCTS bot (play/ismcts.py) in `ismcts_seats` (with `iterations` a
+    decision), random bots elsewhere.  Seats are numbered from 1, as on the command line;
+    each bot is seeded from the game's seed and its seat alone."""
+    mc_seats: tuple = ()
+    playouts: int = 20
+    ismcts_seats: tuple = ()
+    iterations: int = 400
+
+    def agents(self, n: int, seed: int) -> list:
+        from .ismcts import ISMCTSAgent
+        out = []
+        for seat in range(n):
+            own = seed * 1000 + seat + 1
+            if seat + 1 in self.ismcts_seats:
+                out.append(ISMCTSAgent(own, iterations=max(1, self.iterations)))
+            elif seat + 1 in self.mc_seats:
+                out.append(MonteCarloAgent(own, playouts=max(1, self.playouts)))
+            else:
+                out.append(RandomAgent(own))
+        return out

@@ -67,31 +67,31 @@ def _program(spec):
     return _compiled[spec["hash"]]
 
 
-def play_block(spec, first, count, n, mc_seats, playouts, game_row):
+def play_block(spec, first, count, n, seating, game_row):
     """A task: the rows of `count` games from seed `first` (None for a game that failed),
     each played by game_row (simulation.game_row, sent by reference)."""
     program = _program(spec)
     out = []
     for seed in range(first, first + count):
         try:
-            out.append(game_row(program, n, seed, mc_seats, playouts))
+            out.append(game_row(program, n, seed, seating))
         except Exception:
             out.append(None)            # played again by the caller, who raises its error
     return out
 
 
-def rows(ray, program, n, games, seed, mc_seats, playouts, game_row):
+def rows(ray, program, n, games, seed, seating, game_row):
     """Each game's row, in seed order, played by the cluster's workers with game_row; a game
     that failed there is played again here, so that its error is raised as it would be locally."""
     task = ray.remote(play_block)
     spec = ray.put(spec_of(program))
-    refs = [task.remote(spec, seed + k, min(BLOCK, games - k), n, tuple(mc_seats), playouts, game_row)
+    refs = [task.remote(spec, seed + k, min(BLOCK, games - k), n, seating, game_row)
             for k in range(0, games, BLOCK)]
     try:
         k = 0
         for ref in refs:
             for row in ray.get(ref):
-                yield row if row is not None else game_row(program, n, seed + k, mc_seats, playouts)
+                yield row if row is not None else game_row(program, n, seed + k, seating)
                 k += 1
     finally:                    # Ctrl-C or an error: the rest is not wanted
         for ref in refs:

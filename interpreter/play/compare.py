@@ -12,18 +12,21 @@ from __future__ import annotations
 import time
 
 from ..errors import UsageError
+from .agents import Seating
 from .simulation import Interrupted, checked_run, played_rows, report
 from .statistics import differences
 
 
 def compare(variants: list, games: int, players: int | None = None, seed: int = 0, mc_seats=(),
-            playouts: int = 20, jobs: int = 1, on_row=None, cluster=None) -> dict:
+            playouts: int = 20, jobs: int = 1, on_row=None, cluster=None, ismcts_seats=(),
+            iterations: int = 400) -> dict:
     """`variants`: [(name, Program)], the base first.  `on_row(index, row)` sees each game
     as it comes; `cluster` as in simulation.simulate.  Ctrl-C raises simulation.Interrupted holding the comparison of the games
     that every variant had played by then."""
     if len(variants) < 2:
         raise UsageError("compare needs a base and at least one variant")
-    settings = [checked_run(program, games, players, seed, mc_seats, jobs) for _, program in variants]
+    seating = Seating(tuple(mc_seats), playouts, tuple(ismcts_seats), iterations)
+    settings = [checked_run(program, games, players, seed, seating, jobs) for _, program in variants]
     n = settings[0][0]
     if any(k != n for k, _ in settings):
         raise UsageError("the variants are not all for the same number of players; give --players")
@@ -32,7 +35,7 @@ def compare(variants: list, games: int, players: int | None = None, seed: int = 
     for index, (name, program) in enumerate(variants):
         rows, start = [], time.perf_counter()
         runs.append([name, program, rows, 0.0])
-        played = played_rows(program, n, games, seed, mc_seats, playouts, jobs, cluster)
+        played = played_rows(program, n, games, seed, seating, jobs, cluster)
         try:
             for row in played:
                 rows.append(row)
@@ -41,20 +44,20 @@ def compare(variants: list, games: int, players: int | None = None, seed: int = 
         except KeyboardInterrupt:
             played.close()                  # its workers stop before anything is printed
             runs[-1][3] = time.perf_counter() - start
-            raise Interrupted(_comparison(runs, n, games, seed, mc_seats, playouts, jobs, len(variants)),
+            raise Interrupted(_comparison(runs, n, games, seed, seating, jobs, len(variants)),
                               []) from None
         runs[-1][3] = time.perf_counter() - start
-    return _comparison(runs, n, games, seed, mc_seats, playouts, jobs, len(variants))
+    return _comparison(runs, n, games, seed, seating, jobs, len(variants))
 
 
-def _comparison(runs, n, games, seed, mc_seats, playouts, jobs, wanted) -> dict:
+def _comparison(runs, n, games, seed, seating, jobs, wanted) -> dict:
     """The comparison of the runs, over the games that every one of them has played."""
     common = min((len(rows) for _, _, rows, _ in runs), default=0)
     if len(runs) < 2 or common == 0:
         common = 0
     out_runs = []
     for name, program, rows, elapsed in runs:
-        r = report(program, n, rows[:common], seed, mc_seats, playouts, jobs, elapsed, games)
+        r = report(program, n, rows[:common], seed, seating, jobs, elapsed, games)
         out_runs.append({"variant": name, "report": r})
     base_rows = runs[0][2][:common]
     base_pers = {st.name: st.per for st in runs[0][1].statistics}

@@ -23,7 +23,7 @@ from .agents import Decision
 from .table import result_summary
 from ..runtime.engine import apply, labels, new_game
 from ..errors import InterpreterError, Problem, RulesetError, brief
-from ..limits import MAX_PLAYOUTS
+from ..limits import MAX_ITERATIONS, MAX_PLAYOUTS
 from ..source.loader import load_file
 from ..source.overlay import rules_hash
 from ..check.schema import check
@@ -209,6 +209,9 @@ def program_of(record: dict, ruleset_path: str | None = None):
     playouts = (record.get("bot") or {}).get("playouts", 1)
     if playouts > MAX_PLAYOUTS:
         problems.append(src.problem(("bot", "playouts"), f"more than {MAX_PLAYOUTS} play-outs per option"))
+    iterations = (record.get("bot") or {}).get("iterations", 1)
+    if iterations > MAX_ITERATIONS:
+        problems.append(src.problem(("bot", "iterations"), f"more than {MAX_ITERATIONS} iterations a decision"))
     for n, d in enumerate(record["decisions"]):
         if not problems and d["player"] >= record["players"]:
             problems.append(src.problem(("decisions", n, "player"), f"decision {n + 1}: there is no seat "

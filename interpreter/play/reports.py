@@ -56,11 +56,21 @@ def seat_name(p: int) -> str:
 
 
 def bots(report: dict) -> str:
-    mc, n = report["mc_seats"], report["players"]
-    if mc and len(mc) == n:
-        return f"mc bots ({report['playouts']} play-outs an option)"
-    return "random bots" + (f", the mc bot in seat{'s' if len(mc) > 1 else ''} {', '.join(map(str, mc))}"
-                            if mc else "")
+    """Who played: the bot of most seats, then the others by seat ('random bots, the mc bot
+    in seat 2'; 'mc bots (20 play-outs an option), the ismcts bot in seat 1')."""
+    n = report["players"]
+    mc, ismcts = report["mc_seats"], report.get("ismcts_seats") or []
+    randoms = [s for s in range(1, n + 1) if s not in mc and s not in ismcts]
+    groups = [("random", randoms), ("mc", mc), ("ismcts", ismcts)]
+    budget = {"random": "", "mc": f" ({report.get('playouts')} play-outs an option)",
+              "ismcts": f" ({report.get('iterations')} iterations a decision)"}
+    main = max(groups, key=lambda g: len(g[1]))[0]
+    return ", ".join([f"{main} bots{budget[main]}"] +
+                     [f"the {kind} bot in {_seats(seats)}" for kind, seats in groups if seats and kind != main])
+
+
+def _seats(seats) -> str:
+    return f"seat{'s' if len(seats) > 1 else ''} {', '.join(map(str, seats))}"
 
 
 def report_lines(report: dict, speed: bool = True) -> list[str]:

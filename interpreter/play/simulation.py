@@ -17,7 +17,7 @@ import multiprocessing
 import signal
 import time
 
-from .agents import MonteCarloAgent, RandomAgent
+from .agents import Seating
 from ..errors import InterpreterError, UsageError
 from ..limits import MAX_JOBS, MAX_NUMBER
 from ..runtime.tally import game_values
@@ -39,9 +39,11 @@ class Interrupted(KeyboardInterrupt):
 
 
 def simulate(program, games: int, players: int | None = None, seed: int = 0, mc_seats=(),
-             playouts: int = 20, jobs: int = 1, on_row=None, cluster=None) -> dict:
+             playouts: int = 20, jobs: int = 1, on_row=None, cluster=None, ismcts_seats=(),
+             iterations: int = 400) -> dict:
     """The report (see report()) of `games` games with seeds seed, seed + 1, ...;
-    `mc_seats` (1-based) are played by the planning bot, the others by random bots.
+    `mc_seats` (1-based) are played by the mc bot, `ismcts_seats` by the ISMCTS bot, the
+    others by random bots.
     `on_row(row)` sees each game's row (game_row) as it comes, in seed order.
 
     With `jobs` > 1 the games are played by that many worker processes, forked so that
@@ -51,10 +53,11 @@ def simulate(program, games: int, players: int | None = None, seed: int = 0, mc_
     processes used: at most one a game, 1 where the platform cannot fork).  `cluster`: a
     connected Ray module (cluster.connect) that plays the games instead, with the same
     report.  Ctrl-C raises Interrupted, which holds the report of the games played so far."""
-    n, jobs = checked_run(program, games, players, seed, mc_seats, jobs)
+    seating = Seating(tuple(mc_seats), playouts, tuple(ismcts_seats), iterations)
+    n, jobs = checked_run(program, games, players, seed, seating, jobs)
     rows = []
     start = time.perf_counter()
-    played = played_rows(program, n, games, seed, mc_seats, playouts, jobs, cluster)
+    played = played_rows(program, n, games, seed, seating, jobs, cluster)
     try:
         for row in played:
             rows.append(row)
@@ -62,12 +65,12 @@ def simulate(program, games: int, players: int | None = None, seed: int = 0, mc_
                 on_row(row)
     except KeyboardInterrupt:
         played.close()                      # its workers stop before anything is printed
-        raise Interrupted(report(program, n, rows, seed, mc_seats, playouts, jobs,
+        raise Interrupted(report(program, n, rows, seed, seating, jobs,
                                  time.perf_counter() - start, games), rows) from None
-    return report(program, n, rows, seed, mc_seats, playouts, jobs, time.perf_counter() - start, games)
+    return report(program, n, rows, seed, seating, jobs, time.perf_counter() - start, games)
 
 
-def checked_run(program, games, players, seed, mc_seats, jobs) -> tuple[int, int]:
+def checked_run(program, games, players, seed, seating: Seating, jobs) -> tuple[int, int]:
     """(players, jobs) of a run, or a UsageError saying what is wrong with its settings."""
     n = program.player_count(players)
     if games < 1:
@@ -76,23 +79,27 @@ def checked_run(program, games, players, seed, mc_seats, jobs) -> tuple[int, int
         raise UsageError(f"--jobs must be 1 to {MAX_JOBS}, not {jobs}")
     if seed + games > MAX_NUMBER:
         raise UsageError(f"--seed plus --games must stay below {MAX_NUMBER} (a record must hold each seed)")
-    for seat in mc_seats:
-        if not 1 <= seat <= n:
-            raise UsageError(f"--mc-seats {seat}: seats are numbered 1 to {n}")
+    for flag, seats in (("--mc-seats", seating.mc_seats), ("--ismcts-seats", seating.ismcts_seats)):
+        for seat in seats:
+            if not 1 <= seat <= n:
+                raise UsageError(f"{flag} {seat}: seats are numbered 1 to {n}")
+    both = set(seating.mc_seats) & set(seating.ismcts_seats)
+    if both:
+        raise UsageError(f"seat {min(both)} is named by both --mc-seats and --ismcts-seats")
     return n, (min(jobs, games) if _can_fork() else 1)
 
 
-def played_rows(program, n, games, seed, mc_seats, playouts, jobs, cluster=None):
+def played_rows(program, n, games, seed, seating: Seating, jobs, cluster=None):
     """Each game's row, in seed order, played here, by `jobs` forked workers or on a cluster."""
     if cluster is not None:
         from .cluster import rows
-        return rows(cluster, program, n, games, seed, mc_seats, playouts, game_row)
+        return rows(cluster, program, n, games, seed, seating, game_row)
     if jobs == 1:
-        return (game_row(program, n, seed + k, mc_seats, playouts) for k in range(games))
-    return _rows_from_workers(program, n, games, seed, mc_seats, playouts, jobs)
+        return (game_row(program, n, seed + k, seating) for k in range(games))
+    return _rows_from_workers(program, n, games, seed, seating, jobs)
 
 
-def report(program, n, rows, seed, mc_seats, playouts, jobs, elapsed, asked) -> dict:
+def report(program, n, rows, seed, seating: Seating, jobs, elapsed, asked) -> dict:
     """A run's report: what was played, then summary() of its rows (shares and means with
     their 95% intervals; docs/simulation.md documents the shape)."""
     played = len(rows)
@@ -100,7 +107,9 @@ def report(program, n, rows, seed, mc_seats, playouts, jobs, elapsed, asked) -> 
     return {"ruleset": program.name, "players": n, "games": played, "complete": played == asked,
             "seeds": [seed, seed + played - 1],
             "options": {k: v for k, v in program.options.items() if v != program.option_specs[k]["default"]},
-            "mc_seats": sorted(mc_seats), "playouts": playouts if mc_seats else None,
+            "mc_seats": sorted(seating.mc_seats), "playouts": seating.playouts if seating.mc_seats else None,
+            "ismcts_seats": sorted(seating.ismcts_seats),
+            "iterations": seating.iterations if seating.ismcts_seats else None,
             **summary(rows, n, specs),
             "games_per_s": round(played / elapsed, 1) if elapsed > 0 else None, "jobs": jobs}
 
@@ -110,21 +119,21 @@ def _can_fork() -> bool:
     return "fork" in multiprocessing.get_all_start_methods()
 
 
-def game_row(program, n: int, seed: int, mc_seats, playouts: int) -> dict:
+def game_row(program, n: int, seed: int, seating: Seating) -> dict:
     """One game, as the plain data a report sums (and --csv / --jsonl write): its seed,
     winners (seats from 0), scores, decisions, rounds and the values of its statistics."""
-    s = play(program, _agents(n, seed, mc_seats, playouts), seed=seed, players=n, log=False, tally=True)
+    s = play(program, seating.agents(n, seed), seed=seed, players=n, log=False, tally=True)
     return {"seed": seed, "winners": list(s.result["winners"]), "scores": list(s.result["scores"] or []),
             "decisions": s.decisions, "rounds": s.rounds, "stats": game_values(program, s)}
 
 
-def _rows_from_workers(program, n, games, seed, mc_seats, playouts, jobs):
+def _rows_from_workers(program, n, games, seed, seating, jobs):
     """The rows of game_row played by `jobs` forked workers, in contiguous blocks taken back
     in game order.  A game that fails in a worker is played again here, so that its error is
     raised as it would be with one job (an error need not survive pickling)."""
     global _program
     size = min(MAX_BLOCK, -(-games // (jobs * CHUNKS_PER_JOB)))
-    blocks = [(seed + k, min(size, games - k), n, tuple(mc_seats), playouts) for k in range(0, games, size)]
+    blocks = [(seed + k, min(size, games - k), n, seating) for k in range(0, games, size)]
     jobs = min(jobs, len(blocks))
     _program = program
     workers = []
@@ -133,7 +142,7 @@ def _rows_from_workers(program, n, games, seed, mc_seats, playouts, jobs):
         k = 0
         for i in range(len(blocks)):
             for row in _received(workers[i % jobs][1]):
-                yield row if row is not None else game_row(program, n, seed + k, mc_seats, playouts)
+                yield row if row is not None else game_row(program, n, seed + k, seating)
                 k += 1
     finally:                          # Ctrl-C, a signal or an error: no worker outlives the call
         _program = None
@@ -195,20 +204,15 @@ def _work(blocks, writer) -> None:
 
 def _played_block(block) -> list:
     """The results of a block of consecutive games, None for a game that raised an error."""
-    first, count, n, mc_seats, playouts = block
-    return [_game_or_none(first + i, n, mc_seats, playouts) for i in range(count)]
+    first, count, n, seating = block
+    return [_game_or_none(first + i, n, seating) for i in range(count)]
 
 
-def _game_or_none(seed: int, n: int, mc_seats, playouts: int):
+def _game_or_none(seed: int, n: int, seating):
     """A worker's game: its result, or None if it failed (the parent plays it again to raise the error)."""
     try:
-        return game_row(_program, n, seed, mc_seats, playouts)
+        return game_row(_program, n, seed, seating)
     except Exception:
         return None
-
-
-def _agents(n: int, seed: int, mc_seats, playouts: int) -> list:
-    return [MonteCarloAgent(seed * 1000 + seat + 1, playouts=max(1, playouts)) if seat + 1 in mc_seats
-            else RandomAgent(seed * 1000 + seat + 1) for seat in range(n)]
 
 

@@ -1,0 +1,130 @@
+"""A planning bot: information-set Monte Carlo tree search (single observer, with
+availability counts, after Cowling, Powley and Whitehouse, 2012).
+
+Each iteration deals the cards the bot's seat cannot see at random (Decision.imagine: no
+more than the seat's view), walks down one tree shared by every such deal, picking moves
+by UCB among those the deal allows, adds one move, plays the rest at random and credits
+each move with what the game gave the player who made it.  The move tried most often at
+the root is played.
+
+Where the ruleset says how well a player stands mid-game (`standing`), a play-out stops at
+the end of the round and each player scores by rank (1 for the best, 0 for the worst);
+otherwise play-outs go to the end of the game, where the winners share 1.
+"""
+from __future__ import annotations
+
+import math
+import time
+
+from ..errors import RulesError
+from ..runtime.engine import apply, standing
+from ..runtime.state import Rng
+
+
+class _Node:
+    __slots__ = ("player", "visits", "avail", "total", "children")
+
+    def __init__(self, player: int | None):
+        self.player = player            # who made the move into this node
+        self.visits = 0
+        self.avail = 0                  # how often the move was legal when its parent was visited
+        self.total = 0.0                # what the move gave its player, summed
+        self.children = {}
+
+
+class ISMCTSAgent:
+    def __init__(self, seed: int = 0, iterations: int = 400, seconds: float | None = None,
+                 exploration: float = 0.7, max_decisions: int = 2000):
+        self.rng = Rng(seed)
+        self.iterations = iterations
+        self.seconds = seconds          # a time budget instead of a number of iterations
+        self.c = exploration
+        self.max_decisions = max_decisions
+
+    def choose(self, decision) -> int:
+        if decision.count == 1:
+            return 0
+        program = decision.program
+        root = _Node(None)
+        deadline = time.perf_counter() + self.seconds if self.seconds else None
+        done = 0
+        while (done < self.iterations) if deadline is None else (time.perf_counter() < deadline):
+            try:
+                self._iterate(program, decision.imagine(self.rng), root)
+            except RulesError:          # an imagined world the rules cannot continue
+                pass
+            done += 1
+        visits = [root.children[i].visits if i in root.children else -1 for i in range(decision.count)]
+        return max(range(decision.count), key=visits.__getitem__)
+
+    def _iterate(self, program, game, root: _Node) -> None:
+        horizon = game.rounds if program.standing is not None else None
+        node, path, rng = root, [], self.rng
+        expanded = False
+        while not game.over and (horizon is None or game.rounds == horizon):
+            player, options, cid = game.pending
+            # the root's moves by their place in the list (the same in every imagined deal,
+            # whatever card an option holds that the seat cannot see); the rest by value
+            keys = list(range(len(options))) if node is root else [_key(cid, o) for o in options]
+            untried = []
+            for i, k in enumerate(keys):
+                child = node.children.get(k)
+                if child is None:
+                    untried.append(i)
+                else:
+                    child.avail += 1
+            if untried:
+                i = untried[rng.below(len(untried))]
+                child = node.children[keys[i]] = _Node(player)
+                child.avail = 1
+                apply(program, game, i)
+                path.append(child)
+                expanded = True
+                break
+            i = self._best(node, keys)
+            node = node.children[keys[i]]
+            apply(program, game, i)
+            path.append(node)
+        if expanded:
+            self._play_out(program, game, horizon)
+        values = self._values(program, game)
+        for n in path:
+            n.visits += 1
+            n.total += values[n.player]
+
+    def _best(self, node: _Node, keys: list) -> int:
+        c, best, at = self.c, -math.inf, 0
+        for i, k in enumerate(keys):
+            child = node.children[k]
+            score = child.total / child.visits + c * math.sqrt(math.log(child.avail) / child.visits) \
+                if child.visits else math.inf
+            if score > best:
+                best, at = score, i
+        return at
+
+    def _play_out(self, program, game, horizon) -> None:
+        rng, n = self.rng, 0
+        while not game.over and n < self.max_decisions and (horizon is None or game.rounds == horizon):
+            apply(program, game, rng.below(len(game.pending[1])))
+            n += 1
+
+    def _values(self, program, game) -> list[float]:
+        """What the game gave each player: a share of the win, or their rank mid-game."""
+        n = len(game.players)
+        if game.over:
+            winners = game.result["winners"]
+            return [1.0 / len(winners) if p in winners else 0.0 for p in range(n)]
+        values = standing(program, game)
+        if values is None or n < 2:
+            return [1.0 / n] * n
+        return [(sum(1.0 for v in values if v < mine) + 0.5 * (sum(1.0 for v in values if v == mine) - 1)) / (n - 1)
+                for mine in values]
+
+
+def _key(cid: int, option):
+    """An option as a key of the tree: the same move in every imagined deal."""
+    return (cid, _frozen(option))
+
+
+def _frozen(v):
+    return tuple(_frozen(x) for x in v) if isinstance(v, list) else v
