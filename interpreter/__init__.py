@@ -10,6 +10,8 @@ The package is laid out by stage, in the order a ruleset goes through them:
     runtime/  the Program, the game state, the VM, effects, views (plain data)
     play/     agents, tables, simulation, records, scenarios
     cli/      the `interpret` command and what a person reads at a terminal
+    api/      a ruleset as a game for learning and search code (docs/api.md)
+    envs/     PettingZoo, Gymnasium and OpenSpiel environments (optional extras)
 
 `pipeline` ties the stages together.  The names below are loaded on first use, so
 that `import interpreter.runtime` loads neither the parser nor the schema checker.

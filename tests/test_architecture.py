@@ -23,7 +23,7 @@ ALLOWED = {
     "pipeline": {"source", "lang", "check", "backend", "pyback", "runtime"},
     "play": {"pipeline", "source", "lang", "check", "backend", "runtime"},
     "cli": {"pipeline", "source", "lang", "check", "backend", "runtime", "play"},
-    "api": {"pipeline", "source", "runtime"},
+    "api": {"pipeline", "source", "lang", "runtime"},
     "envs": {"api", "play", "runtime"},
 }
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 
 from ..errors import UsageError
+from ..lang.types import type_of_value
 from ..runtime.program import Program
 from ..runtime.engine import known_cards, option_cards
 
@@ -92,6 +93,8 @@ class ActionSpace:
         return {i: n for n, i in enumerate(unseen, 1)}
 
     def _value(self, typ: str, value, spec) -> tuple:
+        if typ in ("any", "null") and value is not None:        # a type the checker left open
+            typ = type_of_value(value)
         if value is None:
             return (self.index[NULL],) if NULL in self.index else self._outside(value, spec)
         if typ == "card":
