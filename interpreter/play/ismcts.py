@@ -8,7 +8,8 @@ each move with what the game gave the player who made it.  The move tried most o
 the root is played.
 
 Where the ruleset says how well a player stands mid-game (`standing`), a play-out stops at
-the end of the round and each player scores by rank (1 for the best, 0 for the worst);
+the end of the round and each player scores by its lead over the best of the others,
+squashed into 0..1 (a lead of the typical size this search has seen is worth about 0.73);
 otherwise play-outs go to the end of the game, where the winners share 1.
 """
 from __future__ import annotations
@@ -40,6 +41,7 @@ class ISMCTSAgent:
         self.seconds = seconds          # a time budget instead of a number of iterations
         self.c = exploration
         self.max_decisions = max_decisions
+        self._leads = [0.0, 0]          # the sum of the sizes of the leads seen, and how many
 
     def choose(self, decision) -> int:
         if decision.count == 1:
@@ -117,8 +119,11 @@ class ISMCTSAgent:
         values = standing(program, game)
         if values is None or n < 2:
             return [1.0 / n] * n
-        return [(sum(1.0 for v in values if v < mine) + 0.5 * (sum(1.0 for v in values if v == mine) - 1)) / (n - 1)
-                for mine in values]
+        leads = [v - max(w for q, w in enumerate(values) if q != p) for p, v in enumerate(values)]
+        self._leads[0] += sum(abs(x) for x in leads)
+        self._leads[1] += n
+        scale = self._leads[0] / self._leads[1] or 1.0
+        return [1.0 / (1.0 + math.exp(max(-50.0, min(50.0, -x / scale)))) for x in leads]
 
 
 def _key(cid: int, option):
