@@ -27,7 +27,7 @@ class TerminalTable:
         self.quiet = getattr(args, "quiet", False) or getattr(args, "json", False)
         humans = [i for i, k in enumerate(kinds) if k == "human"]
         self.viewer = humans[0] if len(humans) == 1 else (-1 if humans else None)
-        adviser = MonteCarloAgent(seed + 7, playouts=10)
+        adviser = ISMCTSAgent(seed + 7, iterations=400)     # the stronger planner (README, "Bots")
         self.screen = _screen(program, args, stdout, self.say, self.viewer, n)
         self.agents = [HumanAgent(self.screen.table, self.ask, self.say, hint=adviser.choose,
                                   lang=program.lang, rules=lambda full: (rules_lines if full else summary_lines)(program),

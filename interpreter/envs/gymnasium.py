@@ -18,9 +18,13 @@ does not apply); a game over before the seat's first turn gives it one step, `en
 """
 from __future__ import annotations
 
-import numpy as np
-import gymnasium
-from gymnasium import spaces
+try:
+    import numpy as np
+    import gymnasium
+    from gymnasium import spaces
+except ImportError as e:          # the extra is not installed
+    raise ImportError(f"{e}: this environment needs the 'envs' extra: "
+                      "pip install 'card-interpreter[envs]'") from e
 
 from ..api import Game, load_game
 from ..api.actions import END

@@ -20,8 +20,12 @@ from __future__ import annotations
 
 import json
 
-import numpy as np
-import pyspiel
+try:
+    import numpy as np
+    import pyspiel
+except ImportError as e:          # the extra is not installed
+    raise ImportError(f"{e}: this environment needs the 'openspiel' extra: "
+                      "pip install 'card-interpreter[openspiel]'") from e
 
 from ..api import Game, load_game
 from ..errors import UsageError

@@ -17,9 +17,13 @@ protocol holds: agents act, then learn the result.
 """
 from __future__ import annotations
 
-import numpy as np
-from gymnasium import spaces
-from pettingzoo import AECEnv
+try:
+    import numpy as np
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+except ImportError as e:          # the extra is not installed
+    raise ImportError(f"{e}: this environment needs the 'envs' extra: "
+                      "pip install 'card-interpreter[envs]'") from e
 
 from ..api import Game, load_game
 from ..api.actions import END
