@@ -33,6 +33,7 @@ MAX_NUMBER_TEXT = 64                  # characters of a number's text (checked b
 MAX_PLAYERS = 100                     # players at one table, whatever a ruleset allows
 MAX_PLAYOUTS = 1_000                  # play-outs per option of the mc bot a record names
 MAX_ITERATIONS = 100_000              # iterations a decision of the ismcts bot
+MAX_THINK = 600.0                     # seconds a decision of the ismcts bot (--think)
 MAX_JOBS = 64                         # worker processes of `simulate --jobs` (cli.main, simulation.simulate)
 
 # -- rulesets (enforced by the schema and the compiler) ------------------------------------

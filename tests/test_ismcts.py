@@ -81,3 +81,13 @@ def test_a_seat_given_two_bots_or_too_many_iterations_is_a_usage_error():
     assert code == 2 and "seat 1 is named by both --mc-seats and --ismcts-seats" in err
     code, _, err = call(ruleset("gnav2"), "--bot", "ismcts", "--iterations", "0")
     assert code == 2 and "--iterations must be 1 to 100000" in err
+
+
+def test_the_ismcts_bot_may_think_for_a_time_instead(tmp_path):
+    rec = tmp_path / "think.json"
+    code, out, _ = call(ruleset("ninety_nine"), "--seed", "2", "--bot", "ismcts", "--think", "0.01",
+                        "--record", str(rec))
+    assert code == 0 and "Result:" in out
+    assert json.loads(rec.read_text(encoding="utf-8"))["bot"]["seconds"] == 0.01
+    code, _, err = call(ruleset("ninety_nine"), "--bot", "ismcts", "--think", "0")
+    assert code == 2 and "--think must be more than 0" in err

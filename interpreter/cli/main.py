@@ -14,7 +14,7 @@ from ..errors import InterpreterError, Problem, RulesetError, UsageError, did_yo
 from ..source.shipped import resolve, shipped_path
 from ..check.options import allowed, explained
 from ..play import records
-from ..limits import MAX_ITERATIONS, MAX_JOBS, MAX_NUMBER, MAX_PLAYOUTS
+from ..limits import MAX_ITERATIONS, MAX_JOBS, MAX_NUMBER, MAX_PLAYOUTS, MAX_THINK
 from ..messages import msg
 from . import lab
 from .table import TerminalTable
@@ -64,6 +64,11 @@ def run(argv, stdin=None, stdout=None, stderr=None) -> int:
     playouts = getattr(args, "playouts", 1)
     if not 1 <= playouts <= MAX_PLAYOUTS:
         print(f"interpret: error: --playouts must be 1 to {MAX_PLAYOUTS}, not {playouts}", file=stderr)
+        return 2
+    think = getattr(args, "think", None)
+    if think is not None and not 0 < think <= MAX_THINK:
+        print(f"interpret: error: --think must be more than 0 and at most {MAX_THINK:g} seconds, not {think:g}",
+              file=stderr)
         return 2
     iterations = getattr(args, "iterations", 1)
     if not 1 <= iterations <= MAX_ITERATIONS:
@@ -269,6 +274,9 @@ def _bot_arguments(p):
                         "ismcts (a tree search on imagined deals)")
     p.add_argument("--playouts", type=int, default=20, help="with --bot mc: play-outs per option")
     p.add_argument("--iterations", type=int, default=400, help="with --bot ismcts: iterations a decision")
+    p.add_argument("--think", type=float, metavar="SECONDS",
+                   help="with --bot ismcts: think this long a decision instead (its play is then not the same "
+                        "on every run of a seed)")
 
 
 def _validate(args, stdout, stderr) -> int:
@@ -328,7 +336,8 @@ def _play(args, stdin, stdout, stderr) -> int:
     record = path = None
     if args.record or humans:
         bot = {"kind": args.bot, "playouts": args.playouts} if args.bot == "mc" else \
-            {"kind": args.bot, "iterations": args.iterations} if args.bot == "ismcts" else {"kind": "random"}
+            {"kind": args.bot, "iterations": args.iterations, **({"seconds": args.think} if args.think else {})} \
+            if args.bot == "ismcts" else {"kind": "random"}
         record = records.new_record(program, args.ruleset, seed, n, kinds, bot=bot)
         path = args.record or records.default_path(program.name)
     table = TerminalTable(program, n, seed, kinds, args, stdin, stdout, record, path)
@@ -364,6 +373,7 @@ def _resume(args, stdin, stdout, stderr) -> int:
     bot = record.get("bot") or {"kind": "random"}
     args.bot, args.playouts = bot.get("kind", "random"), bot.get("playouts", 20)
     args.iterations = bot.get("iterations", 400)
+    args.think = bot.get("seconds")
     table = TerminalTable(program, record["players"], record["seed"], record["agents"], args, stdin, stdout,
                    record, args.file)
     records.bot_catch_up(record, program, table.agents)

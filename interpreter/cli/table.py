@@ -171,5 +171,6 @@ def _bot(args, seed: int, seat: int):
     if getattr(args, "bot", "random") == "mc":
         return MonteCarloAgent(seed * 1000 + seat + 1, playouts=max(1, args.playouts))
     if getattr(args, "bot", "random") == "ismcts":
-        return ISMCTSAgent(seed * 1000 + seat + 1, iterations=max(1, args.iterations))
+        return ISMCTSAgent(seed * 1000 + seat + 1, iterations=max(1, args.iterations),
+                           seconds=getattr(args, "think", None))
     return RandomAgent(seed * 1000 + seat + 1)
