@@ -191,3 +191,41 @@ expect:
     assert f"  FAIL {s}:8:12: after 1 decision(s): never checked: the scenario stopped before it got there" in out
     assert f"  FAIL {s}:10:5: at the end: never checked: the scenario stopped before it got there" in out
     assert f"PASS {EXAMPLES[0]}" in out
+
+
+def test_the_result_is_read_once_the_game_is_over(tmp_path):
+    text = BASE.replace("play 3♣", "play 5♣").replace("""  - after: 1
+    that: ["total == 97"]""", """  - after: 0
+    that: ["winners == []"]
+    winners: [2]
+  - after: end
+    that: ["winners == [players[1]]", "scores == []"]
+    winners: [1]""")
+    code, out = call("scenario", write(tmp_path, text))
+    assert code == 1
+    assert "after 0 decision(s): winners == [] (error: 'winners' is known only once the game is over)" in out
+    assert "after 0 decision(s): the game is not over: no one has won yet" in out
+    assert "ok   " + str(tmp_path / "s.yaml") + ":14:12: at the end: winners == [players[1]]" in out
+    assert "at the end: the winners are Player 2, expected Player 1" in out
+
+
+def test_the_account_may_be_checked_for_what_it_does_not_say_and_for_order(tmp_path):
+    text = BASE.replace("""    that: ["total == 97"]""", """    not_log: ["Player 2 plays", "Player 1 plays 3♣"]
+    log_order: ["Player 1 plays 3♣", "the total is 97"]
+  - after: 1
+    log_order: ["the total is 97", "Player 1 plays 3♣"]""")
+    code, out = call("scenario", write(tmp_path, text))
+    assert code == 1
+    assert "after 1 decision(s): the account does not say 'Player 2 plays'" in out
+    assert "FAIL " + str(tmp_path / "s.yaml") + ":11:33: after 1 decision(s): the account says 'Player 1 plays 3♣'" in out
+    assert "after 1 decision(s): the account says, in this order: 'Player 1 plays 3♣', 'the total is 97'" in out
+    assert "after 1 decision(s): the account says 'Player 1 plays 3♣' only before 'the total is 97'" in out
+
+
+def test_a_failure_shows_the_position_the_scenario_set_not_the_deal_it_replaced(tmp_path):
+    code, out = call("scenario", write(tmp_path, BASE.replace("total == 97", "total == 98")))
+    account = out.split("account of the game:")[1]
+    assert "you hold" not in account                      # the random deal's private lines
+    assert "the position the scenario set:" in account
+    assert "hand: Player 1: 5♣ 3♣ 2♣ 4♣ 6♣ | Player 2: 2♦ 3♦ 4♦ 5♦ 6♦" in account and "total: 94" in account
+    assert account.index("then:") < account.index("Player 1 plays 3♣")

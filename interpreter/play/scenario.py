@@ -125,7 +125,7 @@ class _Run:
         self._place_zones()
         self._set_values()
         if self.s.log is not None and (d.get("zones") or d.get("set")):
-            self.s.log.append({"type": "log", "text": "-- the scenario sets the position here --"})
+            self.s.log.append({"type": "log", "text": POSITION_MARK})
         try:
             refresh(self.program, self.s)
         except RulesError as e:
@@ -159,8 +159,26 @@ class _Run:
             self.report.results.append((False, self.at(where, f"the rules cannot go on: {first}")
                                         + ("\n" + quoted if quoted else "")))
         self._never_checked(checks)
-        self.report.account = "\n".join(e["text"] for e in self.s.log if e.get("text"))
+        self.report.account = self._account()
         return self.report
+
+    def _account(self) -> str:
+        """The account a failure shows: where the scenario set a position, that position and
+        what happened from there (not the random deal it replaced)."""
+        texts = [e["text"] for e in self.s.log if e.get("text")]
+        if POSITION_MARK not in texts:
+            return "\n".join(texts)
+        after = texts[texts.index(POSITION_MARK) + 1:]
+        lines = ["the position the scenario set:"]
+        for name, content in (self.data.get("zones") or {}).items():
+            if self.program.zones[name].per_player:
+                shown = " | ".join(f"Player {i + 1}: {' '.join(map(str, c)) or '—'}" for i, c in enumerate(content))
+            else:
+                shown = " ".join(map(str, content)) or "—"
+            lines.append(f"  {name}: {shown}")
+        for name, value in (self.data.get("set") or {}).items():
+            lines.append(f"  {name}: {value}")
+        return "\n".join(lines + ["then:"] + [f"  {x}" for x in after])
 
     def _never_checked(self, checks):
         """An expectation the scenario never came to check fails: it was not shown to hold."""
@@ -269,7 +287,7 @@ class _Run:
             compiled = []
             for j, text in enumerate(exp.get("that") or []):
                 try:
-                    node = self.checker.check_whole(text, want="bool")
+                    node = self.checker.check_whole(text, self._result_names(), want="bool")
                 except ExprError as e:
                     problems.append(self.src.problem(("expect", i, "that", j), e.message,
                                                      offset=e.offset if isinstance(text, str) else None, end=e.end))
@@ -280,6 +298,20 @@ class _Run:
             raise RulesetError(problems)
         return checks
 
+    def _result_names(self) -> dict:
+        """The names of the result an expectation may read once the game is over: `winners`
+        and `scores` (each player's), unless the ruleset has a variable of that name."""
+        sym = self.program.symbols
+        names = {"winners": "list[player]", "scores": "list[number]"}
+        return {k: t for k, t in names.items() if k not in sym.global_vars and k not in sym.functions}
+
+    def _result_values(self) -> dict:
+        """The values of _result_names: the game's result when it is over; before, reading
+        one is an error that says so."""
+        if self.s.over and self.s.result:
+            return {"winners": list(self.s.result["winners"]), "scores": list(self.s.result["scores"] or [])}
+        return _NotOver()
+
     def _check(self, checks, when):
         for i, at, exp, compiled in checks:
             if at != when:
@@ -288,13 +320,21 @@ class _Run:
             def at(key, message, i=i):
                 return self.at(("expect", i) + key, message)
             point = "at the end" if when == "end" else f"after {when} decision(s)"
+            result = self._result_values()
             for j, text, fn in compiled:
                 try:
-                    ok = bool(fn(self.s, {}))
+                    ok = bool(fn(self.s, result))
                     detail = ""
                 except (RulesError,) + RUN_TIME_FAULTS as e:
                     ok, detail = False, f" (error: {words(e)})"
                 self.report.results.append((ok, at(("that", j), f"{point}: {text}{detail}")))
+            if "winners" in exp:
+                got = [w + 1 for w in self.s.result["winners"]] if self.s.over and self.s.result else None
+                ok = got is not None and sorted(got) == sorted(exp["winners"])
+                shown = (f"the winners are {_seats(exp['winners'])}" if ok else
+                         "the game is not over: no one has won yet" if got is None else
+                         f"the winners are {_seats(got)}, expected {_seats(exp['winners'])}")
+                self.report.results.append((ok, at(("winners",), f"{point}: {shown}")))
             if "legal" in exp:
                 got = labels(self.program, self.s)
                 ok = sorted(got) == sorted(exp["legal"])
@@ -308,11 +348,45 @@ class _Run:
             if "over" in exp:
                 self.report.results.append((self.s.over == exp["over"], at(("over",), f"{point}: the game is "
                                                                    f"{'over' if self.s.over else 'not over'}")))
+            account = "\n".join(e["text"] for e in self.s.log if e.get("text"))
             for k, text in enumerate(exp.get("log") or []):
-                account = "\n".join(e["text"] for e in self.s.log if e.get("text"))
                 ok = text in account
                 self.report.results.append((ok, at(("log", k), f"{point}: the account "
                                                                f"{'says' if ok else 'lacks'} '{text}'")))
+            for k, text in enumerate(exp.get("not_log") or []):
+                ok = text not in account
+                self.report.results.append((ok, at(("not_log", k), f"{point}: the account "
+                                                                   f"{'does not say' if ok else 'says'} '{text}'")))
+            if exp.get("log_order"):
+                self.report.results.append(self._in_order(account, exp["log_order"], at, point))
+
+
+    def _in_order(self, account: str, texts: list, at, point: str) -> tuple:
+        """Whether the account says each text, each after the one before."""
+        start = 0
+        for k, text in enumerate(texts):
+            found = account.find(text, start)
+            if found < 0:
+                said = f"the account says '{text}' only before '{texts[k - 1]}'" if text in account else \
+                    f"the account lacks '{text}'"
+                return False, at(("log_order", k), f"{point}: {said}")
+            start = found + len(text)
+        return True, at(("log_order",), f"{point}: the account says, in this order: "
+                                        + ", ".join(f"'{x}'" for x in texts))
+
+
+POSITION_MARK = "-- the scenario sets the position here --"
+
+
+class _NotOver(dict):
+    """The locals of an expectation before the game is over: reading the result is an error."""
+
+    def __missing__(self, name):
+        raise RulesError(f"'{name}' is known only once the game is over")
+
+
+def _seats(seats) -> str:
+    return ", ".join(f"Player {s}" for s in seats) if seats else "no one"
 
 
 def _zone_holding(s, card):
