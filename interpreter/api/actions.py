@@ -3,7 +3,7 @@
 The engine's options are values in a list that changes every turn.  Here each option is
 spelled as a short sequence of *tokens* from one vocabulary fixed by the ruleset: a card
 by its id (`card:Q♠`, copies of a card are one token), a kind of a choice among kinds by
-its name (`kind:draw`), a value by its type (`number:3`, `text:hearts`, `player:2`,
+its name (`kind:draw`), a value by its type (`number:3`, `text:red`, `player:2`,
 `yes`, `no`, `null`), and `end`, which closes a list.  A list of cards is its cards in
 deck order, then `end`; a kind holding values is its values, led by the kind's token only
 where another kind of the same choice holds values of the same types.

@@ -2,7 +2,7 @@
 (the `envs` extra).
 
     from interpreter.envs.gymnasium import SeatEnv
-    e = SeatEnv("ninety_nine", seat=0, opponents="random")
+    e = SeatEnv("rulesets/my_game.yaml", seat=0, opponents="random")
     obs, info = e.reset(seed=1)
     while True:
         action = e.action_space.sample(obs["action_mask"])
@@ -48,9 +48,11 @@ def bot(name: str, seed: int):
 class SeatEnv(gymnasium.Env):
     metadata = {"render_modes": ["ansi"]}
 
-    def __init__(self, ruleset: str = "hearts", seat: int = 0, opponents="random", options: dict | None = None,
+    def __init__(self, ruleset: str | None = None, seat: int = 0, opponents="random", options: dict | None = None,
                  players: int | None = None, reward: str = "win", max_actions: int = 100_000,
                  render_mode: str | None = None, game: Game | None = None):
+        if game is None and ruleset is None:
+            raise UsageError("give a ruleset (a file, an overlay or a shipped game's name) or a game")
         self.game = game if game is not None else load_game(ruleset, options, players, reward)
         if not 0 <= seat < self.game.num_players:
             raise ValueError(f"{self.game.name} has seats 0 to {self.game.num_players - 1}, not {seat}")

@@ -2,10 +2,10 @@
 
     from interpreter.envs.openspiel import register
     import pyspiel
-    name = register("ninety_nine")              # "cardgame_ninety_nine"
+    name = register("rulesets/my_game.yaml")    # "cardgame_my_game"
     game = pyspiel.load_game(name)
 
-or `openspiel_game("ninety_nine")` for the game object itself.  OpenSpiel's algorithms
+or `openspiel_game("rulesets/my_game.yaml")` for the game object itself.  OpenSpiel's algorithms
 and tests then run on it (tests/test_openspiel.py runs its random simulation test and its
 MCTS bot on every shipped ruleset).
 

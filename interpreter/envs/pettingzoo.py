@@ -1,7 +1,7 @@
 """Any ruleset as a PettingZoo AEC environment (the `envs` extra: pettingzoo, gymnasium, numpy).
 
     from interpreter.envs.pettingzoo import env
-    e = env("hearts", options={"passing": "none"})
+    e = env("rulesets/my_game.yaml", options={"target_score": "50"})   # or a shipped game's name
     e.reset(seed=1)
     for agent in e.agent_iter():
         obs, reward, terminated, truncated, info = e.last()
@@ -27,9 +27,10 @@ except ImportError as e:          # the extra is not installed
 
 from ..api import Game, load_game
 from ..api.actions import END
+from ..errors import UsageError
 
 
-def env(ruleset: str = "hearts", **kwargs) -> "CardGameEnv":
+def env(ruleset: str, **kwargs) -> "CardGameEnv":
     """The environment of a ruleset (a shipped game's name, a file or an overlay)."""
     return CardGameEnv(ruleset, **kwargs)
 
@@ -37,10 +38,12 @@ def env(ruleset: str = "hearts", **kwargs) -> "CardGameEnv":
 class CardGameEnv(AECEnv):
     metadata = {"render_modes": ["ansi", "human"], "name": "card_game_v0", "is_parallelizable": False}
 
-    def __init__(self, ruleset: str = "hearts", options: dict | None = None, players: int | None = None,
+    def __init__(self, ruleset: str | None = None, options: dict | None = None, players: int | None = None,
                  reward: str = "win", max_actions: int = 100_000, render_mode: str | None = None,
                  game: Game | None = None):
         super().__init__()
+        if game is None and ruleset is None:
+            raise UsageError("give a ruleset (a file, an overlay or a shipped game's name) or a game")
         self.game = game if game is not None else load_game(ruleset, options, players, reward)
         self.metadata = dict(self.metadata, name=f"{self.game.name}_v0")
         self.possible_agents = [f"player_{i}" for i in range(self.game.num_players)]
