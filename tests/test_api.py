@@ -216,7 +216,7 @@ result:
 def test_a_value_outside_the_action_space_is_a_clear_error():
     game = Game(load_program_text(BIG_NUMBERS, "big.yaml"))
     s = game.new_state(0)
-    with pytest.raises(UsageError, match=r"big.yaml:\d+: an option of this choice \(number:5001\) is outside"):
+    with pytest.raises(UsageError, match=r"big.yaml:\d+:\d+: an option of this choice \(number:5001\) is outside"):
         s.legal_actions()
 
 

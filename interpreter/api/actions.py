@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-from ..errors import UsageError
+from ..errors import UsageError, format_problem
 from ..lang.types import type_of_value
 from ..runtime.program import Program
 from ..runtime.engine import known_cards, option_cards
@@ -121,10 +121,14 @@ class ActionSpace:
         return found
 
     def _outside(self, value, spec):
-        line = self.program.rules[1].at(spec.where)[0] if self.program.rules else 0
-        raise UsageError(f"{self.program.file}:{line}: an option of this choice ({value}) is outside "
-                         f"the action space of {self.program.name}: its tokens are spelled from the "
-                         "ruleset's constants (docs/api.md, 'The action space')")
+        message = (f"an option of this choice ({value}) is outside the action space of {self.program.name}: "
+                   "its tokens are spelled from the ruleset's constants (docs/api.md, 'The action space')")
+        if self.program.rules is None:
+            raise UsageError(message)
+        problem = self.program.rules[1].problem(spec.where, message)
+        error = UsageError(format_problem(problem))
+        error.problem = problem
+        raise error
 
 
 def _led_kinds(spec) -> frozenset:

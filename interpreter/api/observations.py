@@ -121,4 +121,5 @@ def _one_hot(i, size: int, none: int | None = None) -> list[float]:
 
 
 def _name(section: str, name: str, owner) -> str:
-    return f"{section}:{name}" if owner is None else f"{section}:{name}[{owner}]"
+    """A part's name: 'zone/trick', 'var/points[2]' (each player's, by seat from 0)."""
+    return section + "/" + name + ("" if owner is None else f"[{owner}]")
