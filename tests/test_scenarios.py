@@ -229,3 +229,13 @@ def test_a_failure_shows_the_position_the_scenario_set_not_the_deal_it_replaced(
     assert "the position the scenario set:" in account
     assert "hand: Player 1: 5♣ 3♣ 2♣ 4♣ 6♣ | Player 2: 2♦ 3♦ 4♦ 5♦ 6♦" in account and "total: 94" in account
     assert account.index("then:") < account.index("Player 1 plays 3♣")
+
+
+def test_the_journal_is_read_as_lines(tmp_path):
+    text = (pathlib.Path(__file__).parent.parent / "examples" / "scenarios" / "gnav_horse_redirects.yaml").read_text(
+        encoding="utf-8").replace("../../rulesets", "RULESETS").replace(
+        '["swap piece of Player 2 and piece of Player 4"]', '["swap piece of Player 2 and piece of Player 3"]')
+    code, out = call("scenario", write(tmp_path, text))
+    assert code == 1
+    assert ("the journal does not note 'swap piece of Player 2 and piece of Player 3'; "
+            "it holds: swap piece of Player 2 and piece of Player 4") in out

@@ -359,7 +359,32 @@ class _Run:
                                                                    f"{'does not say' if ok else 'says'} '{text}'")))
             if exp.get("log_order"):
                 self.report.results.append(self._in_order(account, exp["log_order"], at, point))
+            if "journal" in exp:
+                lines = self._journal_lines()
+                for k, text in enumerate(exp["journal"]):
+                    ok = any(text in line for line in lines)
+                    shown = (f"the journal notes '{text}'" if ok else
+                             f"the journal does not note '{text}'; it holds: " + ("; ".join(lines) or "nothing"))
+                    self.report.results.append((ok, at(("journal", k), f"{point}: {shown}")))
 
+
+    def _journal_lines(self) -> list[str]:
+        """The journal (the register of moves and swaps a ruleset notes to undo them) as
+        lines: 'swap hand of Player 2 and hand of Player 4', 'move 7♠ from hand of Player 1 to bag'."""
+        display = self.program.deck.display
+
+        def zone(ref):
+            name, owner = ref
+            label = self.program.zones[name].label or name
+            return label if owner is None else f"{label} of {self.s.names[owner]}"
+        lines = []
+        for entry in self.s.journal:
+            if entry[0] == "swap":
+                lines.append(f"swap {zone(entry[1])} and {zone(entry[2])}")
+            elif entry[0] == "move":
+                cards = " ".join(display[c] for c in entry[1])
+                lines.append(f"move {cards} from {zone(entry[2])} to {zone(entry[3])}")
+        return lines
 
     def _in_order(self, account: str, texts: list, at, point: str) -> tuple:
         """Whether the account says each text, each after the one before."""
