@@ -93,9 +93,9 @@ def rows(ray, program, n, games, seed, seating, game_row):
             for row in ray.get(ref):
                 yield row if row is not None else game_row(program, n, seed + k, seating)
                 k += 1
-    finally:                    # Ctrl-C or an error: the rest is not wanted
-        for ref in refs:
-            try:
-                ray.cancel(ref, force=True)
-            except Exception:
-                pass
+    finally:
+        # Ctrl-C or an error: the rest is not wanted, but it is not cancelled either.  Ray
+        # (2.x) can abort the driver when a task is cancelled as its result comes in
+        # (task_manager.cc, "an unexpected system state"); the blocks left are small, and
+        # Ray drops a job's tasks when its driver disconnects.
+        refs.clear()
