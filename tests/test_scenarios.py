@@ -239,3 +239,27 @@ def test_the_journal_is_read_as_lines(tmp_path):
     assert code == 1
     assert ("the journal does not note 'swap piece of Player 2 and piece of Player 3'; "
             "it holds: swap piece of Player 2 and piece of Player 4") in out
+
+
+def test_giving_the_top_of_a_zone_keeps_the_rest_and_every_zone_keeps_its_size(tmp_path):
+    """The 3♣ is dealt to Player 1: put on top of the stock, it swaps places with the card
+    that was on top there, and the stock's other cards stay as they were."""
+    from interpreter import load_program, new_game
+    program = load_program(str(pathlib.Path(__file__).parent.parent / "rulesets" / "ninety_nine.yaml"),
+                           {"first_player": "seat_1"})
+    dealt = new_game(program, seed=0)
+    stock = [program.deck.ids[c] for c in dealt.zones["stock"]]
+    held = program.deck.ids[dealt.zones["hand"][0][0]]
+    text = BASE.replace("""zones:
+  hand: [["5♣", "3♣", "2♣", "4♣", "6♣"], ["2♦", "3♦", "4♦", "5♦", "6♦"]]
+""", f"""seed: 0
+zones:
+  stock: {{top: ["{held}"], bottom: ["{stock[-1]}"]}}
+""").replace("""decisions: ["play 3♣ (total 94)"]""", "").replace("""  - after: 1
+    that: ["total == 97"]""", f"""  - after: 0
+    that: ["count(stock) == {len(stock)}", "count(players[0].hand) == 5",
+           "top(stock) != null and top(stock).id == '{held}'",
+           "count(stock) > 0 and stock[0] != null and stock[0].id == '{stock[-1]}'",
+           "any(players[0].hand, c => c.id == '{stock[-1]}') == false"]""")
+    code, out = call("scenario", write(tmp_path, text))
+    assert code == 0, out

@@ -172,9 +172,9 @@ class _Run:
         lines = ["the position the scenario set:"]
         for name, content in (self.data.get("zones") or {}).items():
             if self.program.zones[name].per_player:
-                shown = " | ".join(f"Player {i + 1}: {' '.join(map(str, c)) or '—'}" for i, c in enumerate(content))
+                shown = " | ".join(f"Player {i + 1}: {_shown_zone(c)}" for i, c in enumerate(content))
             else:
-                shown = " ".join(map(str, content)) or "—"
+                shown = _shown_zone(content)
             lines.append(f"  {name}: {shown}")
         for name, value in (self.data.get("set") or {}).items():
             lines.append(f"  {name}: {value}")
@@ -206,12 +206,57 @@ class _Run:
             if name not in p.zones:
                 self.fail(where, f"unknown zone '{name}'{did_you_mean(name, p.zones)}")
             if p.zones[name].per_player:
-                if len(content) != len(s.players) or not all(isinstance(x, list) for x in content):
-                    self.fail(where, f"'{name}' is a zone each player has: give one list per seat ({len(s.players)})")
+                if not isinstance(content, list) or len(content) != len(s.players) or \
+                        not all(isinstance(x, (list, dict)) for x in content):
+                    self.fail(where, f"'{name}' is a zone each player has: give one list (or top/bottom) per seat "
+                                     f"({len(s.players)})")
                 for seat, cards in enumerate(content):
-                    self._place(s.zones[name][seat], cards, claimed, where + (seat,))
+                    self._place_any(s.zones[name][seat], cards, claimed, where + (seat,))
             else:
-                self._place(s.zones[name], content, claimed, where)
+                self._place_any(s.zones[name], content, claimed, where)
+
+    def _place_any(self, target, content, claimed, where):
+        if isinstance(content, dict):
+            self._place_part(target, content, claimed, where)
+        else:
+            self._place(target, content, claimed, where)
+
+    def _cards_named(self, notations, claimed, where) -> list:
+        cards = []
+        for i, n in enumerate(notations):
+            try:
+                c = self.program.card(str(n), skip=claimed)
+            except InterpreterError as e:
+                self.fail(where + (i,), brief(e))
+            claimed.add(c)
+            cards.append(c)
+        return cards
+
+    def _place_part(self, target, part, claimed, where):
+        """Cards on top of a zone and/or at its bottom (each listed from the top down), the
+        rest of the zone kept in its order.  A card taken from another zone leaves a place
+        there, which the card of this zone it displaces fills (the highest one left for
+        `top`, the lowest for `bottom`), so that every zone keeps its size."""
+        top = self._cards_named(part.get("top") or [], claimed, where + ("top",))
+        bottom = self._cards_named(part.get("bottom") or [], claimed, where + ("bottom",))
+        holes = []
+        for c in top + bottom:
+            zone = _zone_holding(self.s, c)
+            at = zone.index(c)
+            if zone is target:
+                zone.pop(at)
+            else:
+                zone[at] = None                 # a place to fill once this zone is laid out
+                holes.append(zone)
+        rest = list(target)
+        given = [rest.pop() if top else rest.pop(0) for _ in holes if rest]
+        target[:] = bottom[::-1] + rest + top[::-1]
+        for zone in holes:
+            at = zone.index(None)
+            if given:
+                zone[at] = given.pop(0)
+            else:
+                zone.pop(at)
 
     def _place(self, target, notations, claimed, where):
         p, s = self.program, self.s
@@ -408,6 +453,13 @@ class _NotOver(dict):
 
     def __missing__(self, name):
         raise RulesError(f"'{name}' is known only once the game is over")
+
+
+def _shown_zone(content) -> str:
+    """A zone as a scenario gave it: its cards, or its top and bottom."""
+    if isinstance(content, dict):
+        return "; ".join(f"{k}: {' '.join(map(str, content[k])) or '—'}" for k in ("top", "bottom") if k in content)
+    return " ".join(map(str, content)) or "—"
 
 
 def _seats(seats) -> str:
