@@ -142,11 +142,7 @@ class GameState:
         fits = [i for i, seq in enumerate(spellings) if seq[:len(prefix)] == prefix]
         exact = [i for i in fits if len(spellings[i]) == len(prefix)]
         if end or len(fits) == 1 or (exact and len(exact) == len(fits)):
-            self._prefix = ()
-            engine.apply(self.game.program, self.state, (exact or fits)[0])
-            value = self._measure()
-            self._rewards = [new - old for new, old in zip(value, self._value)]
-            self._value = value
+            self.apply_option((exact or fits)[0])
         else:
             self._prefix = prefix
             self._rewards = [0.0] * self.game.num_players

@@ -14,6 +14,7 @@ from ..runtime.engine import option_named, refusal as why_not
 from ..errors import RulesError
 from ..messages import msg
 from ..runtime.state import Rng
+from .ismcts import ISMCTSAgent
 
 
 class Decision:
@@ -223,7 +224,6 @@ class Seating:
     iterations: int = 400
 
     def agents(self, n: int, seed: int) -> list:
-        from .ismcts import ISMCTSAgent
         out = []
         for seat in range(n):
             own = seed * 1000 + seat + 1

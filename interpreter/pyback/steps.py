@@ -960,24 +960,7 @@ class Generator:
             fn.add(f"if {step.var!r} not in l: l[{step.var!r}] = None")
         else:
             fn.add("_opts = list(_opts)")
-        fn.flush()
-        fn.add("if not _opts:")
-        with fn.block(tail=True):
-            if step.otherwise is None:
-                fn.add("_no_option()")
-            else:
-                fn.add(f"l[{step.var!r}] = None")
-                self.tail(step.otherwise, 0, rest, fn)
-        if step.by is not None:
-            fn.add(f"_who = {self.expr(fn, step.by, pc)}")
-            fn.add("if _who is None: _nobody(True)")
-        else:
-            fn.add("_who = s.current")
-            fn.add("if _who is None: _nobody(False)")
-        fn.add(f"s.pending = (_who, _opts, {cid})")
-        fn.add(f"s.pc = {pc + 1}")
-        fn.leave(-1)
-        return True
+        return self.pend(step, rest, fn, pc, cid, (step.var,))
 
     def step_ChooseAmong(self, step, rest, fn) -> bool:
         """The choice as the closure back end computes its options (kinds, combinations, their
@@ -991,13 +974,18 @@ class Generator:
         fn.count()
         self.at(fn, pc)
         fn.add(f"_opts = {m['options_name']}(s, l)")
+        return self.pend(step, rest, fn, pc, cid, unset_names(step))
+
+    def pend(self, step, rest, fn, pc: int, cid: int, unset) -> bool:
+        """A choice's options (in _opts) made the pending decision: none is the step's
+        `otherwise` (its names `unset` set to null) or a rules error; then who decides."""
         fn.flush()
         fn.add("if not _opts:")
         with fn.block(tail=True):
             if step.otherwise is None:
                 fn.add("_no_option()")
             else:
-                for name in unset_names(step):
+                for name in unset:
                     fn.add(f"l[{name!r}] = None")
                 self.tail(step.otherwise, 0, rest, fn)
         if step.by is not None:
