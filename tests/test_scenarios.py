@@ -263,3 +263,202 @@ zones:
            "any(players[0].hand, c => c.id == '{stock[-1]}') == false"]""")
     code, out = call("scenario", write(tmp_path, text))
     assert code == 0, out
+
+
+STEPS = """name: steps
+players: 2
+deck:
+  cards: [{id: a, value: 1}, {id: b, value: 2}, {id: c, value: 3}, {id: d, value: 4}, {id: e, value: 5}]
+  zone: stock
+zones:
+  stock: {visibility: hidden}
+  hand: {per_player: true, visibility: owner}
+  pile: {visibility: public}
+variables:
+  high: 0
+  start_score: 10
+  scored: 0
+  bonus: 0
+events:
+  scored_event: {}
+triggers:
+  - on: scored_event
+    do: [add: {bonus: 1}]
+flow:
+  setup:
+    - set: {scored: start_score}
+  round:
+    - shuffle: stock
+    - deal: {from: stock, to: hand, count: 2}
+      id: deal
+    - set: {high: "max(players, p => max(p.hand, c => c.value))"}
+      id: high
+    - turns:
+        count: 2
+        do:
+          - if: "any(current.hand, c => c.value == high)"
+            then:
+              - choose: "filter(current.hand, c => c.value == high)"
+                as: card
+                label: "play {card}"
+              - move: {card: card, from: current.hand, to: pile}
+              - emit: scored_event
+            else:
+              - log: "{current} cannot play"
+  until: "true"
+result:
+  winners: "[]"
+"""
+
+
+def steps_scenario(tmp_path, body):
+    write(tmp_path, STEPS, "steps.yaml")
+    return write(tmp_path, "name: points\nruleset: steps.yaml\n" + body)
+
+
+def test_a_position_placed_at_turn_start_is_what_the_rules_decide_from(tmp_path):
+    """Who may play is worked out before the turn (the step 'high'): placed at the start of
+    the turn, the position is there before the rules decide; without 'at' it comes too late."""
+    body = """at: {before: high}
+zones: {hand: [[a, e], [b, c]]}
+decisions: [play e]
+expect:
+  - after: 0
+    that: ["high == 5"]
+    legal: [play e]
+  - after: 1
+    log: ["Player 2 cannot play"]
+"""
+    code, out = call("scenario", steps_scenario(tmp_path, body))
+    assert code == 0, out
+    code, out = call("scenario", steps_scenario(tmp_path, body.replace("at: {before: high}\n", "")))
+    assert code == 1 and "Traceback" not in out
+
+
+def test_a_position_at_the_start_of_the_game_is_set_before_the_setup(tmp_path):
+    body = """at: game_start
+set: {start_score: 3}
+expect:
+  - after: 0
+    that: ["scored == 3"]
+"""
+    code, out = call("scenario", steps_scenario(tmp_path, body))
+    assert code == 0, out
+
+
+def test_a_position_at_round_start_is_dealt_over_by_the_round(tmp_path):
+    """round_start is before anything of the round: its shuffle and deal run after the position."""
+    body = """at: round_start
+zones: {stock: [a, b, c, d, e]}
+set: {high: 99}
+expect:
+  - after: 0
+    that: ["high < 99", "count(stock) == 1"]
+"""
+    code, out = call("scenario", steps_scenario(tmp_path, body))
+    assert code == 0, out
+
+
+def test_expectations_are_checked_where_the_flow_passes(tmp_path):
+    body = """at: {before: high}
+zones: {hand: [[a, e], [b, c]]}
+decisions: [play e]
+expect:
+  - at: {after: deal}
+    that: ["count(stock) == 1"]
+  - at: turn_start
+    that: ["current == players[0]", "high == 5"]
+  - at: scored_event
+    that: ["bonus == 1", "count(pile) == 1"]
+  - at: turn_end
+    nth: 2
+    that: ["current == players[1]"]
+    log: ["Player 2 cannot play"]
+  - at: round_end
+    that: ["count(pile) == 1"]
+  - at: round_start
+    that: ["high == 0"]
+"""
+    code, out = call("scenario", steps_scenario(tmp_path, body))
+    assert code == 0, out
+    s = tmp_path / "s.yaml"
+    assert f"ok   {s}:8:12: after step 'deal': count(stock) == 1" in out
+    assert f"ok   {s}:15:12: at turn_end (time 2): current == players[1]" in out
+
+
+def test_a_point_the_flow_never_comes_to_again_is_never_checked(tmp_path):
+    body = """expect:
+  - at: turn_end
+    nth: 3
+    that: ["true"]
+"""
+    code, out = call("scenario", steps_scenario(tmp_path, body))
+    assert code == 1
+    assert "at turn_end (time 3): never checked: the scenario stopped before it got there" in out
+
+
+def test_points_the_rules_do_not_have_are_problems_with_a_suggestion(tmp_path):
+    body = """at: {before: hihg}
+expect:
+  - at: turn_ends
+    that: ["true"]
+  - at: {after: deal}
+    after: 1
+  - nth: 2
+"""
+    code, out = call("scenario", steps_scenario(tmp_path, body))
+    assert code == 1 and "Traceback" not in out
+    assert "no step has the id 'hihg' (or the options in force leave it out) (did you mean 'high'?)" in out
+    assert "unknown point 'turn_ends' (did you mean 'turn_end'?)" in out
+    assert "checked 'after' a number of decisions or 'at' a point of the flow, not both" in out
+    assert "'nth' counts the times the flow comes to the point of 'at'; give 'at'" in out
+    assert call("validate", tmp_path / "s.yaml")[0] == 1
+
+
+def test_a_position_the_flow_never_comes_to_fails_the_scenario(tmp_path):
+    """An event the rules raise only on a card no one holds: the position is never placed;
+    an event no trigger answers is no point to stop at."""
+    text = STEPS.replace("  scored_event: {}", "  scored_event: {}\n  never: {}\n  unanswered: {}").replace(
+        "          - if: \"any(", "          - if: \"high > 100\"\n            then: [emit: never]\n"
+                                 "          - emit: unanswered\n          - if: \"any(").replace(
+        "triggers:\n", "triggers:\n  - on: never\n    do: [add: {bonus: 1}]\n")
+    write(tmp_path, text, "steps.yaml")
+    s = write(tmp_path, "name: never\nruleset: steps.yaml\nat: never\nset: {bonus: 5}\nfinish: first\n"
+                        "expect:\n  - over: true\n")
+    code, out = call("scenario", s)
+    assert code == 1
+    assert f"FAIL {s}:3:5: the position was never set: the rules did not come to never" in out
+    s.write_text(s.read_text(encoding="utf-8").replace("at: never", "at: unanswered"), encoding="utf-8")
+    code, out = call("scenario", s)
+    assert code == 1 and "the rules never come to 'unanswered' (an event is a point where a trigger answers it)" in out
+
+
+def test_a_problem_of_a_position_placed_later_is_found_before_the_game(tmp_path):
+    body = """at: turn_start
+zones: {hand: [[a, z], [b, c]]}
+set: {hihg: 1}
+expect:
+  - over: true
+"""
+    code, out = call("validate", steps_scenario(tmp_path, body))
+    assert code == 1
+    assert "no card 'z'" in out and "unknown variable 'hihg' (did you mean 'high'?)" in out
+
+
+def test_a_step_id_an_overlay_gives_is_a_point_too(tmp_path):
+    write(tmp_path, STEPS, "steps.yaml")
+    write(tmp_path, """extends: steps.yaml
+steps:
+  - after: high
+    insert:
+      - log: "the high card is {high}"
+        id: said
+""", "house.yaml")
+    s = write(tmp_path, """name: overlay point
+ruleset: house.yaml
+expect:
+  - at: {after: said}
+    log: ["the high card is"]
+""")
+    code, out = call("scenario", s)
+    assert code == 0, out

@@ -13,7 +13,7 @@ from ..runtime.program import Program, StatisticSpec, TableSpec, ZoneSpec
 from ..runtime import events
 from ..runtime.tally import round_recorder
 from .expressions import Closures
-from .steps import Code, StepBuilder
+from .steps import TURN_BEGUN, TURN_OVER, Code, StepBuilder
 
 
 def build_program(ruleset: ir.Ruleset) -> Program:
@@ -31,6 +31,7 @@ def build_layout(ruleset: ir.Ruleset, closures=None):
     dispatch = {name: code.label() for name in r.triggers}
     procs = {name: code.label() for name in r.procedures}
     b = StepBuilder(code, closures or Closures(r.symbols), dispatch, procs)
+    b.named = {id(node): sid for sid, node in r.step_ids.items()}
     for payload in r.events.values():
         for name, typ in payload.items():
             b.bind(name, typ)
@@ -69,6 +70,7 @@ def build_layout(ruleset: ir.Ruleset, closures=None):
         player_name=r.player_name, statistics=stats, real=r.real, rules_text=r.rules_text,
         facts=r.facts, round_name=r.round_name,
         table=tuple(TableSpec(t.name, t.label, t.per_player, b.fn_of(t.value), t.value.type) for t in r.table))
+    program.points = _points(b, code, r.events)
     b.marks["dispatch"] = {name: code.labels[label] for name, label in dispatch.items()}
     b.marks["procs"] = {name: code.labels[label] for name, label in procs.items()}
     return program, b, code
@@ -96,6 +98,28 @@ def _flow(b: StepBuilder, flow: ir.Flow):
     code.emit(vm.pop_scope(), ("flow",))
     b.steps(flow.end)
     m["halt"] = code.emit(vm.halt(), ("flow",))
+
+
+def _points(b: StepBuilder, code: Code, events: dict) -> dict:
+    """Where a scenario may stop the rules (engine.run_to): name -> ((pc, span), ...), the pcs
+    the flow comes to there, each from the pcs of its span (lo, hi) or from anywhere (None).
+    The game and a round start before anything of theirs runs (its triggers included), a
+    turn once its player is current; a turn, a round and an event of the ruleset end once
+    their triggers have answered; ("before", id) and ("after", id) are the two ends of the
+    step with that id."""
+    found = b.marks.get("points", {})
+    flow = b.marks["flow"]
+    points = {name: tuple(pcs) for name, pcs in found.items() if isinstance(name, tuple)}
+    points.update({name: tuple(pcs) for name, pcs in found.items()
+                   if isinstance(name, str) and not name.startswith("#") and name not in BUILT_IN})
+    points.update({name: () for name in events if name not in points and name not in BUILT_IN})   # never raised
+    points.update(game_start=((0, None),), round_start=((code.labels[flow["round_top"]], None),),
+                  round_end=((flow["until"], None),), turn_start=tuple(found.get(TURN_BEGUN, ())),
+                  turn_end=tuple(found.get(TURN_OVER, ())))
+    return points
+
+
+BUILT_IN = ("round_start", "round_end", "turn_start", "turn_end")
 
 
 def _trigger(b: StepBuilder, t: ir.Trigger):

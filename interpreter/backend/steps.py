@@ -16,6 +16,7 @@ from .expressions import Closures
 from .texts import bound_text, template
 
 CARD_TYPES = (CARD, list_of(CARD))
+TURN_BEGUN, TURN_OVER = "#turn begun", "#turn over"     # points: a turn's player is current; its end is over
 PICK = "#pick"          # the local a choice among kinds leaves its option in, for the pick after it
 
 
@@ -67,19 +68,36 @@ class StepBuilder:
         self.choices: list[ChoiceSpec] = []
         self.card_locals, self.card_cursors, self.card_scopes = set(), set(), {}
         self.marks = {}                 # id(step) -> where its instructions are (for pyback/)
+        self.named = {}                 # id(step) -> the step's id, for the steps that have one
 
     def steps(self, steps):
         batch = []
         for step in steps:
+            sid = self.named.get(id(step))
+            if sid is not None:         # a step with an id starts and ends an instruction of its own
+                self._flush(batch)
+                batch = []
             self.marks[("start", id(step))] = len(self.code.factories)
             if isinstance(step, ir.Effect):
                 self.marks[id(step)] = (len(self.code.factories), len(batch))
                 batch.append((getattr(self, "_fx_" + type(step).__name__)(step), step.path))
-                continue
-            self._flush(batch)
-            batch = []
-            getattr(self, "_cf_" + type(step).__name__)(step)
+            else:
+                self._flush(batch)
+                batch = []
+                getattr(self, "_cf_" + type(step).__name__)(step)
+            if sid is not None:
+                self._flush(batch)
+                batch = []
+                start = self.marks[("start", id(step))]
+                self.point(("before", sid), start)
+                self.point(("after", sid), len(self.code.factories), (start, len(self.code.factories)))
         self._flush(batch)
+
+    def point(self, name, pc, span=None):
+        """Note that the flow is at point `name` when it comes to `pc` (from the pcs of `span`,
+        lo to hi, when it is given): a scenario may stop the rules there (engine.run_to).
+        Steps an option rules out note nothing."""
+        self.marks.setdefault("points", {}).setdefault(name, []).append((pc, span))
 
     def _flush(self, batch):
         if batch:
@@ -109,6 +127,8 @@ class StepBuilder:
     def emit_event(self, name, payload: dict, path, holding=frozenset()):
         """The pc of the call of the event's dispatcher (None: no trigger answers it)."""
         if name in self.dispatch:
+            at = len(self.code.factories)
+            self.point(name, at + 1, (at, at + 1))              # once its triggers have answered
             pc = self.code.emit(vm.call(self.dispatch[name], payload), path)
             self.marks.setdefault("calls", []).append((pc, self.dispatch[name]))
             self._note_card_scope(pc + 1, holding)
@@ -259,11 +279,13 @@ class StepBuilder:
             code.emit(vm.turns_start(key, self.fn(s.first), self.fn(s.count)), p)
             code.place(top)
             code.emit(vm.turns_check(key, self.fn(s.until), end, turn_end), p)
+        self.point(TURN_BEGUN, len(code.factories))
         m["start_call"] = self.emit_event("turn_start", {}, p, s.holding)
         self.steps(s.body)
         code.place(turn_end)
         code.emit(vm.pop_scope(), p)
         m["end_call"] = self.emit_event("turn_end", {}, p, s.holding)
+        self.point(TURN_OVER, len(code.factories))
         if s.order is not None:
             code.emit(vm.turns_again(start, top), p)
         else:

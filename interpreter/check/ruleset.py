@@ -43,6 +43,7 @@ class _Checker:
         self.src = source
         self.skip = skip
         self.problems: list[Problem] = []
+        self.step_ids: dict = {}         # a step's id -> its node (where a scenario may stop the rules)
 
     # -- reporting ------------------------------------------------------------
     def report(self, path, message, offset=None, key=False):
@@ -158,7 +159,7 @@ class _Checker:
             start_zone=d["deck"]["zone"], zones=zones, variables=variables, player_variables=player_variables,
             symbols=self.sym, events=self.events, flow=flow, procedures=procedures, triggers=triggers,
             result=result, statistics=statistics, real=getattr(self.src, "real", None), rules_text=rules_text,
-            facts=facts, table=table,
+            facts=facts, table=table, step_ids=self.step_ids,
             procedure_params=tuple((p, k, typ) for p, params in self.procedures.items() for k, typ in params.items()),
             round_name=self.localized(d.get("round_name"), ("round_name",)) if d.get("round_name") else "",
             player_name=str(localize(d.get("player_name"), lang, languages) or msg(lang, "player", seat="{seat}")))

@@ -61,13 +61,17 @@ class StepChecker:
             p = path + (i,)
             if self.ck.skipped(p):
                 continue
-            if isinstance(step, dict) and "id" in step:     # a name for overlays (source/overlay.py)
+            sid = None
+            if isinstance(step, dict) and "id" in step:     # a name for overlays and scenarios
+                sid = step["id"]
                 step = {k: v for k, v in step.items() if k != "id"}
             node = self._effect(step, p, scope)
             if node is _NOT_AN_EFFECT:
                 node = self._control(step, p, scope)
             if node is not None:
                 nodes.append(node)
+                if isinstance(sid, str):
+                    self.ck.step_ids[sid] = node
         return tuple(nodes)
 
     # -- steps that are plain effects -------------------------------------------

@@ -9,7 +9,7 @@ from (Program.where).  Expressions are nodes of the typed form of expressions
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable, Union
 
 from . import expr_ir
@@ -424,3 +424,4 @@ class Ruleset:
     table: tuple = ()                   # TableValue: values the table shows besides shown variables
     round_name: str = ""                # what players call a round ("hand"); "" for the default
     procedure_params: tuple = ()        # (procedure, parameter, type) of every procedure's parameters
+    step_ids: dict = field(default_factory=dict)    # a step's id -> its node

@@ -12,7 +12,7 @@ import os
 
 from ..pipeline import check_players, load_named_program
 from .agents import Decision, FirstAgent, RandomAgent
-from ..runtime.engine import apply, labels, new_game, refresh
+from ..runtime.engine import apply, labels, new_game, refresh, run, run_to
 from ..errors import (RUN_TIME_FAULTS, InterpreterError, Problem, RulesError, RulesetError, brief, did_you_mean,
                      format_problem, words)
 from ..lang.syntax import ExprError
@@ -116,29 +116,135 @@ class _Run:
         self.checker = ExprChecker(self.program.symbols)
         self.checker.seats = d.get("players") or self.program.players[2]   # players[i] of a seat is not null
         self.closures = Closures(self.program.symbols)
-        checks = self._expectations()
+        checks, problems = self._expectations()
+        self.checks = checks
+        self.checked, self.placed, self.reached, self.spans = set(), False, {}, {}
+        self.points = self._stops(checks, problems)
         stacks = d.get("stacks") or ([d["stack"]] if "stack" in d else None)
         try:
-            self.s = new_game(self.program, seed=d.get("seed", 0), players=d.get("players"), stacks=stacks)
+            self.s = new_game(self.program, seed=d.get("seed", 0), players=d.get("players"), stacks=stacks,
+                              start=False)
         except InterpreterError as e:
             self.fail(("stack",) if "stack" in d else ("players",), brief(e))
-        self._place_zones()
-        self._set_values()
-        if self.s.log is not None and (d.get("zones") or d.get("set")):
-            self.s.log.append({"type": "log", "text": POSITION_MARK})
+        if "at" in d:
+            self._try_position()        # placed where the flow comes to `at`, as play() runs
+            return checks
+        try:
+            self._start()
+        except RulesError as e:
+            self.fail(("stack",) if "stack" in d else ("players",), brief(e))
+        self._place_position()
         try:
             refresh(self.program, self.s)
         except RulesError as e:
             self.fail(("zones",) if "zones" in d else ("set",),
-                      f"the rules cannot go on from this position: {e}. Variables computed from the deal may "
-                      f"need values under 'set', or give a stacked deck with 'stack' instead")
+                      f"the rules cannot go on from this position: {str(e).partition(chr(10))[0]}. Variables computed from the deal "
+                      f"may need values under 'set', or place the position earlier with 'at' (turn_start, "
+                      f"round_start, before: STEP_ID) for the rules to compute them from it")
         return checks
+
+    def _place_position(self):
+        self._place_zones(self.s)
+        self._set_values(self.s)
+        if self.s.log is not None and (self.data.get("zones") or self.data.get("set")):
+            self.s.log.append({"type": "log", "text": POSITION_MARK})
+        self.placed = True
+
+    def _try_position(self):
+        """The position's problems (names, cards, values that do not compile), found before the
+        game starts: the position itself is placed when the flow comes to `at`."""
+        scratch = new_game(self.program, seed=0, players=self.data.get("players"), start=False)
+        problems = []
+        for place in (self._place_zones, lambda s: self._set_values(s, compute=False)):
+            try:
+                place(scratch)
+            except RulesetError as e:
+                problems += e.problems
+        if problems:
+            raise RulesetError(problems)
+
+    # -- where the rules stop -------------------------------------------------------------
+    def _stops(self, checks, problems) -> dict:
+        """pc -> what happens there: "at" (the position is placed) and ("on", point) (the
+        expectations on that point are checked)."""
+        tags = [("at", self.data["at"], ("at",))] if "at" in self.data else []
+        for i, at, exp, _ in checks:
+            if isinstance(at, tuple):
+                tags.append((("on", at[1]), exp["at"], ("expect", i, "at")))
+        stops = {}
+        for tag, point, where in tags:
+            for pc, span in self._point_pcs(point, where, problems):
+                if (tag, span) not in stops.get(pc, ()):
+                    stops.setdefault(pc, []).append((tag, span))
+        if problems:
+            raise RulesetError(problems)
+        self.spans = {pc: [span for _, span in found] for pc, found in stops.items()}
+        return stops
+
+    def _point_pcs(self, point, where, problems) -> tuple:
+        """The pcs of a point of the flow, as a scenario names it; a problem when the rules
+        have no such point (or never come to it)."""
+        points = self.program.points
+        key = _point_key(point)
+        if key is None:
+            problems.append(self.src.problem(where, "a point of the flow is a name (game_start, round_start, "
+                                                    "turn_start, turn_end, round_end, or an event of the ruleset) "
+                                                    "or {before: STEP_ID} or {after: STEP_ID}"))
+            return ()
+        if key in points and points[key]:
+            return points[key]
+        if isinstance(key, tuple):
+            ids = sorted({k[1] for k in points if isinstance(k, tuple)})
+            problems.append(self.src.problem(where + (key[0],), f"no step has the id '{key[1]}' (or the options "
+                                                                 f"in force leave it out){did_you_mean(key[1], ids)}"))
+        elif key in points:
+            why = ": they have no turns" if key in ("turn_start", "turn_end") else \
+                " (an event is a point where a trigger answers it)"
+            problems.append(self.src.problem(where, f"the rules never come to '{key}'{why}"))
+        else:
+            names = [k for k in points if isinstance(k, str)]
+            problems.append(self.src.problem(where, f"unknown point '{key}'{did_you_mean(key, names)}; points are "
+                                                    f"{', '.join(names)}, or {{before: STEP_ID}}, {{after: STEP_ID}}"))
+        return ()
+
+    def _start(self):
+        if 0 in self.points:
+            self._reach(0, None)
+        self._go()
+
+    def _go(self, index=None):
+        """Play on (the pending player choosing option `index`) to the next decision or the end,
+        placing the position and checking expectations where the flow comes to their points."""
+        p, s, spans = self.program, self.s, self.spans
+        if index is not None:
+            came = apply(p, s, index, spans or None)
+        elif spans:
+            came = run_to(p, s, spans)
+        else:
+            run(p, s)
+        while spans and s.pending is None and not s.over:
+            self._reach(s.pc, came)
+            came = run_to(p, s, spans)
+
+    def _reach(self, pc, came):
+        for tag, span in self.points[pc]:
+            if span is not None and not span[0] <= came < span[1]:
+                continue
+            if tag == "at":
+                if not self.placed:
+                    self._place_position()
+                continue
+            n = self.reached[tag] = self.reached.get(tag, 0) + 1
+            self._check(self.checks, ("on", tag[1], n))
 
     def play(self, checks) -> Report:
         d = self.data
-        self.checked = set()
         where = ("decisions",) if d.get("decisions") else ()
         try:
+            if "at" in d:
+                where = ("at",)
+                self._start()
+                where = ("decisions",) if d.get("decisions") else ()
             self._check(checks, 0)
             for n, label in enumerate(d.get("decisions") or [], 1):
                 where = ("decisions", n - 1)
@@ -148,7 +254,7 @@ class _Run:
                 if label not in legal:
                     self.fail(where, f"decision {n} '{label}' is not legal here{did_you_mean(label, legal)}; "
                                      f"legal: {', '.join(legal)}")
-                apply(self.program, self.s, legal.index(label))
+                self._go(legal.index(label))
                 self._check(checks, n)
             if "finish" in d:
                 where = ("finish",)
@@ -158,6 +264,9 @@ class _Run:
             first, _, quoted = str(e).partition("\n")    # the ruleset's line and caret follow
             self.report.results.append((False, self.at(where, f"the rules cannot go on: {first}")
                                         + ("\n" + quoted if quoted else "")))
+        if "at" in d and not self.placed:
+            self.report.results.append((False, self.at(("at",), f"the position was never set: the rules did not "
+                                                                f"come to {_point_text(_point_key(d['at']))}")))
         self._never_checked(checks)
         self.report.account = self._account()
         return self.report
@@ -169,7 +278,8 @@ class _Run:
         if POSITION_MARK not in texts:
             return "\n".join(texts)
         after = texts[texts.index(POSITION_MARK) + 1:]
-        lines = ["the position the scenario set:"]
+        at = f" ({_point_text(_point_key(self.data['at']))})" if "at" in self.data else ""
+        lines = [f"the position the scenario set{at}:"]
         for name, content in (self.data.get("zones") or {}).items():
             if self.program.zones[name].per_player:
                 shown = " | ".join(f"Player {i + 1}: {_shown_zone(c)}" for i, c in enumerate(content))
@@ -185,7 +295,7 @@ class _Run:
         for i, at, exp, compiled in checks:
             if i not in self.checked:
                 where = ("expect", i, "after") if "after" in exp else ("expect", i)
-                point = "at the end" if at == "end" else f"after {at} decision(s)"
+                point = _when_text(at)
                 self.report.results.append((False, self.at(where, f"{point}: never checked: "
                                                                   f"the scenario stopped before it got there")))
 
@@ -195,11 +305,11 @@ class _Run:
             return
         agent = FirstAgent() if how == "first" else RandomAgent(self.data.get("seed", 0))
         while not self.s.over:
-            apply(self.program, self.s, agent.choose(Decision(self.program, self.s)))
+            self._go(agent.choose(Decision(self.program, self.s)))
 
     # -- position ---------------------------------------------------------------------
-    def _place_zones(self):
-        p, s = self.program, self.s
+    def _place_zones(self, s):
+        p = self.program
         claimed = set()
         for name, content in (self.data.get("zones") or {}).items():
             where = ("zones", name)
@@ -211,15 +321,15 @@ class _Run:
                     self.fail(where, f"'{name}' is a zone each player has: give one list (or top/bottom) per seat "
                                      f"({len(s.players)})")
                 for seat, cards in enumerate(content):
-                    self._place_any(s.zones[name][seat], cards, claimed, where + (seat,))
+                    self._place_any(s, s.zones[name][seat], cards, claimed, where + (seat,))
             else:
-                self._place_any(s.zones[name], content, claimed, where)
+                self._place_any(s, s.zones[name], content, claimed, where)
 
-    def _place_any(self, target, content, claimed, where):
+    def _place_any(self, s, target, content, claimed, where):
         if isinstance(content, dict):
-            self._place_part(target, content, claimed, where)
+            self._place_part(s, target, content, claimed, where)
         else:
-            self._place(target, content, claimed, where)
+            self._place(s, target, content, claimed, where)
 
     def _cards_named(self, notations, claimed, where) -> list:
         cards = []
@@ -232,7 +342,7 @@ class _Run:
             cards.append(c)
         return cards
 
-    def _place_part(self, target, part, claimed, where):
+    def _place_part(self, s, target, part, claimed, where):
         """Cards on top of a zone and/or at its bottom (each listed from the top down), the
         rest of the zone kept in its order.  A card taken from another zone leaves a place
         there, which the card of this zone it displaces fills (the highest one left for
@@ -241,7 +351,7 @@ class _Run:
         bottom = self._cards_named(part.get("bottom") or [], claimed, where + ("bottom",))
         holes = []
         for c in top + bottom:
-            zone = _zone_holding(self.s, c)
+            zone = _zone_holding(s, c)
             at = zone.index(c)
             if zone is target:
                 zone.pop(at)
@@ -258,45 +368,46 @@ class _Run:
             else:
                 zone.pop(at)
 
-    def _place(self, target, notations, claimed, where):
-        p, s = self.program, self.s
-        cards = []
-        for i, n in enumerate(notations):
-            try:
-                c = p.card(str(n), skip=claimed)
-            except InterpreterError as e:
-                self.fail(where + (i,), brief(e))
-            claimed.add(c)
-            cards.append(c)
+    def _place(self, s, target, notations, claimed, where):
+        """The whole zone: the cards named, bottom first.  A card taken from another zone
+        leaves its place there to a card the zone held before (in order); cards left over
+        go to the deck's zone, places left over close up."""
+        cards = self._cards_named(notations, claimed, where)
         holes = []
         for c in cards:
             zone = _zone_holding(s, c)
             if zone is not target:
-                zone.remove(c)
+                zone[zone.index(c)] = None
                 holes.append(zone)
         extras = [c for c in target if c not in cards]
-        for c in extras:
-            (holes.pop(0) if holes else s.zones[p.start_zone]).append(c)
         target[:] = cards
+        for zone in holes:
+            at = zone.index(None)
+            if extras:
+                zone[at] = extras.pop(0)
+            else:
+                zone.pop(at)
+        s.zones[self.program.start_zone].extend(extras)
 
-    def _set_values(self):
-        p, s = self.program, self.s
-        sym = p.symbols
+    def _set_values(self, s, compute=True):
+        """The starting values under `set` (with `compute` False: only checked)."""
+        sym = self.program.symbols
         for name, value in (self.data.get("set") or {}).items():
             where = ("set", name)
             if name == "current":
-                s.current = self._value(value, PLAYER, where)
+                s.current = self._value(s, value, PLAYER, where, compute)
             elif name in sym.global_vars:
-                s.vars[name] = self._value(value, sym.global_vars[name], where)
+                s.vars[name] = self._value(s, value, sym.global_vars[name], where, compute)
             elif name in sym.player_vars:
                 if not isinstance(value, list) or len(value) != len(s.players):
                     self.fail(where, f"'{name}' is a player variable: give one value per seat ({len(s.players)})")
-                s.pvars[name] = [self._value(v, sym.player_vars[name], where + (i,)) for i, v in enumerate(value)]
+                s.pvars[name] = [self._value(s, v, sym.player_vars[name], where + (i,), compute)
+                                 for i, v in enumerate(value)]
             else:
                 known = ["current", *sym.global_vars, *sym.player_vars]
                 self.fail(where, f"unknown variable '{name}'{did_you_mean(name, known)}")
 
-    def _value(self, value, typ, where):
+    def _value(self, s, value, typ, where, compute=True):
         """A starting value: an expression, or a plain value checked against the variable's type
         (a plain text stays a text for a text variable)."""
         if isinstance(value, str) and typ == "string" and not _looks_like_expression(value):
@@ -309,8 +420,10 @@ class _Run:
         except ExprError as e:
             raise RulesetError([self.src.problem(where, e.message, offset=e.offset if isinstance(value, str) else None,
                                                  end=e.end)]) from None
+        if not compute:
+            return None
         try:
-            return self.closures.fn(node)(self.s, {})
+            return self.closures.fn(node)(s, {})
         except (RulesError,) + RUN_TIME_FAULTS as e:
             raise RulesetError([self.src.problem(where, f"this starting value cannot be computed: {words(e)}")]) \
                 from None
@@ -323,7 +436,17 @@ class _Run:
         n = len(self.data.get("decisions") or [])
         for i, exp in enumerate(self.data["expect"]):
             when = exp.get("after", "end")
-            if when != "end" and (not isinstance(when, int) or isinstance(when, bool)):
+            if "at" in exp:
+                key = _point_key(exp["at"])
+                when = ("on", key, exp.get("nth", 1)) if key is not None else "end"
+                if "after" in exp:
+                    problems.append(self.src.problem(("expect", i, "after"), "an expectation is checked 'after' a "
+                                                                             "number of decisions or 'at' a point "
+                                                                             "of the flow, not both", key=True))
+            elif "nth" in exp:
+                problems.append(self.src.problem(("expect", i, "nth"), "'nth' counts the times the flow comes to "
+                                                                       "the point of 'at'; give 'at'", key=True))
+            elif when != "end" and (not isinstance(when, int) or isinstance(when, bool)):
                 problems.append(self.src.problem(("expect", i, "after"), "'after' is a number of decisions, or 'end'"))
             elif when != "end" and not 0 <= when <= n:
                 problems.append(self.src.problem(
@@ -339,9 +462,7 @@ class _Run:
                     continue
                 compiled.append((j, text, self.closures.fn(node)))
             checks.append((i, when, exp, compiled))
-        if problems:
-            raise RulesetError(problems)
-        return checks
+        return checks, problems
 
     def _result_names(self) -> dict:
         """The names of the result an expectation may read once the game is over: `winners`
@@ -364,7 +485,7 @@ class _Run:
             self.checked.add(i)
             def at(key, message, i=i):
                 return self.at(("expect", i) + key, message)
-            point = "at the end" if when == "end" else f"after {when} decision(s)"
+            point = _when_text(when)
             result = self._result_values()
             for j, text, fn in compiled:
                 try:
@@ -446,6 +567,34 @@ class _Run:
 
 
 POSITION_MARK = "-- the scenario sets the position here --"
+
+
+def _point_key(point):
+    """The key of Program.points for a point as a scenario names it: a name, or
+    ("before", id) / ("after", id) for {before: id} / {after: id}; None for neither."""
+    if isinstance(point, str):
+        return point
+    if isinstance(point, dict) and len(point) == 1:
+        (side, sid), = point.items()
+        if side in ("before", "after") and isinstance(sid, str):
+            return side, sid
+    return None
+
+
+def _point_text(key) -> str:
+    """A point of the flow in a report line: 'turn_end', 'before step 'reveal''."""
+    return f"{key[0]} step '{key[1]}'" if isinstance(key, tuple) else str(key)
+
+
+def _when_text(when) -> str:
+    """When an expectation is checked, in a report line: 'at the end', 'after 2 decision(s)',
+    'on turn_end (time 3)', 'after step 'reveal''."""
+    if when == "end":
+        return "at the end"
+    if isinstance(when, tuple):
+        _, key, n = when
+        return ("" if isinstance(key, tuple) else "at ") + _point_text(key) + (f" (time {n})" if n != 1 else "")
+    return f"after {when} decision(s)"
 
 
 class _NotOver(dict):

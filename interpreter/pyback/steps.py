@@ -404,9 +404,9 @@ class Generator:
         while i < len(steps):
             step = steps[i]
             if isinstance(step, ir.Effect):
-                j = i
-                while j < len(steps) and isinstance(steps[j], ir.Effect):
-                    j += 1
+                j, pc = i, self.marks[id(step)][0]
+                while j < len(steps) and isinstance(steps[j], ir.Effect) and self.marks[id(steps[j])][0] == pc:
+                    j += 1                  # (a step with an id is a batch of its own: backend/steps.py)
                 fn.count()                  # one instruction runs the whole batch
                 for e in steps[i:j]:
                     self.effect(fn, e)

@@ -16,9 +16,10 @@ from .state import Rng, State, _blank
 
 
 def new_game(program: Program, seed: int = 0, players: int | None = None, stacks=None,
-             log: bool = True, names=None, tally: bool = False) -> State:
-    """A fresh game state, already advanced to the first decision.  `tally`: keep the values
-    of the ruleset's per-round statistics as rounds end (State.tally, for simulations)."""
+             log: bool = True, names=None, tally: bool = False, start: bool = True) -> State:
+    """A fresh game state, already advanced to the first decision (`start` False: not begun,
+    at the start of the game).  `tally`: keep the values of the ruleset's per-round
+    statistics as rounds end (State.tally, for simulations)."""
     n = program.player_count(players)
     s = _blank()                # every field is set below
     s.seed = seed
@@ -51,6 +52,8 @@ def new_game(program: Program, seed: int = 0, players: int | None = None, stacks
     s.pvars = {}
     s.tally = [] if tally else None
     _init_variables(program, s)
+    if not start:
+        return s
     try:
         run(program, s)
     except RulesError as e:
@@ -94,6 +97,41 @@ def run(program: Program, s: State) -> None:
             _run_steps(program, s, program.reference)
         return
     _run_steps(program, s, program.code)
+
+
+def run_to(program: Program, s: State, points: dict) -> int | None:
+    """Advance as run() does, and stop too where the flow comes to a point (Program.points),
+    before that instruction, with no decision pending and s.pc there: for a scenario to set
+    a position or check expectations; run() or run_to() goes on from there (the instruction
+    at s.pc runs first).  `points`: pc -> the spans (lo, hi) of pcs the flow must come from
+    to stop there, or None to stop however it comes (the end of a step is also where the
+    flow goes when it skips the step).  The pc the flow came from when it stopped (a call's
+    return: the call), else None."""
+    code = program.reference if program.counted else program.code
+    pc, limit, steps = s.pc, program.max_steps, s.steps
+    s.work = 0
+    try:
+        while pc >= 0:
+            steps += 1
+            if steps > limit:
+                raise RulesError(f"the game took more than {limit} steps; do the rules loop forever?")
+            depth = len(s.frames)
+            came, pc = pc, code[pc](s)
+            if pc in points:
+                if len(s.frames) < depth:
+                    came = pc - 1               # a return goes on after its call
+                if any(span is None or span[0] <= came < span[1] for span in points[pc]):
+                    s.pc = pc
+                    return came
+    except (RulesError,) + RUN_TIME_FAULTS as e:
+        raise RulesError(_at(program, pc, e)) from None
+    finally:
+        s.steps = steps
+    if s.over and s.result is None:
+        s.result = result(program, s)
+        if s.log is not None:
+            events.game_over(program, s)
+    return None
 
 
 def _run_steps(program: Program, s: State, code, pc=None) -> None:
@@ -165,8 +203,9 @@ def _at(program, pc, e) -> Problem:
     return Problem(file, line, col, f"rules error while running this step: {words(e)}", source)
 
 
-def apply(program: Program, s: State, index: int) -> None:
-    """The pending player picks option `index`; continue to the next decision."""
+def apply(program: Program, s: State, index: int, points=None) -> int | None:
+    """The pending player picks option `index`; continue to the next decision (or, with
+    `points`, to the first of them the flow comes to: run_to, whose answer it returns)."""
     if s.pending is None:
         raise RulesError("no decision is pending")
     player, options, cid = s.pending
@@ -182,6 +221,8 @@ def apply(program: Program, s: State, index: int) -> None:
     s.locals[spec.var] = value
     s.pending = None
     s.decisions += 1
+    if points:
+        return run_to(program, s, points)
     if program.counted and s.steps <= program.switch_at:
         _run_counted(program, s)        # run()'s first case, without the call: every decision comes here
     else:

@@ -144,6 +144,7 @@ class Program:
     table: tuple = ()                              # TableSpec of each value of the table section
     round_name: str = ""                           # what players call a round ("hand"); "" for the default
     statistics: list = field(default_factory=list)  # StatisticSpec, per-round ones in the order of a tally's row
+    points: dict = field(default_factory=dict)     # where a scenario may stop the rules: name -> pcs
     switch_at: int = -1                            # generated code: steps from which the game goes on
                                                    # step by step (the limit less the most one function runs)
 

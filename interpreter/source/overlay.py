@@ -72,14 +72,19 @@ class CombinedSource(Source):
         return None if file == self.file else f"in {file} as {self.file} changes it"
 
 
-def combine(data, source: Source, load) -> tuple[dict, Source]:
-    """The data and Source of the ruleset an overlay stands for (a plain ruleset: itself,
-    with its steps' and triggers' ids taken out).  `load(path)` reads a file as (data, Source)."""
-    out, src = _combined(data, source, load, 0)[:2]
+def combine(data, source: Source, load, keep_ids: bool = True) -> tuple[dict, Source]:
+    """The data and Source of the ruleset an overlay stands for (a plain ruleset: itself),
+    its triggers' ids taken out.  Each step keeps its `id` (checked once, given once), a
+    name a scenario may stop the rules at; `keep_ids` False takes them out too.  `load(path)`
+    reads a file as (data, Source)."""
+    out, src, ids = _combined(data, source, load, 0)
     triggers = out.get("triggers") if isinstance(out, dict) else None
     for t in triggers if isinstance(triggers, list) else ():
         if isinstance(t, dict):
             t.pop("#id", None)
+    if keep_ids:
+        for sid, (_, step) in ids.items():
+            step["id"] = sid
     return out, src
 
 
@@ -473,7 +478,7 @@ def rules_hash(path: str) -> str:
     if not is_overlay(data):
         return hashlib.sha256(raw).hexdigest()
     try:
-        combined, _ = combine(data, source, load_file)
+        combined, _ = combine(data, source, load_file, keep_ids=False)
     except RulesetError:
         return ""
     return hashlib.sha256(json.dumps(combined, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
