@@ -462,3 +462,17 @@ expect:
 """)
     code, out = call("scenario", s)
     assert code == 0, out
+
+
+def test_a_position_the_rules_cannot_go_on_from_points_to_at(tmp_path):
+    """Placed at the first decision, a hand with no card of the highest value leaves the
+    pending choice with nothing to choose: the message says to place the position earlier."""
+    body = """zones: {hand: [[a, b], [c, d]]}
+set: {high: 5}
+expect:
+  - over: true
+"""
+    code, out = call("scenario", steps_scenario(tmp_path, body))
+    assert code == 1 and "Traceback" not in out
+    assert "the rules cannot go on from this position: " in out
+    assert "or place the position earlier with 'at' (turn_start, round_start, before: STEP_ID)" in out

@@ -137,8 +137,9 @@ class _Run:
         try:
             refresh(self.program, self.s)
         except RulesError as e:
+            first = str(e).partition("\n")[0]          # the ruleset's line and caret follow
             self.fail(("zones",) if "zones" in d else ("set",),
-                      f"the rules cannot go on from this position: {str(e).partition(chr(10))[0]}. Variables computed from the deal "
+                      f"the rules cannot go on from this position: {first}. Variables computed from the deal "
                       f"may need values under 'set', or place the position earlier with 'at' (turn_start, "
                       f"round_start, before: STEP_ID) for the rules to compute them from it")
         return checks
