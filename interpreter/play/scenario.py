@@ -362,12 +362,7 @@ class _Run:
         rest = list(target)
         given = [rest.pop() if top else rest.pop(0) for _ in holes if rest]
         target[:] = bottom[::-1] + rest + top[::-1]
-        for zone in holes:
-            at = zone.index(None)
-            if given:
-                zone[at] = given.pop(0)
-            else:
-                zone.pop(at)
+        _fill(holes, given)
 
     def _place(self, s, target, notations, claimed, where):
         """The whole zone: the cards named, bottom first.  A card taken from another zone
@@ -382,12 +377,7 @@ class _Run:
                 holes.append(zone)
         extras = [c for c in target if c not in cards]
         target[:] = cards
-        for zone in holes:
-            at = zone.index(None)
-            if extras:
-                zone[at] = extras.pop(0)
-            else:
-                zone.pop(at)
+        _fill(holes, extras)
         s.zones[self.program.start_zone].extend(extras)
 
     def _set_values(self, s, compute=True):
@@ -614,6 +604,17 @@ def _shown_zone(content) -> str:
 
 def _seats(seats) -> str:
     return ", ".join(f"Player {s}" for s in seats) if seats else "no one"
+
+
+def _fill(holes, cards):
+    """Each place left in a zone (a None, one per entry of `holes`) takes the next of `cards`
+    (taken from the list); places left over close up."""
+    for zone in holes:
+        at = zone.index(None)
+        if cards:
+            zone[at] = cards.pop(0)
+        else:
+            zone.pop(at)
 
 
 def _zone_holding(s, card):

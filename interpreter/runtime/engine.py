@@ -114,7 +114,7 @@ def run_to(program: Program, s: State, points: dict) -> int | None:
         while pc >= 0:
             steps += 1
             if steps > limit:
-                raise RulesError(f"the game took more than {limit} steps; do the rules loop forever?")
+                raise _too_long(limit)
             depth = len(s.frames)
             came, pc = pc, code[pc](s)
             if pc in points:
@@ -127,10 +127,7 @@ def run_to(program: Program, s: State, points: dict) -> int | None:
         raise RulesError(_at(program, pc, e)) from None
     finally:
         s.steps = steps
-    if s.over and s.result is None:
-        s.result = result(program, s)
-        if s.log is not None:
-            events.game_over(program, s)
+    _close(program, s)
     return None
 
 
@@ -147,7 +144,7 @@ def _run_steps(program: Program, s: State, code, pc=None) -> None:
         while pc >= 0:
             steps += 1
             if steps > limit:
-                raise RulesError(f"the game took more than {limit} steps; do the rules loop forever?")
+                raise _too_long(limit)
             pc = code[pc](s)
     except RulesError as e:
         raise RulesError(_at(program, pc, e)) from None
@@ -155,10 +152,7 @@ def _run_steps(program: Program, s: State, code, pc=None) -> None:
         raise RulesError(_at(program, pc, e)) from None
     finally:
         s.steps = steps
-    if s.over and s.result is None:
-        s.result = result(program, s)
-        if s.log is not None:
-            events.game_over(program, s)
+    _close(program, s)
 
 
 def _run_counted(program: Program, s: State) -> None:
@@ -183,6 +177,15 @@ def _run_counted(program: Program, s: State) -> None:
     if pc >= 0:
         _run_steps(program, s, program.reference, pc)
         return
+    _close(program, s)
+
+
+def _too_long(limit: int) -> RulesError:
+    return RulesError(f"the game took more than {limit} steps; do the rules loop forever?")
+
+
+def _close(program: Program, s: State) -> None:
+    """A game just over gets its result (and its end in the account)."""
     if s.over and s.result is None:
         s.result = result(program, s)
         if s.log is not None:
