@@ -383,7 +383,7 @@ expect:
     assert code == 0, out
     s = tmp_path / "s.yaml"
     assert f"ok   {s}:8:12: after step 'deal': count(stock) == 1" in out
-    assert f"ok   {s}:15:12: at turn_end (time 2): current == players[1]" in out
+    assert f"ok   {s}:15:12: at turn_end (the 2nd time): current == players[1]" in out
 
 
 def test_a_point_the_flow_never_comes_to_again_is_never_checked(tmp_path):
@@ -394,7 +394,7 @@ def test_a_point_the_flow_never_comes_to_again_is_never_checked(tmp_path):
 """
     code, out = call("scenario", steps_scenario(tmp_path, body))
     assert code == 1
-    assert "at turn_end (time 3): never checked: the scenario stopped before it got there" in out
+    assert "at turn_end (the 3rd time): never checked: the scenario stopped (its decisions ran out; 'finish' plays on) before it got there" in out
 
 
 def test_points_the_rules_do_not_have_are_problems_with_a_suggestion(tmp_path):
@@ -408,7 +408,7 @@ expect:
 """
     code, out = call("scenario", steps_scenario(tmp_path, body))
     assert code == 1 and "Traceback" not in out
-    assert "no step has the id 'hihg' (or the options in force leave it out) (did you mean 'high'?)" in out
+    assert "no step has the id 'hihg' in these rules (an overlay may have replaced it, or the options in force leave it out) (did you mean 'high'?)" in out
     assert "unknown point 'turn_ends' (did you mean 'turn_end'?)" in out
     assert "checked 'after' a number of decisions or 'at' a point of the flow, not both" in out
     assert "'nth' counts the times the flow comes to the point of 'at'; give 'at'" in out
@@ -427,7 +427,7 @@ def test_a_position_the_flow_never_comes_to_fails_the_scenario(tmp_path):
                         "expect:\n  - over: true\n")
     code, out = call("scenario", s)
     assert code == 1
-    assert f"FAIL {s}:3:5: the position was never set: the rules did not come to never" in out
+    assert f"FAIL {s}:3:5: the position was never set: the game ended before the rules came to never" in out
     s.write_text(s.read_text(encoding="utf-8").replace("at: never", "at: unanswered"), encoding="utf-8")
     code, out = call("scenario", s)
     assert code == 1 and "the rules never come to 'unanswered' (an event is a point where a trigger answers it)" in out
@@ -476,3 +476,83 @@ expect:
     assert code == 1 and "Traceback" not in out
     assert "the rules cannot go on from this position: " in out
     assert "or place the position earlier with 'at' (turn_start, round_start, before: STEP_ID)" in out
+
+
+def test_an_event_a_request_raises_is_a_point_once_its_triggers_answer(tmp_path):
+    """gnav's 'ask' is raised by a request: the first is answered by the Horse's block, the
+    second (redirected) once its triggers have answered, before the exchange is made."""
+    s = write(tmp_path, """name: ask
+ruleset: RULESETS/gnav.yaml
+options: {first_dealer: seat_1}
+players: 4
+zones: {hand: [[V], ["0"], [horse], [VIII]]}
+decisions: [ask Player 3]
+expect:
+  - at: ask
+    that: ["current == players[1]", "top(players[1].hand).id == '0'"]
+    log: ["Player 3 blocks with the Horse"]
+    not_log: ["Player 2 and Player 4 exchange pieces"]
+  - at: ask
+    nth: 2
+    log: ["Player 2 asks Player 4 instead"]
+  - after: 1
+    log: ["Player 2 and Player 4 exchange pieces"]
+""")
+    code, out = call("scenario", s)
+    assert code == 0, out
+
+
+def test_a_failed_comparison_says_what_its_sides_were_and_a_null_fails_it(tmp_path):
+    """An expectation may read what may be null: a null fails it, with the reason."""
+    s = write(tmp_path, BASE.replace('that: ["total == 97"]', """that: ["total == 98", "top(pile).id == 'AC'",
+           "count(players[0].hand) == 5", "first(players[0].hand, c => c.value > 9).id == '10C'"]"""))
+    code, out = call("scenario", s)
+    assert code == 1 and "Traceback" not in out
+    assert "after 1 decision(s): total == 98 (total is 97)" in out
+    assert "top(pile).id == 'AC' (top(pile).id is '3C')" in out
+    assert "count(players[0].hand) == 5 (" not in out and "count(players[0].hand) == 5" in out    # it holds
+    assert "first(players[0].hand, c => c.value > 9).id == '10C' (error: 'first(players[0].hand, c => c.value > 9)' " \
+           "is null here (no element matched?), so '.id' has no value)" in out
+
+
+def test_the_account_read_and_shown_starts_where_the_position_was_set(tmp_path):
+    """The random deal's lines come before the position: 'log' does not find them, and a
+    failure shows the account only up to the first expectation that failed."""
+    s = write(tmp_path, BASE.replace("""  - after: 1
+    that: ["total == 97"]""", """  - after: 0
+    not_log: ["you hold"]
+    that: ["total == 1"]
+  - after: 1
+    that: ["total == 97"]"""))
+    code, out = call("scenario", s)
+    assert code == 1
+    assert "after 0 decision(s): the account does not say 'you hold'" in out
+    account = out.split("account of the game:")[1]
+    assert "the position the scenario set:" in account and "Player 1 plays 3♣" not in account
+    assert "more line" in account and "up to where the scenario stopped" in account
+
+
+def test_points_named_the_wrong_way_get_the_right_way_said(tmp_path):
+    body = """at: 'before: high'
+expect:
+  - at: {before: game_start}
+  - at: {after: nowhere_near}
+  - after: turn_end
+"""
+    code, out = call("scenario", steps_scenario(tmp_path, body))
+    assert code == 1 and "Traceback" not in out
+    assert "unknown point 'before: high': write {before: high}" in out
+    assert "no step has the id 'game_start' in these rules (an overlay may have replaced it, or the options in " \
+           "force leave it out): 'game_start' is a point of its own (at: game_start)" in out
+    assert "; the ids here: deal, high" in out
+    assert "'after' is a number of decisions, or 'end' (a point of the flow: at: turn_end)" in out
+    code, out = call("scenario", steps_scenario(tmp_path, "expect:\n  - at: {on: turn_end}\n"))
+    assert "unknown key 'on' in 'expect[0].at'; it takes 'before' and 'after'" in out
+
+
+def test_the_readmes_scenario_passes(tmp_path):
+    readme = (pathlib.Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    start = readme.index('# yaml-language-server: $schema=../../schema/scenario.schema.json\nname: "The Horse')
+    text = readme[start:readme.index("```", start)].replace("../../rulesets", "RULESETS")
+    code, out = call("scenario", write(tmp_path, text))
+    assert code == 0, out

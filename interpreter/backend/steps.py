@@ -399,6 +399,7 @@ class StepBuilder:
         pc = code.emit(vm.request_ask(self.dispatch.get(s.event), self.fn(s.piece)), s.path)
         if s.event in self.dispatch:
             self.marks.setdefault("calls", []).append((pc, self.dispatch[s.event]))
+            self.point(s.event, pc + 1, (pc, pc + 1))           # once its triggers have answered
         self.marks[id(s)] = {"pc": start, "top": top, "end": end}
         self._note_card_scope(pc + 1, s.holding)
         code.emit(vm.request_check(s.var, answer, top, end), s.path)

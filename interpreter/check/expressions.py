@@ -69,6 +69,8 @@ class ExprChecker:
         self.given = nulls.NO_FACTS     # facts of the steps around the expression (the seam's)
         self.seats = symbols.seats      # players[i] is not null for -seats <= i < seats
         self._facts = nulls.NO_FACTS    # facts where the part being checked is computed
+        self.nulls_fail = False         # a check of a scenario: a null where a value is needed fails
+                                        # it at run time, instead of being refused here
         if sys.getrecursionlimit() < 4000:      # nested bodies: see _MAX_NESTED
             sys.setrecursionlimit(4000)
 
@@ -145,7 +147,7 @@ class ExprChecker:
 
     def needed(self, n, t, use, typ=None):
         """Refuse node `n` (of tree `t`, used in `use`, a value of `typ`) if it may be null here."""
-        if nulls.may_be_null(n, self._facts):
+        if not self.nulls_fail and nulls.may_be_null(n, self._facts):
             raise ExprError(nulls.message(n, unparse(use), typ or n.type), offset_of(t))
 
     def guarded(self, facts, t, scope, depth, want=None, use=None):

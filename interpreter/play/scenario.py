@@ -18,7 +18,9 @@ from ..errors import (RUN_TIME_FAULTS, InterpreterError, Problem, RulesError, Ru
 from ..lang.syntax import ExprError
 from ..backend.expressions import Closures
 from ..check.expressions import ExprChecker
-from ..lang.types import PLAYER
+from ..lang import expr_ir
+from ..lang.types import PLAYER, STR
+from ..lang.values import shower
 from ..source.loader import load_file
 from ..check.schema import check
 
@@ -113,12 +115,14 @@ class _Run:
         problems = check_players(d.get("players"), self.program, self.src, ("players",))
         if problems:
             raise RulesetError(problems)
-        self.checker = ExprChecker(self.program.symbols)
-        self.checker.seats = d.get("players") or self.program.players[2]   # players[i] of a seat is not null
+        self.checker, self.asserts = ExprChecker(self.program.symbols), ExprChecker(self.program.symbols)
+        for checker in (self.checker, self.asserts):
+            checker.seats = d.get("players") or self.program.players[2]   # players[i] of a seat is not null
+        self.asserts.nulls_fail = True      # an expectation on a null fails, with the error said
         self.closures = Closures(self.program.symbols)
         checks, problems = self._expectations()
         self.checks = checks
-        self.checked, self.placed, self.reached, self.spans = set(), False, {}, {}
+        self.checked, self.placed, self.reached, self.spans, self.cut = set(), False, {}, {}, None
         self.points = self._stops(checks, problems)
         stacks = d.get("stacks") or ([d["stack"]] if "stack" in d else None)
         try:
@@ -196,16 +200,23 @@ class _Run:
             return points[key]
         if isinstance(key, tuple):
             ids = sorted({k[1] for k in points if isinstance(k, tuple)})
-            problems.append(self.src.problem(where + (key[0],), f"no step has the id '{key[1]}' (or the options "
-                                                                 f"in force leave it out){did_you_mean(key[1], ids)}"))
+            hint = did_you_mean(key[1], ids) or (f": '{key[1]}' is a point of its own (at: {key[1]})"
+                                                 if key[1] in points else
+                                                 f"; the ids here: {', '.join(ids)}" if ids else "")
+            problems.append(self.src.problem(where + (key[0],), f"no step has the id '{key[1]}' in these rules (an "
+                                                                 f"overlay may have replaced it, or the options in "
+                                                                 f"force leave it out){hint}"))
         elif key in points:
             why = ": they have no turns" if key in ("turn_start", "turn_end") else \
                 " (an event is a point where a trigger answers it)"
             problems.append(self.src.problem(where, f"the rules never come to '{key}'{why}"))
         else:
+            side, _, sid = key.partition(":")
             names = [k for k in points if isinstance(k, str)]
-            problems.append(self.src.problem(where, f"unknown point '{key}'{did_you_mean(key, names)}; points are "
-                                                    f"{', '.join(names)}, or {{before: STEP_ID}}, {{after: STEP_ID}}"))
+            hint = f": write {{{side}: {sid.strip()}}}" if side in ("before", "after") and sid.strip() else \
+                did_you_mean(key, names)
+            problems.append(self.src.problem(where, f"unknown point '{key}'{hint}; points are {', '.join(names)}, "
+                                                    f"or {{before: STEP_ID}}, {{after: STEP_ID}}"))
         return ()
 
     def _start(self):
@@ -266,19 +277,29 @@ class _Run:
             self.report.results.append((False, self.at(where, f"the rules cannot go on: {first}")
                                         + ("\n" + quoted if quoted else "")))
         if "at" in d and not self.placed:
-            self.report.results.append((False, self.at(("at",), f"the position was never set: the rules did not "
-                                                                f"come to {_point_text(_point_key(d['at']))}")))
+            self.report.results.append((False, self.at(("at",), f"the position was never set: {self._stopped()} "
+                                                                f"before the rules came to "
+                                                                f"{_point_text(_point_key(d['at']))}")))
         self._never_checked(checks)
         self.report.account = self._account()
         return self.report
 
-    def _account(self) -> str:
-        """The account a failure shows: where the scenario set a position, that position and
-        what happened from there (not the random deal it replaced)."""
+    def _texts(self) -> list[str]:
+        """The lines of the account that expectations read and a failure shows: from where
+        the scenario set its position on (not the random deal it replaced)."""
         texts = [e["text"] for e in self.s.log if e.get("text")]
-        if POSITION_MARK not in texts:
-            return "\n".join(texts)
-        after = texts[texts.index(POSITION_MARK) + 1:]
+        return texts[texts.index(POSITION_MARK) + 1:] if POSITION_MARK in texts else texts
+
+    def _account(self) -> str:
+        """The account a failure shows: the position the scenario set (if it set one), then
+        what happened up to the first expectation that failed."""
+        after = self._texts()
+        if self.cut is not None and self.cut < len(after):
+            rest = len(after) - self.cut
+            after = after[:self.cut] + [f"... ({rest} more line{'s' if rest > 1 else ''} up to where the scenario "
+                                        f"stopped)"]
+        if not self.placed or not (self.data.get("zones") or self.data.get("set")):
+            return "\n".join(after)
         at = f" ({_point_text(_point_key(self.data['at']))})" if "at" in self.data else ""
         lines = [f"the position the scenario set{at}:"]
         for name, content in (self.data.get("zones") or {}).items():
@@ -298,7 +319,15 @@ class _Run:
                 where = ("expect", i, "after") if "after" in exp else ("expect", i)
                 point = _when_text(at)
                 self.report.results.append((False, self.at(where, f"{point}: never checked: "
-                                                                  f"the scenario stopped before it got there")))
+                                                                  f"{self._stopped()} before it got there")))
+
+    def _stopped(self) -> str:
+        """Why the scenario came no further."""
+        if self.s.over:
+            return "the game ended"
+        if self.s.pending is not None and self.data.get("finish", "none") == "none":
+            return "the scenario stopped (its decisions ran out; 'finish' plays on)"
+        return "the scenario stopped"
 
     def _finish(self):
         how = self.data.get("finish", "none")
@@ -438,7 +467,10 @@ class _Run:
                 problems.append(self.src.problem(("expect", i, "nth"), "'nth' counts the times the flow comes to "
                                                                        "the point of 'at'; give 'at'", key=True))
             elif when != "end" and (not isinstance(when, int) or isinstance(when, bool)):
-                problems.append(self.src.problem(("expect", i, "after"), "'after' is a number of decisions, or 'end'"))
+                hint = f" (a point of the flow: at: {when})" if isinstance(when, str) and when in self.program.points \
+                    else ""
+                problems.append(self.src.problem(("expect", i, "after"), f"'after' is a number of decisions, or "
+                                                                         f"'end'{hint}"))
             elif when != "end" and not 0 <= when <= n:
                 problems.append(self.src.problem(
                     ("expect", i, "after"), f"'after: {when}' is never reached: the scenario makes {n} "
@@ -446,14 +478,30 @@ class _Run:
             compiled = []
             for j, text in enumerate(exp.get("that") or []):
                 try:
-                    node = self.checker.check_whole(text, self._result_names(), want="bool")
+                    node = self.asserts.check_whole(text, self._result_names(), want="bool")
                 except ExprError as e:
                     problems.append(self.src.problem(("expect", i, "that", j), e.message,
                                                      offset=e.offset if isinstance(text, str) else None, end=e.end))
                     continue
-                compiled.append((j, text, self.closures.fn(node)))
+                compiled.append((j, text, self.closures.fn(node), self._sides(node)))
             checks.append((i, when, exp, compiled))
         return checks, problems
+
+    def _sides(self, node) -> list:
+        """(text, fn, type) of each side of a comparison that is not a constant: a failed
+        expectation says what they were ('total == 84 (total is 85)')."""
+        if not isinstance(node, (expr_ir.Compare, expr_ir.Member)):
+            return []
+        return [(side.text, self.closures.fn(side), side.type) for side in (node.a, node.b) if not side.is_const]
+
+    def _values_of(self, sides, result) -> str:
+        shown = []
+        for text, fn, typ in sides:
+            try:
+                shown.append(f"{text} is {_value_text(self.s, fn(self.s, result), typ, self.program.deck.display)}")
+            except (RulesError,) + RUN_TIME_FAULTS as e:
+                shown.append(f"{text}: {words(e)}")
+        return f" ({'; '.join(shown)})" if shown else ""
 
     def _result_names(self) -> dict:
         """The names of the result an expectation may read once the game is over: `winners`
@@ -470,6 +518,14 @@ class _Run:
         return _NotOver()
 
     def _check(self, checks, when):
+        """The expectations checked `when`; the account a failure shows stops at the first
+        that fails."""
+        known = len(self.report.results)
+        self._check_each(checks, when)
+        if self.cut is None and not all(ok for ok, _ in self.report.results[known:]):
+            self.cut = len(self._texts())
+
+    def _check_each(self, checks, when):
         for i, at, exp, compiled in checks:
             if at != when:
                 continue
@@ -478,10 +534,10 @@ class _Run:
                 return self.at(("expect", i) + key, message)
             point = _when_text(when)
             result = self._result_values()
-            for j, text, fn in compiled:
+            for j, text, fn, sides in compiled:
                 try:
                     ok = bool(fn(self.s, result))
-                    detail = ""
+                    detail = "" if ok else self._values_of(sides, result)
                 except (RulesError,) + RUN_TIME_FAULTS as e:
                     ok, detail = False, f" (error: {words(e)})"
                 self.report.results.append((ok, at(("that", j), f"{point}: {text}{detail}")))
@@ -505,7 +561,7 @@ class _Run:
             if "over" in exp:
                 self.report.results.append((self.s.over == exp["over"], at(("over",), f"{point}: the game is "
                                                                    f"{'over' if self.s.over else 'not over'}")))
-            account = "\n".join(e["text"] for e in self.s.log if e.get("text"))
+            account = "\n".join(self._texts())
             for k, text in enumerate(exp.get("log") or []):
                 ok = text in account
                 self.report.results.append((ok, at(("log", k), f"{point}: the account "
@@ -584,7 +640,7 @@ def _when_text(when) -> str:
         return "at the end"
     if isinstance(when, tuple):
         _, key, n = when
-        return ("" if isinstance(key, tuple) else "at ") + _point_text(key) + (f" (time {n})" if n != 1 else "")
+        return ("" if isinstance(key, tuple) else "at ") + _point_text(key) + (f" (the {_nth(n)} time)" if n != 1 else "")
     return f"after {when} decision(s)"
 
 
@@ -600,6 +656,22 @@ def _shown_zone(content) -> str:
     if isinstance(content, dict):
         return "; ".join(f"{k}: {' '.join(map(str, content[k])) or '—'}" for k in ("top", "bottom") if k in content)
     return " ".join(map(str, content)) or "—"
+
+
+def _nth(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+def _value_text(s, value, typ, display) -> str:
+    """A value in a report line: texts quoted, lists in brackets, null as null."""
+    if value is None:
+        return "null"
+    if value == []:
+        return "[]"
+    if typ == STR:
+        return repr(value)
+    shown = shower(typ, display)(s, value)
+    return f"[{shown}]" if isinstance(value, list) else shown
 
 
 def _seats(seats) -> str:
