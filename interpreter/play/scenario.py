@@ -124,6 +124,10 @@ class _Run:
         self.checks = checks
         self.checked, self.placed, self.reached, self.spans, self.cut = set(), False, {}, {}, None
         self.points = self._stops(checks, problems)
+        if "at" in d:
+            problems += self._position_problems()     # the position is placed as play() runs
+        if problems:
+            raise RulesetError(problems)
         stacks = d.get("stacks") or ([d["stack"]] if "stack" in d else None)
         try:
             self.s = new_game(self.program, seed=d.get("seed", 0), players=d.get("players"), stacks=stacks,
@@ -131,7 +135,6 @@ class _Run:
         except InterpreterError as e:
             self.fail(("stack",) if "stack" in d else ("players",), brief(e))
         if "at" in d:
-            self._try_position()        # placed where the flow comes to `at`, as play() runs
             return checks
         try:
             self._start()
@@ -155,7 +158,7 @@ class _Run:
             self.s.log.append({"type": "log", "text": POSITION_MARK})
         self.placed = True
 
-    def _try_position(self):
+    def _position_problems(self) -> list:
         """The position's problems (names, cards, values that do not compile), found before the
         game starts: the position itself is placed when the flow comes to `at`."""
         scratch = new_game(self.program, seed=0, players=self.data.get("players"), start=False)
@@ -165,13 +168,13 @@ class _Run:
                 place(scratch)
             except RulesetError as e:
                 problems += e.problems
-        if problems:
-            raise RulesetError(problems)
+        return problems
 
     # -- where the rules stop -------------------------------------------------------------
     def _stops(self, checks, problems) -> dict:
-        """pc -> what happens there: "at" (the position is placed) and ("on", point) (the
-        expectations on that point are checked)."""
+        """pc -> [(what happens there, span)]: "at" (the position is placed) or ("on", point)
+        (the expectations on that point are checked), when the flow comes from `span`
+        (Program.points); the points the rules do not have are added to `problems`."""
         tags = [("at", self.data["at"], ("at",))] if "at" in self.data else []
         for i, at, exp, _ in checks:
             if isinstance(at, tuple):
@@ -181,8 +184,6 @@ class _Run:
             for pc, span in self._point_pcs(point, where, problems):
                 if (tag, span) not in stops.get(pc, ()):
                     stops.setdefault(pc, []).append((tag, span))
-        if problems:
-            raise RulesetError(problems)
         self.spans = {pc: [span for _, span in found] for pc, found in stops.items()}
         return stops
 
