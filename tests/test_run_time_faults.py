@@ -237,3 +237,10 @@ def test_a_game_plays_the_same_with_or_without_its_account(game):
         assert played["decisions"] == simulated["decisions"]["value"]
         assert [1.0 if p + 1 in played["winners"] else 0.0 for p in range(len(simulated["win_share"]))] == \
             [1.0 if w["value"] > 0 else 0.0 for w in simulated["win_share"]]
+
+
+def test_an_initial_value_the_rules_cannot_compute_names_the_variable(tmp_path):
+    head = HEAD.replace("  x: 2\n", "  x: 2\n  ratio: {type: number, initial: \"10 / count(stock) - 10 / 4\"}\n"
+                                     "  share: {type: number, initial: \"10 / (count(stock) - 4)\"}\n")
+    code, _, err = play(tmp_path, "flow:\n  round: [set: {x: 1}]\n", "--bot", "random", head=head)
+    assert code == 1 and "the initial value of 'share' cannot be computed: division by zero" in err

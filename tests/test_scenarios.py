@@ -556,3 +556,85 @@ def test_the_readmes_scenario_passes(tmp_path):
     text = readme[start:readme.index("```", start)].replace("../../rulesets", "RULESETS")
     code, out = call("scenario", write(tmp_path, text))
     assert code == 0, out
+
+
+FLOW = """name: flow
+players: 2
+options:
+  variant: {choices: [plain, fancy], default: plain, description: v}
+deck:
+  cards: [{id: a, value: 1}, {id: b, value: 2}, {id: c, value: 3}, {id: d, value: 4}, {id: e, value: 5}]
+  zone: stock
+zones:
+  stock: {visibility: hidden}
+  hand: {per_player: true, visibility: owner}
+  pile: {visibility: public}
+variables:
+  n: 0
+  k: 0
+  rounds: 0
+procedures:
+  stop: [end_turn]
+flow:
+  setup:
+    - choose: "[1, 2]"
+      as: pick
+      by: players[0]
+      label: "setup {pick}"
+    - set: {k: pick}
+  round:
+    - add: {rounds: 1}
+    - set: {n: 0}
+    - if: "options.variant == 'fancy'"
+      then: [add: {n: 10}]
+      id: maybe
+    - repeat: [add: {n: 1}]
+      until: "n >= 3"
+      id: loop
+    - deal: {from: stock, to: hand, count: 1}
+    - turns:
+        count: 2
+        do:
+          - choose: "current.hand"
+            as: card
+            label: "play {card}"
+            id: play
+          - move: {card: card, from: current.hand, to: pile}
+            id: move
+          - if: "rounds == 2"
+            then: [call: stop]
+          - log: "{current} ends the turn"
+            id: last
+  until: "rounds >= 2"
+result:
+  winners: "[]"
+"""
+
+
+def flow_scenario(tmp_path, expect):
+    write(tmp_path, FLOW, "flow.yaml")
+    return write(tmp_path, "name: flow\nruleset: flow.yaml\ndecisions: [setup 2]\nfinish: first\nexpect:\n" + expect)
+
+
+@pytest.mark.parametrize("expect", [
+    # right after a decision: the end of the choice, the next step, the round after the setup's choice
+    "  - at: {after: play}\n    that: [\"count(pile) == 0\"]\n"
+    "  - at: {before: move}\n    that: [\"count(pile) == 0\"]\n"
+    "  - at: {after: move}\n    that: [\"count(pile) == 1\"]\n",
+    "  - at: round_start\n    that: [\"k == 2\", \"rounds == 0\"]\n"
+    "  - at: round_start\n    nth: 2\n    that: [\"rounds == 1\"]\n",
+    # a loop's own start is 'before' it once a pass, not once each time round
+    "  - at: {before: loop}\n    nth: 2\n    that: [\"rounds == 2\", \"n == 0\"]\n",
+    # a step an option leaves empty still has its two ends
+    "  - at: {after: maybe}\n    that: [\"n == 0\"]\n",
+    # an end_turn in a called procedure skips the last step: its end comes only in round 1
+    "  - at: {after: last}\n    nth: 2\n    that: [\"rounds == 1\"]\n"
+    "  - at: {after: last}\n    nth: 3\n    that: [\"false\"]\n",
+], ids=["after-a-decision", "round-after-setup-decision", "before-a-loop", "empty-step", "exit-from-a-call"])
+def test_points_are_where_the_flow_really_is(tmp_path, expect):
+    code, out = call("scenario", flow_scenario(tmp_path, expect))
+    if "nth: 3" in expect:
+        assert code == 1 and "after step 'last' (the 3rd time): never checked: the game ended" in out, out
+        assert out.count("FAIL") == 2, out
+    else:
+        assert code == 0, out

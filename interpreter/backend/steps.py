@@ -2,7 +2,8 @@
 
 An instruction is a closure `ins(state) -> next pc` (runtime/vm.py); jumps go to
 labels, placed as the code grows and resolved at the end (Code.link).  Plain effects
-in a row become one instruction (runtime/effects.py).  The steps are checked: nothing
+in a row become one instruction (runtime/effects.py), but for a step with an id (a point
+a scenario may stop at), which is an instruction of its own.  The steps are checked: nothing
 here can fail, and nothing is reported.
 """
 from __future__ import annotations
@@ -88,15 +89,16 @@ class StepBuilder:
             if sid is not None:
                 self._flush(batch)
                 batch = []
-                start = self.marks[("start", id(step))]
-                self.point(("before", sid), start)
-                self.point(("after", sid), len(self.code.factories), (start, len(self.code.factories)))
+                start, end = self.marks[("start", id(step))], len(self.code.factories)
+                inside = (start, end, True) if end > start else None     # (a step the options leave empty)
+                self.point(("before", sid), start, (start, end, False) if end > start else None)
+                self.point(("after", sid), end, inside)
         self._flush(batch)
 
     def point(self, name, pc, span=None):
-        """Note that the flow is at point `name` when it comes to `pc` (from the pcs of `span`,
-        lo to hi, when it is given): a scenario may stop the rules there (engine.run_to).
-        Steps an option rules out note nothing."""
+        """Note that the flow is at point `name` when it comes to `pc` through `span`
+        (engine.comes_from): a scenario may stop the rules there (engine.run_to).  Steps an
+        option rules out note nothing."""
         self.marks.setdefault("points", {}).setdefault(name, []).append((pc, span))
 
     def _flush(self, batch):
@@ -128,7 +130,7 @@ class StepBuilder:
         """The pc of the call of the event's dispatcher (None: no trigger answers it)."""
         if name in self.dispatch:
             at = len(self.code.factories)
-            self.point(name, at + 1, (at, at + 1))              # once its triggers have answered
+            self.point(name, at + 1, (at, at + 1, True))        # once its triggers have answered
             pc = self.code.emit(vm.call(self.dispatch[name], payload), path)
             self.marks.setdefault("calls", []).append((pc, self.dispatch[name]))
             self._note_card_scope(pc + 1, holding)
@@ -399,7 +401,7 @@ class StepBuilder:
         pc = code.emit(vm.request_ask(self.dispatch.get(s.event), self.fn(s.piece)), s.path)
         if s.event in self.dispatch:
             self.marks.setdefault("calls", []).append((pc, self.dispatch[s.event]))
-            self.point(s.event, pc + 1, (pc, pc + 1))           # once its triggers have answered
+            self.point(s.event, pc + 1, (pc, pc + 1, True))     # once its triggers have answered
         self.marks[id(s)] = {"pc": start, "top": top, "end": end}
         self._note_card_scope(pc + 1, s.holding)
         code.emit(vm.request_check(s.var, answer, top, end), s.path)

@@ -12,7 +12,7 @@ import os
 
 from ..pipeline import check_players, load_named_program
 from .agents import Decision, FirstAgent, RandomAgent
-from ..runtime.engine import apply, labels, new_game, refresh, run, run_to
+from ..runtime.engine import apply, comes_from, labels, new_game, refresh, run, run_to
 from ..errors import (RUN_TIME_FAULTS, InterpreterError, Problem, RulesError, RulesetError, brief, did_you_mean,
                      format_problem, words)
 from ..lang.syntax import ExprError
@@ -132,6 +132,8 @@ class _Run:
         try:
             self.s = new_game(self.program, seed=d.get("seed", 0), players=d.get("players"), stacks=stacks,
                               start=False)
+        except RulesError as e:
+            self.fail(("ruleset",), brief(e))
         except InterpreterError as e:
             self.fail(("stack",) if "stack" in d else ("players",), brief(e))
         if "at" in d:
@@ -161,7 +163,10 @@ class _Run:
     def _position_problems(self) -> list:
         """The position's problems (names, cards, values that do not compile), found before the
         game starts: the position itself is placed when the flow comes to `at`."""
-        scratch = new_game(self.program, seed=0, players=self.data.get("players"), start=False)
+        try:
+            scratch = new_game(self.program, seed=0, players=self.data.get("players"), start=False)
+        except InterpreterError:
+            return []           # the game's own start says what is wrong
         problems = []
         for place in (self._place_zones, lambda s: self._set_values(s, compute=False)):
             try:
@@ -240,8 +245,10 @@ class _Run:
             came = run_to(p, s, spans)
 
     def _reach(self, pc, came):
+        if not self.placed and "at" not in self.data and (self.data.get("zones") or self.data.get("set")):
+            return      # the position comes at the first decision: what comes before is not the scenario's
         for tag, span in self.points[pc]:
-            if span is not None and not span[0] <= came < span[1]:
+            if not comes_from(span, came):
                 continue
             if tag == "at":
                 if not self.placed:
@@ -285,21 +292,22 @@ class _Run:
         self.report.account = self._account()
         return self.report
 
-    def _texts(self) -> list[str]:
+    def _texts(self, upto: int | None = None) -> list[str]:
         """The lines of the account that expectations read and a failure shows: from where
-        the scenario set its position on (not the random deal it replaced)."""
-        texts = [e["text"] for e in self.s.log if e.get("text")]
+        the scenario set its position on (not the random deal it replaced); of its first
+        `upto` lines (all: None)."""
+        texts = [e["text"] for e in self.s.log if e.get("text")][:upto]
         return texts[texts.index(POSITION_MARK) + 1:] if POSITION_MARK in texts else texts
 
     def _account(self) -> str:
-        """The account a failure shows: the position the scenario set (if it set one), then
-        what happened up to the first expectation that failed."""
-        after = self._texts()
-        if self.cut is not None and self.cut < len(after):
-            rest = len(after) - self.cut
-            after = after[:self.cut] + [f"... ({rest} more line{'s' if rest > 1 else ''} up to where the scenario "
-                                        f"stopped)"]
-        if not self.placed or not (self.data.get("zones") or self.data.get("set")):
+        """The account a failure shows: the position the scenario set (if it had set it by
+        then), then what happened up to the first expectation that failed."""
+        after = self._texts(self.cut)
+        rest = len(self._texts()) - len(after) if self.cut is not None else 0
+        if rest > 0:
+            after = after + [f"... ({rest} more line{'s' if rest > 1 else ''} up to where the scenario stopped)"]
+        texts = [e["text"] for e in self.s.log if e.get("text")][:self.cut]
+        if POSITION_MARK not in texts:
             return "\n".join(after)
         at = f" ({_point_text(_point_key(self.data['at']))})" if "at" in self.data else ""
         lines = [f"the position the scenario set{at}:"]
@@ -524,7 +532,7 @@ class _Run:
         known = len(self.report.results)
         self._check_each(checks, when)
         if self.cut is None and not all(ok for ok, _ in self.report.results[known:]):
-            self.cut = len(self._texts())
+            self.cut = sum(1 for e in self.s.log if e.get("text"))
 
     def _check_each(self, checks, when):
         for i, at, exp, compiled in checks:

@@ -77,10 +77,15 @@ def _cards(program: Program, notations) -> list[int]:
 
 
 def _init_variables(program: Program, s: State):
-    for name, init in program.var_init.items():
-        s.vars[name] = _own(init(s, {}) if callable(init) else init)
-    for name, init in program.pvar_init.items():
-        s.pvars[name] = [_own(init(s, {"p": p})) for p in s.players]
+    """The variables' initial values; one the rules cannot compute is a RulesError naming it."""
+    name = None
+    try:
+        for name, init in program.var_init.items():
+            s.vars[name] = _own(init(s, {}) if callable(init) else init)
+        for name, init in program.pvar_init.items():
+            s.pvars[name] = [_own(init(s, {"p": p})) for p in s.players]
+    except (RulesError,) + RUN_TIME_FAULTS as e:
+        raise RulesError(f"the initial value of '{name}' cannot be computed: {words(e)}") from None
 
 
 def _own(value):
@@ -99,16 +104,18 @@ def run(program: Program, s: State) -> None:
     _run_steps(program, s, program.code)
 
 
-def run_to(program: Program, s: State, points: dict) -> int | None:
-    """Advance as run() does, and stop too where the flow comes to a point (Program.points),
-    before that instruction, with no decision pending and s.pc there: for a scenario to set
-    a position or check expectations; run() or run_to() goes on from there (the instruction
-    at s.pc runs first).  `points`: pc -> the spans (lo, hi) of pcs the flow must come from
-    to stop there, or None to stop however it comes (the end of a step is also where the
-    flow goes when it skips the step).  The pc the flow came from when it stopped (a call's
-    return: the call), else None."""
+def run_to(program: Program, s: State, points: dict, came: int | None = None) -> int | None:
+    """Advance as run() does (with the closure instructions, whichever back end built the
+    program), and stop too where the flow comes to a point (Program.points), before that
+    instruction, with no decision pending and s.pc there: for a scenario to set a position
+    or check expectations; run() or run_to() goes on from there (the instruction at s.pc
+    runs first, unless the flow came to it from `came`, a decision just made, and it is a
+    point).  `points`: pc -> the spans (see comes_from) the flow must come from to stop
+    there.  The pc the flow came from when it stopped (a call's return: the call), else None."""
     code = program.reference if program.counted else program.code
     pc, limit, steps = s.pc, program.max_steps, s.steps
+    if came is not None and pc in points and _comes(points[pc], came):
+        return came
     s.work = 0
     try:
         while pc >= 0:
@@ -116,11 +123,12 @@ def run_to(program: Program, s: State, points: dict) -> int | None:
             if steps > limit:
                 raise _too_long(limit)
             depth = len(s.frames)
+            back = s.frames[-1][0] if depth else None
             came, pc = pc, code[pc](s)
             if pc in points:
-                if len(s.frames) < depth:
-                    came = pc - 1               # a return goes on after its call
-                if any(span is None or span[0] <= came < span[1] for span in points[pc]):
+                if len(s.frames) < depth and pc == back:
+                    came = pc - 1               # a return goes on after its call (an exit goes elsewhere)
+                if _comes(points[pc], came):
                     s.pc = pc
                     return came
     except (RulesError,) + RUN_TIME_FAULTS as e:
@@ -129,6 +137,21 @@ def run_to(program: Program, s: State, points: dict) -> int | None:
         s.steps = steps
     _close(program, s)
     return None
+
+
+def comes_from(span, came: int | None) -> bool:
+    """Whether the flow coming from pc `came` (None: from nowhere, the game's start) comes
+    through `span`: None (from anywhere), or (lo, hi, inside): from a pc of lo..hi-1 (inside)
+    or from any other (not inside).  The end of a step is also where the flow goes when it
+    skips the step, and its start where a loop of its own comes back to."""
+    if span is None:
+        return True
+    lo, hi, inside = span
+    return (came is not None and lo <= came < hi) == inside
+
+
+def _comes(spans, came) -> bool:
+    return any(comes_from(span, came) for span in spans)
 
 
 def _run_steps(program: Program, s: State, code, pc=None) -> None:
@@ -225,7 +248,7 @@ def apply(program: Program, s: State, index: int, points=None) -> int | None:
     s.pending = None
     s.decisions += 1
     if points:
-        return run_to(program, s, points)
+        return run_to(program, s, points, came=s.pc - 1)     # the decision's instruction
     if program.counted and s.steps <= program.switch_at:
         _run_counted(program, s)        # run()'s first case, without the call: every decision comes here
     else:
