@@ -609,7 +609,21 @@ def write(seed: int, max_steps: int = 20_000) -> dict:
     """The data of the random ruleset of `seed` (its flow's step limit: `max_steps`)."""
     data = Writer(seed).ruleset()
     data["flow"]["max_steps"] = max_steps
+    _give_ids(data, random.Random(seed * 7 + 1))
     return data
+
+
+def _give_ids(data: dict, r: random.Random) -> None:
+    """An id on about one step in five (a step with an id is an instruction of its own: the
+    back ends must lay out and count such steps alike).  Its own random numbers, so that
+    the rulesets are those of the seeds without ids."""
+    from interpreter.source.overlay import _step_lists
+    n = 0
+    for _, steps in list(_step_lists(data)):
+        for step in steps:
+            if isinstance(step, dict) and r.random() < 0.2:
+                n += 1
+                step["id"] = f"step{n}"
 
 
 def options(seed: int) -> dict | None:

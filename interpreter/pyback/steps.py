@@ -777,7 +777,7 @@ class Generator:
         fn.flush()
         logs_only = step.body and all(isinstance(st, ir.Log) for st in step.body)
         if logs_only:       # with no account kept, only its steps are left: counted at once
-            per = 3                             # iter_next, the batch of logs, jump top
+            per = 2 + len({self.marks[id(st)][0] for st in step.body})   # iter_next, the batches of logs, jump top
             fn.add(f"if s.log is None and s.steps + n + {per} * len({it}) <= _T:")
             fn.add(f"    n += {per} * len({it})")
             fn.add(f"    if {it}: l[{var!r}] = {it}[-1]")
