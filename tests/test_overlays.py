@@ -271,3 +271,16 @@ triggers:
     assert _final(pipeline.load_program(path)).vars["tally"] == 4
     message = _problems(_write(tmp_path, "bad.yaml", "extends: base.yaml\nname: bad\nremove: [triggers.bonsu]\n"))
     assert "bad.yaml:3:10: 'triggers.bonsu': no trigger has the id 'bonsu' (did you mean 'bonus'?)" in message
+
+
+def test_an_overlays_rules_hash_does_not_change_with_the_ids_of_its_base(tmp_path):
+    """Ids change nothing in play: a record of an overlay is not 'changed' by an id given
+    in its base (they are kept for scenarios, not for the hash)."""
+    from interpreter.source.overlay import rules_hash
+    _write(tmp_path, "base.yaml", BASE)
+    overlay = _write(tmp_path, "house.yaml", "extends: base.yaml\nset: {variables.tally: 5}\n")
+    before = rules_hash(overlay)
+    _write(tmp_path, "base.yaml", BASE.replace("      id: add_tally", "      id: add_tally_again"))
+    assert rules_hash(overlay) == before
+    _write(tmp_path, "base.yaml", BASE.replace("double(1)", "double(2)"))
+    assert rules_hash(overlay) != before

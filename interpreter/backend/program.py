@@ -30,8 +30,7 @@ def build_layout(ruleset: ir.Ruleset, closures=None):
     code = Code()
     dispatch = {name: code.label() for name in r.triggers}
     procs = {name: code.label() for name in r.procedures}
-    b = StepBuilder(code, closures or Closures(r.symbols), dispatch, procs)
-    b.named = {id(node): sid for sid, node in r.step_ids.items()}
+    b = StepBuilder(code, closures or Closures(r.symbols), dispatch, procs, r.step_ids)
     for payload in r.events.values():
         for name, typ in payload.items():
             b.bind(name, typ)

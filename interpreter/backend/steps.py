@@ -60,7 +60,7 @@ class StepBuilder:
     """Emits steps into `code`; collects the choices and what a planning bot needs to know
     about the names that hold cards (card_locals, card_cursors, card_scopes)."""
 
-    def __init__(self, code: Code, closures: Closures, dispatch: dict, procs: dict):
+    def __init__(self, code: Code, closures: Closures, dispatch: dict, procs: dict, step_ids: dict | None = None):
         self.code = code
         self.closures = closures        # the expressions' back end
         self.display = closures.display     # the cards as people read them, for choice labels
@@ -69,7 +69,7 @@ class StepBuilder:
         self.choices: list[ChoiceSpec] = []
         self.card_locals, self.card_cursors, self.card_scopes = set(), set(), {}
         self.marks = {}                 # id(step) -> where its instructions are (for pyback/)
-        self.named = {}                 # id(step) -> the step's id, for the steps that have one
+        self.named = {id(node): sid for sid, node in (step_ids or {}).items()}    # id(step) -> its id
 
     def steps(self, steps):
         batch = []
