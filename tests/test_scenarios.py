@@ -265,8 +265,7 @@ zones:
     assert code == 0, out
 
 
-STEPS = """name: steps
-players: 2
+CARDS = """players: 2
 deck:
   cards: [{id: a, value: 1}, {id: b, value: 2}, {id: c, value: 3}, {id: d, value: 4}, {id: e, value: 5}]
   zone: stock
@@ -274,7 +273,9 @@ zones:
   stock: {visibility: hidden}
   hand: {per_player: true, visibility: owner}
   pile: {visibility: public}
-variables:
+"""
+
+STEPS = "name: steps\n" + CARDS + """variables:
   high: 0
   start_score: 10
   scored: 0
@@ -558,17 +559,8 @@ def test_the_readmes_scenario_passes(tmp_path):
     assert code == 0, out
 
 
-FLOW = """name: flow
-players: 2
-options:
+FLOW = "name: flow\n" + CARDS + """options:
   variant: {choices: [plain, fancy], default: plain, description: v}
-deck:
-  cards: [{id: a, value: 1}, {id: b, value: 2}, {id: c, value: 3}, {id: d, value: 4}, {id: e, value: 5}]
-  zone: stock
-zones:
-  stock: {visibility: hidden}
-  hand: {per_player: true, visibility: owner}
-  pile: {visibility: public}
 variables:
   n: 0
   k: 0

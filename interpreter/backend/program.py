@@ -101,7 +101,7 @@ def _flow(b: StepBuilder, flow: ir.Flow):
 
 def _points(b: StepBuilder, code: Code, events: dict) -> dict:
     """Where a scenario may stop the rules (engine.run_to): name -> ((pc, span), ...), the pcs
-    the flow comes to there, each from the pcs of its span (lo, hi) or from anywhere (None).
+    the flow comes to there, each through its span (engine.comes_from).
     The game and a round start before anything of theirs runs (its triggers included), a
     turn once its player is current; a turn, a round and an event of the ruleset end once
     their triggers have answered; ("before", id) and ("after", id) are the two ends of the
