@@ -549,6 +549,8 @@ expect:
     assert "'after' is a number of decisions, or 'end' (a point of the flow: at: turn_end)" in out
     code, out = call("scenario", steps_scenario(tmp_path, "expect:\n  - at: {on: turn_end}\n"))
     assert "unknown key 'on' in 'expect[0].at'; it takes 'before' and 'after'" in out
+    code, out = call("scenario", steps_scenario(tmp_path, "expect:\n  - on: turn_end\n"))
+    assert "unknown key 'on' in 'expect[0]' (did you mean 'at'?)" in out
 
 
 def test_the_readmes_scenario_passes(tmp_path):

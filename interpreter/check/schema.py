@@ -168,8 +168,9 @@ def _unknown_keys(error, path, source: Source, steps: _Steps):
     if kind and len(kinds_here) > 1:
         yield path, source.problem(path, f"one step per list item: this item has {', '.join(kinds_here)}")
         return
+    instead = error.schema.get("x-instead", {})     # keys people write for another one
     for key in extra:
-        hint = did_you_mean(key, allowed) if allowed else ""
+        hint = f" (did you mean '{instead[key]}'?)" if key in instead else did_you_mean(key, allowed) if allowed else ""
         message = f"unknown key '{key}'{where}{hint}"
         if error.schema is steps.no_kind:
             owners = steps.owners(key)
