@@ -122,8 +122,9 @@ class _Run:
         self.closures = Closures(self.program.symbols)
         checks, problems = self._expectations()
         self.checks = checks
-        self.checked, self.placed, self.reached, self.spans, self.cut = set(), False, {}, {}, None
+        self.checked, self.placed, self.reached, self.cut = set(), False, {}, None
         self.points = self._stops(checks, problems)
+        self.spans = {pc: [span for _, span in found] for pc, found in self.points.items()}   # run_to's form
         if "at" in d:
             problems += self._position_problems()     # the position is placed as play() runs
         if problems:
@@ -189,7 +190,6 @@ class _Run:
             for pc, span in self._point_pcs(point, where, problems):
                 if (tag, span) not in stops.get(pc, ()):
                     stops.setdefault(pc, []).append((tag, span))
-        self.spans = {pc: [span for _, span in found] for pc, found in stops.items()}
         return stops
 
     def _point_pcs(self, point, where, problems) -> tuple:
@@ -292,11 +292,15 @@ class _Run:
         self.report.account = self._account()
         return self.report
 
+    def _lines(self) -> list[str]:
+        """Every line of the account so far."""
+        return [e["text"] for e in self.s.log if e.get("text")]
+
     def _texts(self, upto: int | None = None) -> list[str]:
         """The lines of the account that expectations read and a failure shows: from where
         the scenario set its position on (not the random deal it replaced); of its first
         `upto` lines (all: None)."""
-        texts = [e["text"] for e in self.s.log if e.get("text")][:upto]
+        texts = self._lines()[:upto]
         return texts[texts.index(POSITION_MARK) + 1:] if POSITION_MARK in texts else texts
 
     def _account(self) -> str:
@@ -306,8 +310,7 @@ class _Run:
         rest = len(self._texts()) - len(after) if self.cut is not None else 0
         if rest > 0:
             after = after + [f"... ({rest} more line{'s' if rest > 1 else ''} up to where the scenario stopped)"]
-        texts = [e["text"] for e in self.s.log if e.get("text")][:self.cut]
-        if POSITION_MARK not in texts:
+        if POSITION_MARK not in self._lines()[:self.cut]:
             return "\n".join(after)
         at = f" ({_point_text(_point_key(self.data['at']))})" if "at" in self.data else ""
         lines = [f"the position the scenario set{at}:"]
@@ -532,7 +535,7 @@ class _Run:
         known = len(self.report.results)
         self._check_each(checks, when)
         if self.cut is None and not all(ok for ok, _ in self.report.results[known:]):
-            self.cut = sum(1 for e in self.s.log if e.get("text"))
+            self.cut = len(self._lines())
 
     def _check_each(self, checks, when):
         for i, at, exp, compiled in checks:
