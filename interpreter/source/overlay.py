@@ -307,6 +307,9 @@ class _Combination:
             return
         kind = kinds[0]
         target = edit[kind]
+        if not isinstance(target, str):
+            self.report(where + (kind,), f"{kind}: name the step by its id (a name such as deal)")
+            return
         if target not in ids:
             self.report(where + (kind,), f"no step has the id '{target}'{did_you_mean(str(target), ids)}")
             return
