@@ -8,11 +8,10 @@ purpose derives from `InterpreterError`; a run-time `RulesError` carries the sam
 from __future__ import annotations
 
 import difflib
-import re
 from dataclasses import dataclass, field, replace
 
-# Characters that would break a message's one line or drive the terminal (newlines, escapes).
-_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+from .shown import printable
+
 
 
 @dataclass(frozen=True, order=True)
@@ -66,7 +65,7 @@ def _with_caret(line: str, col: int, end: int | None = None, width: int = 100) -
 
 
 def _printable(text: str) -> str:
-    return _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
+    return printable(text)       # a message is one line, and never drives the terminal
 
 
 class InterpreterError(Exception):

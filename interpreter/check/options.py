@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 from ..errors import UsageError, did_you_mean
+from ..lang.values import number_from_text
 from ..limits import MAX_NUMBER
 
 TYPE_WORDS = {"integer": "a whole number", "number": "a number", "boolean": "true or false"}
@@ -46,15 +47,10 @@ def free_value(kind: str, raw):
     text = str(raw).strip().lower()
     if kind == "boolean":
         return {"true": True, "yes": True, "false": False, "no": False}.get(text)
-    try:
-        number = float(text)
-    except ValueError:
+    number = number_from_text(text, whole=kind == "integer")
+    if number is None or not math.isfinite(number) or not -MAX_NUMBER < number < MAX_NUMBER:
         return None
-    if not math.isfinite(number) or not -MAX_NUMBER < number < MAX_NUMBER:
-        return None
-    if kind == "integer":
-        return int(number) if number.is_integer() and "e" not in text else None
-    return int(number) if number.is_integer() else number
+    return int(number) if float(number).is_integer() else number
 
 
 def within(spec: dict, value) -> bool:

@@ -6,6 +6,7 @@ the YAML position of that path, phrased for a person writing YAML.
 from __future__ import annotations
 
 import json
+import re
 from functools import lru_cache
 from importlib import resources
 
@@ -23,9 +24,26 @@ def load_schema(kind: str = "ruleset") -> dict:
     return json.loads(text)
 
 
-# A whole number is an int, never a float such as 2.0 (JSON Schema would accept it).
+@lru_cache(maxsize=None)
+def _whole_text(pattern: str) -> re.Pattern:
+    """A schema's pattern as Python must read it: the schemas are written for editors too
+    (ECMA-262, where `$` is the very end), but Python's `$` also matches before a final
+    newline, so that `name: "mini\\n"` would pass; a closing `$` is read as `\\Z`."""
+    if pattern.endswith("$") and not pattern.endswith("\\$"):
+        pattern = pattern[:-1] + r"\Z"
+    return re.compile(pattern)
+
+
+def _pattern(validator, pattern, instance, schema):
+    if validator.is_type(instance, "string") and not _whole_text(pattern).search(instance):
+        yield jsonschema.ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
+# A whole number is an int, never a float such as 2.0 (JSON Schema would accept it); a
+# pattern matches the whole text.
 _Validator = jsonschema.validators.extend(
     jsonschema.Draft202012Validator,
+    validators={"pattern": _pattern},
     type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine(
         "integer", lambda checker, x: isinstance(x, int) and not isinstance(x, bool)))
 

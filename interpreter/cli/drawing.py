@@ -12,9 +12,21 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.style import Style
 from rich.errors import StyleSyntaxError
-from rich.text import Text
+from rich.text import Text as RichText
 
 from ..messages import msg
+from ..shown import printable
+
+
+class Text(RichText):
+    """rich's Text of a text made printable (interpreter/shown.py): a ruleset's ESC, CR or
+    newline is shown as its escape, never sent to the terminal."""
+
+    def __init__(self, text: str = "", *args, **kwargs):
+        super().__init__(printable(text), *args, **kwargs)
+
+    def append(self, text, style=None):
+        return super().append(printable(text) if isinstance(text, str) else text, style)
 
 
 def table_panel(lay, lang: str):

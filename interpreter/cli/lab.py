@@ -18,23 +18,24 @@ from ..play.reports import comparison_lines, report_lines
 from ..play.simulation import Interrupted, simulate
 from ..play import outputs
 from ..play.html_report import write_report
+from .terminal import whole_number
 
 
 def add_run_arguments(p: argparse.ArgumentParser, cores: int) -> None:
     """What simulate and compare share: how many games, by whom, and where the results go."""
-    p.add_argument("--games", type=int, default=200, help="games to play (of each variant; default 200)")
-    p.add_argument("--players", type=int, help="number of players, where the ruleset allows a range")
-    p.add_argument("--seed", type=int, default=0, help="seed of the first game; game k uses seed + k")
-    p.add_argument("--mc-seats", type=int, nargs="*", default=[], metavar="SEAT",
+    p.add_argument("--games", type=whole_number, default=200, help="games to play (of each variant; default 200)")
+    p.add_argument("--players", type=whole_number, help="number of players, where the ruleset allows a range")
+    p.add_argument("--seed", type=whole_number, default=0, help="seed of the first game; game k uses seed + k")
+    p.add_argument("--mc-seats", type=whole_number, nargs="*", default=[], metavar="SEAT",
                    help="seats played by the mc bot (the others by random bots)")
-    p.add_argument("--ismcts-seats", type=int, nargs="*", default=[], metavar="SEAT",
+    p.add_argument("--ismcts-seats", type=whole_number, nargs="*", default=[], metavar="SEAT",
                    help="seats played by the ismcts bot (tree search on imagined deals)")
     p.add_argument("--bot", choices=["random", "mc", "ismcts"], default="random",
                    help="who plays every seat not named by --mc-seats or --ismcts-seats: random bots (default), "
                         "the mc bot or the ismcts bot")
-    p.add_argument("--playouts", type=int, default=20, help="play-outs per option for the mc bot")
-    p.add_argument("--iterations", type=int, default=400, help="iterations a decision for the ismcts bot")
-    p.add_argument("--jobs", type=int, default=cores, metavar="N",
+    p.add_argument("--playouts", type=whole_number, default=20, help="play-outs per option for the mc bot")
+    p.add_argument("--iterations", type=whole_number, default=400, help="iterations a decision for the ismcts bot")
+    p.add_argument("--jobs", type=whole_number, default=cores, metavar="N",
                    help=f"worker processes sharing the games (default: every core, here {cores}); "
                         "the report is the same for any N")
     p.add_argument("--json", action="store_true", help="print the report as JSON (docs/simulation.md gives its shape)")

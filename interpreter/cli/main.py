@@ -16,9 +16,10 @@ from ..check.options import allowed, explained
 from ..play import records
 from ..limits import MAX_ITERATIONS, MAX_JOBS, MAX_NUMBER, MAX_PLAYOUTS, MAX_THINK
 from ..messages import msg
+from ..shown import PrintableStream
 from . import lab
 from .table import TerminalTable
-from .terminal import result_line
+from .terminal import result_line, whole_number
 
 COMMANDS = ("validate", "options", "play", "replay", "resume", "scenario", "simulate", "compare", "compile", "diff",
             "new", "list", "schema", "rules")
@@ -43,8 +44,8 @@ def main() -> None:
 
 def run(argv, stdin=None, stdout=None, stderr=None) -> int:
     stdin = stdin or sys.stdin
-    stdout = stdout or sys.stdout
-    stderr = stderr or sys.stderr
+    stdout = PrintableStream(stdout or sys.stdout)      # no text of a file drives the terminal
+    stderr = PrintableStream(stderr or sys.stderr)
     argv = list(argv)
     if argv and argv[0] in ("--version", "-V"):
         print(f"interpret (card-interpreter) {_version()}", file=stdout)
@@ -223,7 +224,7 @@ def _command_parser(command):
         p.add_argument("file", nargs="?", help="the record; without it, the latest unfinished game recorded "
                                                "automatically (in ~/.card-interpreter/records)")
         p.add_argument("--log", metavar="FILE.jsonl", help="write every event as one JSON line")
-        p.add_argument("--view", type=int, metavar="SEAT", help="with --log: only what SEAT could see")
+        p.add_argument("--view", type=whole_number, metavar="SEAT", help="with --log: only what SEAT could see")
         p.add_argument("--plain", action="store_true", help="plain lines instead of the drawn table (for pipes and "
                        "screen readers; the default when the output is not a terminal)")
         p.add_argument("--ask-forced", action="store_true",
@@ -246,9 +247,9 @@ def _command_parser(command):
                     "'interpret list', 'interpret schema', 'interpret compile RULESET'.")
     p.add_argument("ruleset", help="the ruleset: a file (rulesets/hearts2.yaml, an overlay) or a shipped game's name "
                                    "(hearts2; 'interpret list' shows them)")
-    p.add_argument("--seed", type=int, help="random seed; the same seed and moves replay the same game")
-    p.add_argument("--players", type=int, help="number of players, where the ruleset allows a range")
-    p.add_argument("--human", type=int, action="append", default=[], metavar="SEAT",
+    p.add_argument("--seed", type=whole_number, help="random seed; the same seed and moves replay the same game")
+    p.add_argument("--players", type=whole_number, help="number of players, where the ruleset allows a range")
+    p.add_argument("--human", type=whole_number, action="append", default=[], metavar="SEAT",
                    help="seat a person at the terminal in SEAT (1 is the first seat); repeatable")
     p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                    help="set a table convention (see 'interpret options RULESET')")
@@ -256,7 +257,7 @@ def _command_parser(command):
     p.add_argument("--quiet", action="store_true", help="print only the result")
     p.add_argument("--record", metavar="FILE", help="write a record of the game (games with a person are always recorded)")
     p.add_argument("--log", metavar="FILE.jsonl", help="write every event as one JSON line")
-    p.add_argument("--view", type=int, metavar="SEAT", help="with --log: only what SEAT could see")
+    p.add_argument("--view", type=whole_number, metavar="SEAT", help="with --log: only what SEAT could see")
     p.add_argument("--json", action="store_true", help="print the result as one JSON object instead of the account")
     p.add_argument("--plain", action="store_true", help="plain lines instead of the drawn table (for pipes and "
                    "screen readers; the default when the output is not a terminal)")
@@ -272,8 +273,8 @@ def _bot_arguments(p):
     p.add_argument("--bot", choices=["random", "mc", "ismcts"], default="random",
                    help="the bots: random, mc (plays each option out on imagined deals; slower, stronger) or "
                         "ismcts (a tree search on imagined deals)")
-    p.add_argument("--playouts", type=int, default=20, help="with --bot mc: play-outs per option")
-    p.add_argument("--iterations", type=int, default=400, help="with --bot ismcts: iterations a decision")
+    p.add_argument("--playouts", type=whole_number, default=20, help="with --bot mc: play-outs per option")
+    p.add_argument("--iterations", type=whole_number, default=400, help="with --bot ismcts: iterations a decision")
     p.add_argument("--think", type=float, metavar="SECONDS",
                    help="with --bot ismcts: think this long a decision instead (its play is then not the same "
                         "on every run of a seed)")

@@ -91,7 +91,7 @@ class RichScreen(PlainScreen):
     each of the person's decisions, a panel of what changed at the round's end."""
 
     def __init__(self, program, console, viewer, names):
-        from rich.text import Text
+        from .drawing import Text
         self.console = console
         super().__init__(program, self._say, viewer)
         self.names = names
@@ -116,7 +116,7 @@ class RichScreen(PlainScreen):
         lines = round_summary_lines(self.program, self.round_events)
         if lines:
             title = msg(self.lang, "round_over", round=self.round_name())
-            self.console.print(Panel(self.Text("\n".join(lines)), title=self.Text(title), expand=False,
+            self.console.print(Panel(self.Text("\n").join(self.Text(line) for line in lines), title=self.Text(title), expand=False,
                                      border_style="cyan"))
 
     def draw(self, decision) -> None:

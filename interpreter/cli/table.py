@@ -13,6 +13,7 @@ from ..play.agents import HumanAgent, MonteCarloAgent, RandomAgent
 from ..play.ismcts import ISMCTSAgent
 from ..play.table import play, result_data
 from ..runtime.events import event_for
+from ..shown import printable
 from .screen import PlainScreen, RichScreen
 from .terminal import result_line
 
@@ -37,10 +38,11 @@ class TerminalTable:
         self.log_file = _open_log(args.log) if getattr(args, "log", None) else None
 
     def say(self, text):
-        print(text, file=self.stdout, flush=True)
+        """One line to the person: whatever the ruleset's texts hold, it stays one line."""
+        print(printable(text), file=self.stdout, flush=True)
 
     def ask(self, prompt_text):
-        self.stdout.write(prompt_text)
+        self.stdout.write(printable(prompt_text))
         self.stdout.flush()
         line = self.stdin.readline()
         if not line:
@@ -131,7 +133,7 @@ def _screen(program, args, stdout, say, viewer, n):
     if not getattr(args, "plain", False) and _is_terminal(stdout):
         from rich.console import Console
         names = [program.player_name.format(seat=i + 1) for i in range(n)]
-        return RichScreen(program, Console(file=stdout, highlight=False), viewer, names)
+        return RichScreen(program, Console(file=getattr(stdout, "raw", stdout), highlight=False), viewer, names)
     return PlainScreen(program, say, viewer)
 
 

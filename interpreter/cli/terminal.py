@@ -2,8 +2,21 @@
 result line, cards by their display and values as a seat may see them."""
 from __future__ import annotations
 
+import argparse
+
+from ..lang.values import number_from_text
 from ..messages import msg
 from ..play.layout import shown_value
+
+
+def whole_number(text: str) -> int:
+    """A whole number given on the command line (--seed, --games, ...): ASCII digits with
+    an optional sign, as everywhere a person writes one ('1_0' and other scripts' digits are
+    refused, though Python's int() takes them)."""
+    n = number_from_text(text, whole=True)
+    if n is None:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number (write it with the digits 0-9)")
+    return n
 
 
 def result_line(s, lang: str = "en") -> str:

@@ -5,10 +5,26 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 
 from ..errors import RulesError
-from ..limits import MAX_LIST, MAX_NUMBER
+from ..limits import MAX_LIST, MAX_NUMBER, MAX_NUMBER_TEXT
 from .types import ANY, BOOL, CARD, PLAYER, ZONE, elem_of, list_of
+
+
+WHOLE_TEXT = re.compile(r"[-+]?[0-9]+")
+NUMBER_TEXT = re.compile(r"[-+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?")
+
+
+def number_from_text(text: str, whole: bool = False):
+    """The number a person wrote (an option on the command line, a seed), or None.  Only
+    ASCII digits with an optional sign (and, unless `whole`, a point and an exponent):
+    Python's int() and float() would also take '1_0', other scripts' digits and spaces,
+    which nobody means as a number here."""
+    text = str(text).strip()
+    if len(text) > MAX_NUMBER_TEXT or not (WHOLE_TEXT if whole else NUMBER_TEXT).fullmatch(text):
+        return None
+    return int(text) if whole else float(text)
 
 
 def divide(a, b):
