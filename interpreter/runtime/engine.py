@@ -505,14 +505,16 @@ def _cards_of(value) -> list:
 
 
 def _var_shown(visibility, typ, value, seat, owner, known, ids):
-    """A variable's value as `seat` may see it (None where it may not)."""
+    """A variable's value as `seat` may see it (None where it may not).  A list of cards
+    shows the cards the seat could see and hides the others' number, unless the rules
+    declare it public (how many of a rival's cards would win the hand is itself hidden)."""
     if seat is not None and (visibility == "hidden" or (visibility == "owner" and owner != seat)):
         return None
     if typ not in CARD_TYPES or value is None:
         return list(value) if isinstance(value, list) else value
     see_all = seat is None or visibility != "cards"
-    if isinstance(value, list):
-        return [ids[c] if c is not None and (see_all or c in known) else None for c in value]
+    if isinstance(value, list):       # only the cards the seat could see: not even how many others
+        return [ids[c] if c is not None else None for c in value if see_all or c in known]
     return ids[value] if see_all or value in known else None
 
 
