@@ -11,12 +11,13 @@ MCTS bot on every shipped ruleset).
 
 The game starts with the deal: eight chance nodes, each a byte of the 64-bit seed the deal
 and every later shuffle follow from (each of the 256 outcomes as likely), so that no seat
-can find the seed among the deals its first observation fits by trying them.  A chance
-outcome is a byte of the seed and names no card; a seat's observation and information
-state hold none of them (docs/api.md, "What a seat may learn").  Actions are the game's fixed action ids
-(interpreter.api).  Observations are the seat's vector (`observation_tensor`) and its view
-as JSON (`observation_string`); the information state is the observation with the seat's
-own actions so far, which is what the seat remembers.  A game longer than `max_actions`
+can find the seed by trying the deals against its first observation.  A chance outcome is
+a byte of the seed and names no card; no seat's observation or information state holds
+one, but the history does: it is the referee's record (docs/api.md, OpenSpiel, says what
+each part of a state tells).  Actions are the game's fixed action ids (interpreter.api).
+Observations are the seat's vector (`observation_tensor`) and its view as JSON
+(`observation_string`); the information state is the observation with the seat's own
+actions so far, which is what the seat remembers.  A game longer than `max_actions`
 actions ends there: a draw (each seat an equal share of the win), or the scores so far.
 """
 from __future__ import annotations
