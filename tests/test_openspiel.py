@@ -176,3 +176,10 @@ def test_the_world_ismcts_imagines_is_not_dealt_from_the_real_seed():
     imagined = s.resample_from_infostate(0, np.random.RandomState(5).rand)
     assert imagined.inner.seed != s.inner.seed and imagined.history()[:8] != s.history()[:8]
     assert str(game_api(game).new_state(imagined.inner.seed)) != str(game_api(game).new_state(s.inner.seed))
+
+
+def test_a_game_of_the_api_replays_here_from_its_seed():
+    game = openspiel_game("hearts2")
+    s = game.new_initial_state()
+    deal(s, 2 ** 63 + 12345)
+    assert str(s) == str(game_api(game).new_state(2 ** 63 + 12345))
