@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import pathlib
+import re
 
 import pytest
 
@@ -108,3 +109,27 @@ def value_paths(node, path=()):
     elif isinstance(node, list):
         for i, v in enumerate(node):
             yield from value_paths(v, path + (i,))
+
+
+def unseen_cards(game_state, seat: int) -> set:
+    """The ids of the cards `seat` may not see anywhere now (an API GameState): the cards of
+    the whole table less every card its own view shows."""
+    def ids(view):
+        for cards in view["zones"].values():
+            for part in (cards if cards and isinstance(cards[0], list) else [cards]):
+                yield from (c for c in part if c is not None)
+    return set(ids(game_state.view(None))) - set(ids(game_state.view(seat)))
+
+
+def quoted(text: str) -> set:
+    """Every word quoted in a drawing of the table ('QS'): how it names a card."""
+    return set(re.findall(r"'([^']*)'", text))
+
+
+def texts_in(value) -> set:
+    """Every text held in a JSON value, keys aside: how an observation names a card."""
+    if isinstance(value, dict):
+        return set().union(*map(texts_in, value.values())) if value else set()
+    if isinstance(value, list):
+        return set().union(*map(texts_in, value)) if value else set()
+    return {value} if isinstance(value, str) else set()

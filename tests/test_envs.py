@@ -11,6 +11,7 @@ np = pytest.importorskip("numpy")
 
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
+from conftest import quoted, unseen_cards  # noqa: E402
 from interpreter.envs.gymnasium import SeatEnv  # noqa: E402
 from interpreter.envs.pettingzoo import env  # noqa: E402
 from interpreter.source.shipped import shipped_names  # noqa: E402
@@ -91,3 +92,26 @@ def test_the_training_example_learns_gnav2_in_short():
     curve = example.train("gnav2", episodes=1500, every=1500, evaluation=150, say=lambda line: None)
     assert [k for k, _ in curve] == [0, 1500]
     assert curve[-1][1] > curve[0][1]
+
+
+@pytest.mark.parametrize("name", ["gin_rummy", "hearts2", "gnav2"])
+def test_a_seat_env_renders_the_table_as_the_seat_sees_it(name):
+    e = SeatEnv(name, seat=0, opponents="random")
+    obs, info = e.reset(seed=5)
+    for _ in range(8):
+        drawn, hidden = quoted(e.render()), unseen_cards(e.state, 0)
+        assert hidden and not drawn & hidden
+        assert set(e.state.view(0)["zones"]["hand"][0]) <= drawn      # its own hand is drawn
+        obs, reward, terminated, truncated, info = e.step(int(e.action_space.sample(obs["action_mask"])))
+        if terminated or truncated:
+            break
+
+
+def test_environments_deal_from_more_seeds_than_a_seat_can_try():
+    """A seat that tried every 32-bit seed against what it sees would not find the deal."""
+    for e in (SeatEnv("hearts2"), env("hearts2")):
+        seeds = []
+        for i in range(20):
+            e.reset(seed=i)
+            seeds.append(e.state.seed)
+        assert min(seeds) >= 0 and max(seeds) >= 2 ** 32 and len(set(seeds)) == len(seeds)

@@ -71,7 +71,7 @@ class Game:
         """A game dealt from `seed` (a random one when None): the deal and every later
         shuffle follow from it, so a seed and the actions replay a game."""
         if seed is None:
-            seed = random.randrange(2 ** 31)
+            seed = random.randrange(2 ** 64)      # the Rng's whole state: too many deals to try
         return GameState(self, engine.new_game(self.program, seed=seed, players=self.num_players, log=False))
 
 
@@ -215,12 +215,14 @@ class GameState:
         return self.state.seed
 
     def __str__(self) -> str:
-        return _table_text(self)
+        return table_text(self)
 
 
-def _table_text(gs: GameState) -> str:
-    v = gs.view(None)
-    lines = [f"{gs.game.name}: {'over' if v['over'] else f'player {gs.current_player} to act'}"]
+def table_text(gs: GameState, seat: int | None = None) -> str:
+    """The table as text, as `seat` sees it (a card it may not see is None; None: everything)."""
+    v = gs.view(seat)
+    who = "" if seat is None else f", as player {seat} sees it"
+    lines = [f"{gs.game.name}: {'over' if v['over'] else f'player {gs.current_player} to act'}{who}"]
     for name, cards in v["zones"].items():
         lines.append(f"  {name}: {cards}")
     return "\n".join(lines)

@@ -15,6 +15,7 @@ the reward is what the seat gained since its last action (the game's reward: a s
 the win by default, or its score or standing), the other seats' moves included.  An action
 the mask does not allow is an error (gymnasium's check_env, which tries unmasked actions,
 does not apply); a game over before the seat's first turn gives it one step, `end`.
+`render()` draws the table as the seat sees it, never a card it may not see.
 """
 from __future__ import annotations
 
@@ -28,6 +29,7 @@ except ImportError as e:          # the extra is not installed
 
 from ..api import Game, load_game
 from ..api.actions import END
+from ..api.game import table_text
 from ..errors import UsageError
 from ..play.agents import Decision, FirstAgent, MonteCarloAgent, RandomAgent
 
@@ -68,7 +70,7 @@ class SeatEnv(gymnasium.Env):
 
     def reset(self, seed: int | None = None, options: dict | None = None):
         super().reset(seed=seed)
-        self.state = self.game.new_state(int(self.np_random.integers(2 ** 31)))
+        self.state = self.game.new_state(int(self.np_random.integers(2 ** 64, dtype=np.uint64)))
         self._bots = (bot(self.opponents, int(self.np_random.integers(2 ** 31)))
                       if isinstance(self.opponents, str) else self.opponents)
         self._actions = 0
@@ -111,4 +113,5 @@ class SeatEnv(gymnasium.Env):
                 "returns": self.state.returns()}
 
     def render(self):
-        return str(self.state)
+        """The table as this seat sees it: the seat's own program may draw it."""
+        return "" if self.state is None else table_text(self.state, self.seat)

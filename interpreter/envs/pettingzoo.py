@@ -67,7 +67,7 @@ class CardGameEnv(AECEnv):
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         if seed is not None:
             self._seeds = np.random.default_rng(seed)
-        self.state = self.game.new_state(int(self._seeds.integers(2 ** 31)))
+        self.state = self.game.new_state(int(self._seeds.integers(2 ** 64, dtype=np.uint64)))
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
