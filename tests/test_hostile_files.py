@@ -520,3 +520,17 @@ def test_a_base_that_is_not_yaml_is_named_and_not_quoted(tmp_path):
     assert code == 1 and "hunter2" not in out and "[tiny" not in out
     assert out.startswith(f"{overlay}:1:10: 'base.yaml' is not a ruleset: it is not YAML")
     assert "interpret validate" in out
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_resume_passes_over_special_files_in_the_records_folder(tmp_path):
+    """`interpret resume` with no record looks through the records folder: a FIFO or a link to
+    /dev/zero there, named like a record, is passed over unread, not waited on or read forever."""
+    folder = tmp_path / "records"
+    folder.mkdir()
+    os.mkfifo(folder / "a-fifo.json")
+    (folder / "b-zero.json").symlink_to("/dev/zero")
+    env = dict(os.environ, CARD_INTERPRETER_RECORDS=str(folder))
+    p = subprocess.run([sys.executable, "-c", "from interpreter.cli import main; main()", "resume"],
+                       capture_output=True, text=True, timeout=30, cwd=ROOT, env=env)
+    assert p.returncode == 2 and "no unfinished game is recorded" in p.stderr and "Traceback" not in p.stderr
