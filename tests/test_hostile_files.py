@@ -534,3 +534,81 @@ def test_resume_passes_over_special_files_in_the_records_folder(tmp_path):
     p = subprocess.run([sys.executable, "-c", "from interpreter.cli import main; main()", "resume"],
                        capture_output=True, text=True, timeout=30, cwd=ROOT, env=env)
     assert p.returncode == 2 and "no unfinished game is recorded" in p.stderr and "Traceback" not in p.stderr
+
+
+# -- the compiled-code cache: nothing is read back from disk ----------------------------------
+# Generated code is compiled once per process and kept in memory only: a code object read
+# back from a file would run whatever was planted there, and the disk saved 30 to 60 ms a
+# run (pyback/cache.py).  Where a disk cache kept its files is computable for any source.
+
+def _where_a_disk_cache_kept(root, source, filename="<t>", mode="exec"):
+    """The files a disk cache of compiled code kept for `source`: under INTERPRETER_CACHE,
+    and under $XDG_CACHE_HOME/card-interpreter/generated, named by the hash of the source."""
+    import hashlib
+    tag = f"{sys.implementation.cache_tag}-1"
+    name = hashlib.sha256(f"{tag}\0{mode}\0{filename}\0{source}".encode()).hexdigest()[:40] + ".pyc"
+    folders = [root / "setting", root / "xdg" / "card-interpreter" / "generated"]
+    for folder in folders:
+        folder.mkdir(parents=True, exist_ok=True)
+    return [folder / name for folder in folders]
+
+
+def _cache_env(root):
+    return {"INTERPRETER_CACHE": str(root / "setting"), "XDG_CACHE_HOME": str(root / "xdg"),
+            "HOME": str(root / "home")}
+
+
+@pytest.mark.parametrize("setting", ["INTERPRETER_CACHE", "XDG_CACHE_HOME"])
+def test_a_code_object_planted_where_a_cache_was_is_never_run(tmp_path, monkeypatch, setting):
+    import marshal
+    from interpreter.pyback import cache
+    source = "planted = False\n"
+    for path in _where_a_disk_cache_kept(tmp_path, source):
+        path.write_bytes(marshal.dumps(compile("planted = True\n", "<planted>", "exec")))
+    env = _cache_env(tmp_path)
+    monkeypatch.delenv("INTERPRETER_CACHE", raising=False)
+    monkeypatch.setenv(setting, env[setting])
+    monkeypatch.setenv("HOME", env["HOME"])
+    monkeypatch.setattr(cache, "_MEMORY", {})
+    ns = {}
+    exec(cache.compiled(source, "<t>"), ns)
+    assert ns["planted"] is False
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_a_fifo_or_a_link_to_dev_zero_where_a_cache_was_is_not_opened(tmp_path):
+    """In a real process, killed after 30 s: a FIFO would wait for a writer for ever, a link
+    to /dev/zero be read until memory runs out."""
+    fifo, zero = "a = 1\n", "b = 2\n"
+    for path in _where_a_disk_cache_kept(tmp_path, fifo):
+        os.mkfifo(path)
+    for path in _where_a_disk_cache_kept(tmp_path, zero):
+        path.symlink_to("/dev/zero")
+    script = ("from interpreter.pyback import cache\nns = {}\n"
+              f"exec(cache.compiled({fifo!r}, '<t>'), ns)\nexec(cache.compiled({zero!r}, '<t>'), ns)\n"
+              "print(ns['a'] + ns['b'])\n")
+    for setting in ("INTERPRETER_CACHE", "XDG_CACHE_HOME"):
+        env = dict(os.environ, **{k: v for k, v in _cache_env(tmp_path).items() if k in (setting, "HOME")})
+        if setting != "INTERPRETER_CACHE":
+            env.pop("INTERPRETER_CACHE", None)
+        p = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=30, cwd=ROOT,
+                           env=env)
+        assert p.returncode == 0 and p.stdout == "3\n", p.stderr
+
+
+def _files_under(folder):
+    return sorted(str(p.relative_to(folder)) for p in folder.rglob("*"))
+
+
+@pytest.mark.parametrize("argv", [["gnav2", "--seed", "1", "--quiet"], ["simulate", "hearts2", "--games", "2"]])
+def test_a_run_of_a_shipped_game_leaves_nothing_in_the_users_home_or_cache(tmp_path, argv):
+    """Under umask 000 too (where a folder would be made world-writable)."""
+    home, xdg = tmp_path / "home", tmp_path / "xdg"
+    home.mkdir()
+    xdg.mkdir()
+    env = {k: v for k, v in os.environ.items() if k not in ("INTERPRETER_CACHE", "CARD_INTERPRETER_RECORDS")}
+    env.update(HOME=str(home), XDG_CACHE_HOME=str(xdg), PYTHONPATH=str(ROOT))
+    p = subprocess.run([sys.executable, "-c", "from interpreter.cli import main; main()", *argv],
+                       capture_output=True, text=True, timeout=120, cwd=tmp_path, env=env, umask=0)
+    assert p.returncode == 0, p.stderr
+    assert _files_under(home) == [] and _files_under(xdg) == [] and _files_under(tmp_path) == ["home", "xdg"]
