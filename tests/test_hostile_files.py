@@ -612,3 +612,28 @@ def test_a_run_of_a_shipped_game_leaves_nothing_in_the_users_home_or_cache(tmp_p
                        capture_output=True, text=True, timeout=120, cwd=tmp_path, env=env, umask=0)
     assert p.returncode == 0, p.stderr
     assert _files_under(home) == [] and _files_under(xdg) == [] and _files_under(tmp_path) == ["home", "xdg"]
+
+
+@pytest.mark.parametrize("name", ["aws_credentials", ".env", "config.json", "/proc/self/status"])
+def test_a_rules_file_that_is_not_prose_is_not_shown(tmp_path, name):
+    """`rules_file:` names a file whose text is shown whole (interpret rules, '?' at the table):
+    only a Markdown or text file is, by its name (.md, .markdown, .txt); anything else is a
+    note that the rules cannot be shown, and nothing of it is read out."""
+    target, secrets = _foreign_file(tmp_path, name)
+    tiny = (HOSTILE / "rulesets" / "tiny.yaml").read_text(encoding="utf-8")
+    plain = _write(tmp_path / "plain.yaml", tiny.replace("name: tiny\n", f"name: tiny\nrules_file: {json.dumps(target)}\n"))
+    overlay = _write(tmp_path / "house.yaml", f"extends: {json.dumps(str(HOSTILE / 'rulesets' / 'tiny.yaml'))}\n"
+                                              f"rules_file: {json.dumps(target)}\n")
+    for ruleset in (plain, overlay):
+        code, out, _ = call("rules", ruleset)
+        assert code == 0 and "(the rules file" in out, out
+        for secret in secrets:
+            assert secret not in out, out
+
+
+def test_a_markdown_rules_file_is_shown(tmp_path):
+    _write(tmp_path / "house.md", "# House rules\n\nPlay fast.\n")
+    overlay = _write(tmp_path / "house.yaml", f"extends: {json.dumps(str(HOSTILE / 'rulesets' / 'tiny.yaml'))}\n"
+                                              "rules_file: house.md\n")
+    code, out, _ = call("rules", overlay)
+    assert code == 0 and out.rstrip().endswith("# House rules\n\nPlay fast.")

@@ -421,6 +421,7 @@ def load_file(path: str):
 # own and is read with `load_file`, every problem at its line.
 
 KINDS = ("ruleset", "overlay")
+PROSE = (".md", ".markdown", ".txt")      # a ruleset's rules_file: shown whole, so known by its name
 
 
 def load_named(path: str, kinds: tuple = KINDS):
@@ -458,3 +459,16 @@ def _top_keys(kind: str) -> tuple[frozenset, tuple]:
     text = resources.files("interpreter").joinpath("data", f"{kind}.schema.json").read_text(encoding="utf-8")
     schema = json.loads(text)
     return frozenset(schema.get("properties", ())), tuple(schema.get("required", ()))
+
+
+def read_prose(path: str) -> str:
+    """The text of a file of prose that a ruleset names (`rules_file`), which is shown whole
+    (interpret rules, '?' at the table): only a Markdown or text file by its name (PROSE),
+    under the limits of any file; FileRefused otherwise, RulesetError if it is not UTF-8."""
+    if not is_prose(path):
+        raise FileRefused(f"it is not a Markdown or text file ({', '.join(PROSE)})")
+    return decode(read_bytes(path), path)
+
+
+def is_prose(name: str) -> bool:
+    return str(name).lower().endswith(PROSE)
