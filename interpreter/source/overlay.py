@@ -112,6 +112,7 @@ class _Combination:
         self.places = {}                # id(mapping or list) -> (Source, path in it)
         self.items = {}                 # id(list of steps edited) -> [(Source, path)] of its items
         self.keep = []                  # what the ids refer to, kept alive
+        self.scalars = {}               # (id(mapping), key) -> (Source, path) of a plain value the overlay put there
 
     def report(self, path, message, key=False):
         self.problems.append(self.src.problem(path, message, key=key))
@@ -169,9 +170,10 @@ class _Combination:
                 for name, entry in value.items():
                     if key == "deck" and name == "attributes" and isinstance(entry, dict):
                         attrs = self.own(target, "attributes")
-                        attrs.update(self.with_ids(entry, ids))
+                        for attr, attr_value in self.with_ids(entry, ids).items():
+                            self.put(attrs, attr, attr_value, (key, name, attr))
                         continue
-                    target[name] = self.with_ids(entry, ids)
+                    self.put(target, name, self.with_ids(entry, ids), (key, name))
             elif key == "triggers":
                 if not isinstance(value, list):
                     self.report((key,), "triggers: give a list of triggers to add")
@@ -190,7 +192,7 @@ class _Combination:
                         placed.pop("id", None)
                         placed["#id"] = tid
             else:
-                out[key] = self.with_ids(value, ids)
+                self.put(out, key, self.with_ids(value, ids), (key,))
         for dotted, value in self.mapping("set").items():
             self.set_path(out, dotted, value, ids)
         for i, dotted in enumerate(self.listed("remove")):
@@ -208,8 +210,19 @@ class _Combination:
         self.keep.append(new)
         if isinstance(old, list) and id(old) in self.items:
             self.items[id(new)] = list(self.items[id(old)])
+        if isinstance(old, dict):
+            for k in old:
+                if (id(old), k) in self.scalars:
+                    self.scalars[id(new), k] = self.scalars[id(old), k]
         parent[key] = new
         return new
+
+    def put(self, parent, key, value, where):
+        """parent[key] = value, a value the overlay gives at `where`: a plain value (a number,
+        a text) keeps that position, as a mapping or list keeps its own by identity."""
+        parent[key] = value
+        if isinstance(parent, dict) and not isinstance(value, (dict, list)):
+            self.scalars[id(parent), key] = (self.src, where)
 
     def with_ids(self, value, ids):
         """A value of the overlay, its steps' ids taken out and added to `ids`."""
@@ -248,7 +261,7 @@ class _Combination:
         elif not isinstance(parent, (dict, list)):
             self.report(where, f"'{dotted}': there is no value to set there", key=True)
         else:
-            parent[last] = self.with_ids(value, ids)
+            self.put(parent, last, self.with_ids(value, ids), where)
 
     def remove_path(self, out, dotted, where):
         if not isinstance(dotted, str):
@@ -367,7 +380,8 @@ class _Combination:
             out.keys[path] = (line + shift, col)
         if isinstance(value, dict):
             for k, v in value.items():
-                self.place_all(out, v, path + (k,), self.places.get(id(v), (src, sp + (k,))))
+                here = self.scalars.get((id(value), k), (src, sp + (k,)))
+                self.place_all(out, v, path + (k,), self.places.get(id(v), here))
         elif isinstance(value, list):
             items = self.items.get(id(value))
             for j, v in enumerate(value):
