@@ -99,7 +99,7 @@ def load_named_program(path: str, shown: str, src, where: tuple, options: dict |
     try:
         data, source = load_named(path)
     except FileRefused as e:
-        raise RulesetError([src.problem(where, e.about(shown))]) from None
+        raise RulesetError([src.problem(where, e.about(shown), hint=e.hint)]) from None
     data, source = combine(data, source)
     _check_schema(data, source)
     options = {str(k): str(v) for k, v in (options or {}).items()}

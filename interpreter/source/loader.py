@@ -12,6 +12,9 @@ Every resource is bounded (`limits.py`): a file is a regular file of at most
 MAX_FILE_BYTES, read without trusting its size; nesting, aliases, strings, lists,
 mappings and numbers are checked while the file is composed and built, and each
 excess is a positioned problem.
+
+A file that another file names (an overlay's base, a scenario's or a record's ruleset)
+is read by `load_named`, which quotes nothing of it unless it loads as a ruleset.
 """
 from __future__ import annotations
 
@@ -341,13 +344,17 @@ class FileRefused(InterpreterError):
         super().__init__(reason)
         self.reason, self.missing, self.read = reason, missing, read
 
-    def about(self, shown: str, kind: str = "ruleset") -> str:
-        """What is wrong with the file named `shown` where a `kind` was expected."""
+    def about(self, shown: str) -> str:
+        """What is wrong with the file named `shown` where a ruleset was expected."""
         if self.read:
-            return f"'{shown}' is not a {kind}: {self.reason} (interpret validate on that file says why)"
+            return f"'{shown}' is not a ruleset: {self.reason}"
         if self.missing:
-            return f"the {kind} file '{shown}' does not exist"
-        return f"the {kind} file '{shown}' cannot be read: {self.reason}"
+            return f"the ruleset file '{shown}' does not exist"
+        return f"the ruleset file '{shown}' cannot be read: {self.reason}"
+
+    @property
+    def hint(self) -> str | None:
+        return "interpret validate on that file says why" if self.read else None
 
 
 def read_bytes(path: str, limit: int = MAX_FILE_BYTES) -> bytes:
@@ -434,7 +441,7 @@ def load_named(path: str, kinds: tuple = KINDS):
     except RulesetError as e:
         raise FileRefused(getattr(e, "why", "it is not YAML"), read=True) from None
     if not any(_looks_like(data, kind) for kind in kinds):
-        raise FileRefused("it is not a mapping of a ruleset's keys (name:, deck:, ...) or an overlay's (extends:, ...)",
+        raise FileRefused("it is not a mapping of a ruleset's keys (name:, deck:, ...) or an overlay's (extends:)",
                           read=True)
     if problems:
         raise RulesetError(problems)

@@ -150,7 +150,7 @@ class _Combination:
         try:
             data, source = load_named(path)
         except FileRefused as e:
-            raise RulesetError([self.src.problem(("extends",), e.about(target))]) from None
+            raise RulesetError([self.src.problem(("extends",), e.about(target), hint=e.hint)]) from None
         return _combined(data, source, self.depth + 1)
 
     # -- the combination ----------------------------------------------------------------------------
