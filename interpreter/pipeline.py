@@ -11,13 +11,13 @@ from .backend.program import build_program
 from .pyback.program import build_generated
 from .check.expressions import ExprChecker
 from .check.ruleset import check_ruleset
-from .check.schema import findings, load_schema
+from .check.schema import findings
 from .errors import Problem, RulesetError, UsageError
 from .lang.ir import Ruleset
 from .limits import MAX_PLAYERS
 from .check.options import resolve_options
 from .runtime.program import Program
-from .source.loader import FileRefused, decode, load_file, load_text, read_bytes
+from .source.loader import FileRefused, load_named
 from .source.overlay import combine, load_rules, load_rules_text
 
 
@@ -91,25 +91,16 @@ def load_named_program(path: str, shown: str, src, where: tuple, options: dict |
                        lang: str | None = None, at: tuple = ()) -> Program:
     """The ruleset that a scenario or a record names, compiled with its options.
 
-    That file is not one of ours until it loads as a ruleset: a file that is missing,
-    not a regular file or too large, or that is not a YAML mapping of ruleset keys, is
-    one problem at `where` in the naming file (`src`), and nothing of its content is
-    quoted.  Options and language are checked one by one, each a problem at its own
-    key (`at` + ("options", name) or ("lang",)) of the naming file."""
+    That file is not one of ours until it loads as a ruleset (`load_named`): a file that
+    is missing, not a regular file or too large, or that is not a YAML mapping of a
+    ruleset's keys, is one problem at `where` in the naming file (`src`), and nothing of
+    its content is quoted.  Options and language are checked one by one, each a problem
+    at its own key (`at` + ("options", name) or ("lang",)) of the naming file."""
     try:
-        raw = read_bytes(path)
+        data, source = load_named(path)
     except FileRefused as e:
-        message = "does not exist" if e.missing else f"cannot be read: {e.reason}"
-        raise RulesetError([src.problem(where, f"the ruleset file '{shown}' {message}")]) from None
-    try:
-        data, source = load_text(decode(raw, path), path)
-    except RulesetError:
-        data = source = None
-    if _looks_like_ruleset(data) or (isinstance(data, dict) and "extends" in data):
-        data, source = combine(data, source, load_file)
-    if not _looks_like_ruleset(data):
-        raise RulesetError([src.problem(where, f"'{shown}' is not a ruleset (interpret validate on that file "
-                                               f"says why)")])
+        raise RulesetError([src.problem(where, e.about(shown), hint=e.hint)]) from None
+    data, source = combine(data, source)
     _check_schema(data, source)
     options = {str(k): str(v) for k, v in (options or {}).items()}
     wrong = []
@@ -128,12 +119,6 @@ def load_named_program(path: str, shown: str, src, where: tuple, options: dict |
         return compile_ruleset(data, source, options, lang)
     except UsageError as e:
         raise RulesetError([src.problem(where, str(e))]) from None
-
-
-def _looks_like_ruleset(data) -> bool:
-    """A YAML mapping whose keys are all top-level keys of a ruleset."""
-    known = load_schema("ruleset").get("properties", {})
-    return isinstance(data, dict) and bool(data) and all(isinstance(k, str) and k in known for k in data)
 
 
 def check_players(n, program: Program, src, where: tuple) -> list[Problem]:

@@ -1,11 +1,9 @@
 """The generated back end as a user meets it: the default that plays games, `--backend` to choose
-the closure back end instead, `interpret compile` to read the Python it writes, the compiled code
-kept by its content, and faults placed where the ruleset went wrong."""
+the closure back end instead, `interpret compile` to read the Python it writes, code
+compiled once per content in a process, and faults placed where the ruleset went wrong."""
 from __future__ import annotations
 
 import io
-import marshal
-import os
 import subprocess
 import sys
 
@@ -156,60 +154,16 @@ def test_a_fault_in_a_where_is_told_as_the_closure_back_end_tells_it(tmp_path, w
 
 # -- the cache -------------------------------------------------------------------------------
 def test_the_same_source_is_compiled_once_per_process():
-    first = cache.compiled("x = 1\n", "<t>", disk=False)
-    assert cache.compiled("x = 1\n", "<t>", disk=False) is first
+    first = cache.compiled("x = 1\n", "<t>")
+    assert cache.compiled("x = 1\n", "<t>") is first
+    assert cache.compiled("x = 1\n", "<t>", mode="single") is not first
 
 
-def test_compiled_code_is_kept_on_disk_for_the_next_process(tmp_path, monkeypatch):
-    monkeypatch.setenv("INTERPRETER_CACHE", str(tmp_path))
-    monkeypatch.setattr(cache, "_MEMORY", {})
-    cache.compiled("y = 2\n", "<t>")
-    files = list(tmp_path.iterdir())
-    assert len(files) == 1 and files[0].suffix == ".pyc"
-    monkeypatch.setattr(cache, "_MEMORY", {})
-    monkeypatch.setattr(cache, "compile", lambda *a: pytest.fail("compiled again"), raising=False)
-    ns = {}
-    exec(cache.compiled("y = 2\n", "<t>"), ns)
-    assert ns["y"] == 2
-
-
-def test_a_damaged_cache_file_is_compiled_again(tmp_path, monkeypatch):
-    monkeypatch.setenv("INTERPRETER_CACHE", str(tmp_path))
-    monkeypatch.setattr(cache, "_MEMORY", {})
-    cache.compiled("z = 3\n", "<t>")
-    (path,) = tmp_path.iterdir()
-    path.write_bytes(b"not marshal data")
-    monkeypatch.setattr(cache, "_MEMORY", {})
-    ns = {}
-    exec(cache.compiled("z = 3\n", "<t>"), ns)
-    assert ns["z"] == 3
-    assert isinstance(marshal.loads(path.read_bytes()), type(compile("", "", "exec")))
-
-
-def test_a_cache_folder_that_cannot_be_written_is_passed_over(tmp_path, monkeypatch):
-    blocker = tmp_path / "file"
-    blocker.write_text("")
-    monkeypatch.setenv("INTERPRETER_CACHE", str(blocker / "below-a-file"))
-    monkeypatch.setattr(cache, "_MEMORY", {})
-    ns = {}
-    exec(cache.compiled("w = 4\n", "<t>"), ns)
-    assert ns["w"] == 4
-
-
-def test_the_disk_cache_can_be_switched_off(tmp_path, monkeypatch):
-    monkeypatch.setenv("INTERPRETER_CACHE", "0")
-    monkeypatch.setattr(cache, "_MEMORY", {})
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    cache.compiled("v = 5\n", "<t>")
-    assert not any(tmp_path.rglob("*.pyc"))
-
-
-def test_a_new_process_plays_from_the_cache(tmp_path):
-    env = dict(os.environ, INTERPRETER_CACHE=str(tmp_path))
+def test_a_new_process_compiles_again_and_plays_the_same(tmp_path):
+    """Nothing is kept between processes (tests/test_hostile_files.py: nothing is read back
+    from disk): two runs of one game print the same."""
     cmd = [sys.executable, "-c", "from interpreter.cli import main; main()", ruleset("gnav2"), "--seed", "2", "--quiet"]
-    first = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=ROOT)
-    assert any(tmp_path.iterdir())
-    second = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=ROOT)
+    first, second = (subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT) for _ in range(2))
     assert first.returncode == second.returncode == 0 and first.stdout == second.stdout
 
 

@@ -394,3 +394,246 @@ def test_a_mutated_scenario_or_record_gets_problems_not_a_crash(tmp_path, a_reco
     code = run([commands[command % len(commands)], str(f)], stdin=io.StringIO(""), stdout=out, stderr=err)
     assert isinstance(code, int)
     assert "Traceback" not in out.getvalue() + err.getvalue()
+
+
+# -- a file that is not ours, however it is named -----------------------------------------
+# Files a user has lying about, each with what must never be echoed from it.  Each is named
+# as a ruleset every way a file can be: by an overlay's `extends:` (and an overlay's overlay),
+# by a scenario's `ruleset:`, by a record's `ruleset.file` (directly, or through an overlay).
+
+FOREIGN = {
+    "aws_credentials": ("[default]\naws_access_key_id = AKIAIOSFODNN7EXAMPLE\n"
+                        "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\n",
+                        ("AKIAIOSFODNN7EXAMPLE", "wJalrXUtnFEMI", "aws_access_key_id", "aws_secret", "[default]")),
+    ".env": ("DB_USER=admin\nDB_PASSWORD=s3cr3t-env-pass\n", ("DB_PASSWORD", "s3cr3t", "DB_USER", "admin")),
+    "config.json": ('{\n  "auths": {\n    "https://index.docker.io/v1/": {\n'
+                    '      "auth": "dXNlcjpzZWNyZXRkb2NrZXJwYXNz"\n    }\n  }\n}\n',
+                    ("dXNlcjpzZWNyZXRkb2NrZXJwYXNz", "auths", "index.docker.io")),
+    "anchors.yaml": ("base: &secretanchor {user: deploy}\ncopy: *secretanchor\ntoken: !vaulttag s3cr3t-tag-value\n",
+                     ("secretanchor", "vaulttag", "s3cr3t-tag", "deploy", "token")),
+    "undefined_alias.yaml": ("token: *undefinedsecretalias\n", ("undefinedsecretalias", "token")),
+    "duplicate_key.yaml": ("password: first-s3cr3t\npassword: second-s3cr3t\n", ("password", "s3cr3t")),
+    "named.yaml": ("name: production\npassword: hunter2-db\n", ("hunter2-db", "password", "production")),
+    "flow_list.yaml": ("[ghp_s3cr3tTokenValue, {db: pass}]\n", ("ghp_s3cr3t", "pass")),
+    "/proc/self/status": (None, ("Name:", "python", "Umask", "TracerPid")),
+}
+
+
+def _foreign_file(tmp_path, name):
+    text, secrets = FOREIGN[name]
+    if text is None:
+        if not os.path.exists(name):
+            pytest.skip(f"no {name} here")
+        return name, secrets
+    path = tmp_path / "foreign" / name
+    path.parent.mkdir(exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return str(path), secrets
+
+
+def _record_naming(tmp_path, ruleset_file, name="rec"):
+    record = json.loads((HOSTILE / "31_record_names_a_secret.replay.json").read_text(encoding="utf-8"))
+    record["ruleset"]["file"] = str(ruleset_file)
+    path = tmp_path / f"{name}.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    return path
+
+
+def _routes(tmp_path, target):
+    """(command, file) calls that reach the file `target` as a ruleset, each way one can."""
+    overlay = _write(tmp_path / "house.yaml", f"extends: {json.dumps(str(target))}\nname: house\n")
+    twice = _write(tmp_path / "house2.yaml", f"extends: {json.dumps(str(overlay))}\nname: house2\n")
+    scenario = _write(tmp_path / "s.yaml", f"ruleset: {json.dumps(str(target))}\nexpect: [{{after: 0}}]\n")
+    scenario_ov = _write(tmp_path / "s_ov.yaml", f"ruleset: {json.dumps(str(overlay))}\nexpect: [{{after: 0}}]\n")
+    record, record_ov = _record_naming(tmp_path, target), _record_naming(tmp_path, overlay, "rec_ov")
+    return [("validate", overlay), ("rules", overlay), ("play", overlay), ("validate", twice), ("play", twice),
+            ("scenario", scenario), ("validate", scenario), ("scenario", scenario_ov), ("validate", scenario_ov),
+            ("replay", record), ("resume", record), ("validate", record),
+            ("replay", record_ov), ("resume", record_ov), ("validate", record_ov)]
+
+
+@pytest.mark.parametrize("name", sorted(FOREIGN))
+def test_a_file_that_is_not_a_ruleset_is_never_quoted_however_it_is_named(tmp_path, name):
+    """Named by extends:, by an overlay's overlay, by a scenario or by a record (directly or
+    through an overlay), a stranger's file gets one problem at the place that names it:
+    that it is not a ruleset, in general terms; not a line, a key, an alias or a value of it."""
+    target, secrets = _foreign_file(tmp_path, name)
+    for command, naming in _routes(tmp_path, target):
+        code, out, elapsed = call(command, naming, "--seed", 1) if command == "play" else call(command, naming)
+        assert_clean(code, out, elapsed)
+        for secret in secrets:
+            assert secret not in out, (command, naming.name, out)
+        assert "is not a ruleset" in out, (command, naming.name, out)
+
+
+def _in_a_subprocess(calls, timeout=60):
+    """The output of each (command, file) call, run by a real `interpret` that is killed after
+    `timeout` seconds: a call that hangs fails the test instead of hanging it."""
+    script = ("import io, json, sys\nfrom interpreter.cli import run\nout = []\n"
+              "for argv in json.loads(sys.argv[1]):\n"
+              "    o = io.StringIO()\n"
+              "    code = run(argv, stdin=io.StringIO(''), stdout=o, stderr=o)\n"
+              "    out.append([code, o.getvalue()])\n"
+              "print(json.dumps(out))\n")
+    argv = [[command, str(f)] + (["--seed", "1"] if command == "play" else []) for command, f in calls]
+    p = subprocess.run([sys.executable, "-c", script, json.dumps(argv)], capture_output=True, text=True,
+                       timeout=timeout, cwd=ROOT)
+    assert p.returncode == 0, p.stderr
+    return json.loads(p.stdout)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_a_special_file_named_any_way_neither_hangs_nor_is_read(tmp_path):
+    """A FIFO, /dev/zero, a link to /dev/zero and a directory, each named as a ruleset every
+    way one can, are refused at once, unread."""
+    os.mkfifo(tmp_path / "pipe.yaml")
+    (tmp_path / "zero.yaml").symlink_to("/dev/zero")
+    (tmp_path / "folder.yaml").mkdir()
+    calls = []
+    for target in (tmp_path / "pipe.yaml", "/dev/zero", tmp_path / "zero.yaml", tmp_path / "folder.yaml"):
+        here = tmp_path / f"via_{os.path.basename(str(target))}"
+        here.mkdir()
+        calls += _routes(here, target)
+    start = time.perf_counter()
+    results = _in_a_subprocess(calls)
+    assert time.perf_counter() - start < 60
+    for (command, naming), (code, out) in zip(calls, results):
+        assert code != 0 and "Traceback" not in out, (command, naming, out)
+        assert any(why in out for why in ("not a regular file", "is a directory", "no ruleset")), (command, out)
+
+
+def test_a_base_of_ours_reached_by_extends_is_still_shown_at_its_line(tmp_path):
+    """The boundary: a base that loads as a ruleset is ours, its mistakes quoted as always."""
+    base = _write(tmp_path / "base.yaml", (HOSTILE / "rulesets" / "tiny.yaml").read_text(encoding="utf-8")
+                  .replace("zone: stock", "zone: stocks"))
+    overlay = _write(tmp_path / "house.yaml", "extends: base.yaml\nname: house\n")
+    code, out, _ = call("validate", overlay)
+    assert code == 1 and f"{base}:15:9:" in out and "    zone: stocks" in out and "unknown zone 'stocks'" in out
+
+
+def test_a_base_that_is_not_yaml_is_named_and_not_quoted(tmp_path):
+    """A file reached by extends: that does not read as YAML may be a ruleset with a typo or
+    anyone's file: it is named, with what to run to see its problems, and nothing of it is quoted."""
+    _write(tmp_path / "base.yaml", "name: [tiny\npassword: hunter2\n")
+    overlay = _write(tmp_path / "house.yaml", "extends: base.yaml\nname: house\n")
+    code, out, _ = call("validate", overlay)
+    assert code == 1 and "hunter2" not in out and "[tiny" not in out
+    assert out.startswith(f"{overlay}:1:10: 'base.yaml' is not a ruleset: it is not YAML")
+    assert "interpret validate" in out
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_resume_passes_over_special_files_in_the_records_folder(tmp_path):
+    """`interpret resume` with no record looks through the records folder: a FIFO or a link to
+    /dev/zero there, named like a record, is passed over unread, not waited on or read forever."""
+    folder = tmp_path / "records"
+    folder.mkdir()
+    os.mkfifo(folder / "a-fifo.json")
+    (folder / "b-zero.json").symlink_to("/dev/zero")
+    env = dict(os.environ, CARD_INTERPRETER_RECORDS=str(folder))
+    p = subprocess.run([sys.executable, "-c", "from interpreter.cli import main; main()", "resume"],
+                       capture_output=True, text=True, timeout=30, cwd=ROOT, env=env)
+    assert p.returncode == 2 and "no unfinished game is recorded" in p.stderr and "Traceback" not in p.stderr
+
+
+# -- the compiled-code cache: nothing is read back from disk ----------------------------------
+# Generated code is compiled once per process and kept in memory only: a code object read
+# back from a file would run whatever was planted there, and the disk saved 30 to 60 ms a
+# run (pyback/cache.py).  Where a disk cache kept its files is computable for any source.
+
+def _where_a_disk_cache_kept(root, source, filename="<t>", mode="exec"):
+    """The files a disk cache of compiled code kept for `source`: under INTERPRETER_CACHE,
+    and under $XDG_CACHE_HOME/card-interpreter/generated, named by the hash of the source."""
+    import hashlib
+    tag = f"{sys.implementation.cache_tag}-1"
+    name = hashlib.sha256(f"{tag}\0{mode}\0{filename}\0{source}".encode()).hexdigest()[:40] + ".pyc"
+    folders = [root / "setting", root / "xdg" / "card-interpreter" / "generated"]
+    for folder in folders:
+        folder.mkdir(parents=True, exist_ok=True)
+    return [folder / name for folder in folders]
+
+
+def _cache_env(root):
+    return {"INTERPRETER_CACHE": str(root / "setting"), "XDG_CACHE_HOME": str(root / "xdg"),
+            "HOME": str(root / "home")}
+
+
+@pytest.mark.parametrize("setting", ["INTERPRETER_CACHE", "XDG_CACHE_HOME"])
+def test_a_code_object_planted_where_a_cache_was_is_never_run(tmp_path, monkeypatch, setting):
+    import marshal
+    from interpreter.pyback import cache
+    source = "planted = False\n"
+    for path in _where_a_disk_cache_kept(tmp_path, source):
+        path.write_bytes(marshal.dumps(compile("planted = True\n", "<planted>", "exec")))
+    env = _cache_env(tmp_path)
+    monkeypatch.delenv("INTERPRETER_CACHE", raising=False)
+    monkeypatch.setenv(setting, env[setting])
+    monkeypatch.setenv("HOME", env["HOME"])
+    monkeypatch.setattr(cache, "_MEMORY", {})
+    ns = {}
+    exec(cache.compiled(source, "<t>"), ns)
+    assert ns["planted"] is False
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_a_fifo_or_a_link_to_dev_zero_where_a_cache_was_is_not_opened(tmp_path):
+    """In a real process, killed after 30 s: a FIFO would wait for a writer for ever, a link
+    to /dev/zero be read until memory runs out."""
+    fifo, zero = "a = 1\n", "b = 2\n"
+    for path in _where_a_disk_cache_kept(tmp_path, fifo):
+        os.mkfifo(path)
+    for path in _where_a_disk_cache_kept(tmp_path, zero):
+        path.symlink_to("/dev/zero")
+    script = ("from interpreter.pyback import cache\nns = {}\n"
+              f"exec(cache.compiled({fifo!r}, '<t>'), ns)\nexec(cache.compiled({zero!r}, '<t>'), ns)\n"
+              "print(ns['a'] + ns['b'])\n")
+    for setting in ("INTERPRETER_CACHE", "XDG_CACHE_HOME"):
+        env = dict(os.environ, **{k: v for k, v in _cache_env(tmp_path).items() if k in (setting, "HOME")})
+        if setting != "INTERPRETER_CACHE":
+            env.pop("INTERPRETER_CACHE", None)
+        p = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=30, cwd=ROOT,
+                           env=env)
+        assert p.returncode == 0 and p.stdout == "3\n", p.stderr
+
+
+def _files_under(folder):
+    return sorted(str(p.relative_to(folder)) for p in folder.rglob("*"))
+
+
+@pytest.mark.parametrize("argv", [["gnav2", "--seed", "1", "--quiet"], ["simulate", "hearts2", "--games", "2"]])
+def test_a_run_of_a_shipped_game_leaves_nothing_in_the_users_home_or_cache(tmp_path, argv):
+    """Under umask 000 too (where a folder would be made world-writable)."""
+    home, xdg = tmp_path / "home", tmp_path / "xdg"
+    home.mkdir()
+    xdg.mkdir()
+    env = {k: v for k, v in os.environ.items() if k not in ("INTERPRETER_CACHE", "CARD_INTERPRETER_RECORDS")}
+    env.update(HOME=str(home), XDG_CACHE_HOME=str(xdg), PYTHONPATH=str(ROOT))
+    p = subprocess.run([sys.executable, "-c", "from interpreter.cli import main; main()", *argv],
+                       capture_output=True, text=True, timeout=120, cwd=tmp_path, env=env, umask=0)
+    assert p.returncode == 0, p.stderr
+    assert _files_under(home) == [] and _files_under(xdg) == [] and _files_under(tmp_path) == ["home", "xdg"]
+
+
+@pytest.mark.parametrize("name", ["aws_credentials", ".env", "config.json", "/proc/self/status"])
+def test_a_rules_file_that_is_not_prose_is_not_shown(tmp_path, name):
+    """`rules_file:` names a file whose text is shown whole (interpret rules, '?' at the table):
+    only a Markdown or text file is, by its name (.md, .markdown, .txt); anything else is a
+    note that the rules cannot be shown, and nothing of it is read out."""
+    target, secrets = _foreign_file(tmp_path, name)
+    tiny = (HOSTILE / "rulesets" / "tiny.yaml").read_text(encoding="utf-8")
+    plain = _write(tmp_path / "plain.yaml", tiny.replace("name: tiny\n", f"name: tiny\nrules_file: {json.dumps(target)}\n"))
+    overlay = _write(tmp_path / "house.yaml", f"extends: {json.dumps(str(HOSTILE / 'rulesets' / 'tiny.yaml'))}\n"
+                                              f"rules_file: {json.dumps(target)}\n")
+    for ruleset in (plain, overlay):
+        code, out, _ = call("rules", ruleset)
+        assert code == 0 and "(the rules file" in out, out
+        for secret in secrets:
+            assert secret not in out, out
+
+
+def test_a_markdown_rules_file_is_shown(tmp_path):
+    _write(tmp_path / "house.md", "# House rules\n\nPlay fast.\n")
+    overlay = _write(tmp_path / "house.yaml", f"extends: {json.dumps(str(HOSTILE / 'rulesets' / 'tiny.yaml'))}\n"
+                                              "rules_file: house.md\n")
+    code, out, _ = call("rules", overlay)
+    assert code == 0 and out.rstrip().endswith("# House rules\n\nPlay fast.")

@@ -134,6 +134,18 @@ def test_a_problem_the_overlay_causes_in_the_base_is_reported_in_the_base(tmp_pa
     assert "as " + str(tmp_path / "house.yaml") + " changes it" in message          # the step that still calls it
 
 
+def test_a_plain_value_the_overlay_gives_is_reported_at_its_line_in_the_overlay(tmp_path):
+    """A number or a text the overlay puts in place of the base's (a top-level key, a named
+    entry, a path it sets) is at the overlay's line, not at the base's value it replaced."""
+    _write(tmp_path, "base.yaml", BASE)
+    message = _problems(_write(tmp_path, "house.yaml", "extends: base.yaml\nname: 5\nfunctions: {triple: 5}\n"
+                                                       "set: {options.goal.description: 7}\n"))
+    lines = [line for line in message.splitlines() if not line.startswith(" ")]
+    assert len(lines) == 3 and all("house.yaml:" in line for line in lines), message
+    assert "house.yaml:2:7: 'name' should be a string, not a number" in message
+    assert "house.yaml:3:21:" in message and "house.yaml:4:" in message
+
+
 def test_an_overlay_whose_base_is_missing_says_so(tmp_path):
     message = _problems(_write(tmp_path, "house.yaml", "extends: heats2\nname: house\n"))
     assert "house.yaml:1:10: no ruleset 'heats2' here or among the shipped ones (did you mean 'hearts2'?)" in message

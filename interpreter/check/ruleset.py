@@ -16,7 +16,7 @@ from ..lang.types import ANY, BOOL, CARD, NULL, NUM, PLAYER, STR, a_, list_of, t
 from ..messages import msg
 from ..limits import DEFAULT_MAX_STEPS
 from .options import allowed, choice_key, of_type, player_range, resolve_options, within
-from ..source.loader import FileRefused, Source, decode, read_bytes
+from ..source.loader import PROSE, FileRefused, Source, is_prose, read_prose
 from ..source.shipped import shipped_docs
 from .deck import build_deck, localize
 from .expr_seam import ExprSeam, constant, stand_in, stand_in_text, symbols
@@ -362,9 +362,11 @@ class _Checker:
             return ""
         line = self.src.at(("rules_file",))[0]
         origin = self.src.real(line)[0] if hasattr(self.src, "real") else self.src.file
+        if not is_prose(name):
+            return f"(the rules file '{name}' is not shown: it is not a Markdown or text file ({', '.join(PROSE)}))"
         for path in [os.path.join(os.path.dirname(os.path.abspath(origin)), name)] + shipped_docs(name):
             try:
-                return decode(read_bytes(path), path)
+                return read_prose(path)
             except (FileRefused, RulesetError):
                 continue
         return f"(the rules file '{name}' cannot be found from {origin})"

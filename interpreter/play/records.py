@@ -24,7 +24,7 @@ from .table import result_summary
 from ..runtime.engine import apply, labels, new_game
 from ..errors import InterpreterError, Problem, RulesetError, brief
 from ..limits import MAX_ITERATIONS, MAX_PLAYOUTS
-from ..source.loader import load_file
+from ..source.loader import FileRefused, load_file, read_bytes
 from ..source.overlay import rules_hash
 from ..check.schema import check
 
@@ -160,11 +160,10 @@ def latest_unfinished() -> str | None:
     except OSError:
         return None
     for path in paths:
-        try:
-            with open(path, encoding="utf-8") as f:
-                if json.load(f).get("result") is None:
-                    return path
-        except (OSError, ValueError, AttributeError):
+        try:                            # a FIFO or a link to /dev/zero there is refused unread
+            if json.loads(read_bytes(path)).get("result") is None:
+                return path
+        except (FileRefused, ValueError, AttributeError, RecursionError):
             continue                    # not a record we can read: the next one
     return None
 

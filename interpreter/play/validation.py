@@ -28,7 +28,7 @@ def check_file(path: str, every_option: bool = False) -> list[Problem]:
             return e.problems
         return []
     try:
-        data, source = combine(data, source, load_file)     # an overlay: with its bases
+        data, source = combine(data, source)     # an overlay: with its bases, each read by load_named
     except RulesetError as e:
         return e.problems
     problems = check_ruleset_data(data, source)

@@ -169,7 +169,7 @@ class Source:
                   f"    except RulesError:\n        raise\n    except Exception:\n"
                   f"        s.work = w\n        return {slow}(s, l)\n")
         try:
-            exec(cache.compiled(source, "<ruleset expression>", disk=False), self.ns)
+            exec(cache.compiled(source, "<ruleset expression>"), self.ns)
         except TOO_BIG_FOR_PYTHON:          # nested deeper than Python's parser takes
             return self.closures.fn(node)
         f = self.ns.pop(name)
@@ -245,7 +245,7 @@ class Source:
     def compiled(self, text):
         """The bare `lambda s, l: text`, compiled in the namespace (no fallback)."""
         source = f"lambda s, l: {text}"
-        f = eval(cache.compiled(source, "<ruleset expression>", disk=False, mode="eval"), self.ns)
+        f = eval(cache.compiled(source, "<ruleset expression>", mode="eval"), self.ns)
         f.source = source
         return f
 

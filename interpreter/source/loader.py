@@ -12,13 +12,19 @@ Every resource is bounded (`limits.py`): a file is a regular file of at most
 MAX_FILE_BYTES, read without trusting its size; nesting, aliases, strings, lists,
 mappings and numbers are checked while the file is composed and built, and each
 excess is a positioned problem.
+
+A file that another file names (an overlay's base, a scenario's or a record's ruleset)
+is read by `load_named`, which quotes nothing of it unless it loads as a ruleset.
 """
 from __future__ import annotations
 
+import json
 import os
 import re
 import stat
 from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
 
 import yaml
 from yaml.events import AliasEvent, MappingStartEvent, SequenceStartEvent
@@ -286,39 +292,69 @@ def _line_col(text: str, index: int) -> tuple[int, int]:
 
 def load_text(text: str, file: str = "<string>"):
     """Parse YAML text safely; return (data, Source) or raise RulesetError."""
+    data, source, problems = _built(text, file)
+    if problems:
+        raise RulesetError(problems)
+    return data, source
+
+
+def _built(text: str, file: str):
+    """(data, Source, the problems found while building the data).  What stops the data
+    from being built at all (a control character, a syntax error, a limit, an empty file)
+    raises RulesetError, its `why` saying in general terms what the file is not."""
     bad = _NON_PRINTABLE.search(text)
     if bad:
         line, col = _line_col(text, bad.start())
-        raise RulesetError([Problem(file, line, col, f"control character U+{ord(bad.group()):04X} is not "
-                                                     f"allowed in YAML (write it as an escape in a quoted string)")])
+        raise _unbuilt([Problem(file, line, col, f"control character U+{ord(bad.group()):04X} is not "
+                                                 f"allowed in YAML (write it as an escape in a quoted string)")],
+                       "it is not YAML")
     source = Source(file, lines=_BREAK.split(text))
     try:
         node = yaml.compose(text, Loader=_Loader)
     except _LimitError as e:
-        raise RulesetError([source.problem_at(e.mark.line + 1, e.mark.column + 1, e.message)]) from None
+        raise _unbuilt([source.problem_at(e.mark.line + 1, e.mark.column + 1, e.message)],
+                       "it goes past a limit on what a file may hold (docs/limits.md)") from None
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (0, 0)
         what = e.problem or e.context or "invalid YAML"
-        raise RulesetError([source.problem_at(line, col, f"YAML syntax error: {what}")]) from None
+        raise _unbuilt([source.problem_at(line, col, f"YAML syntax error: {what}")], "it is not YAML") from None
     except (yaml.YAMLError, RecursionError):
-        raise RulesetError([Problem(file, 0, 0, "not valid YAML")]) from None
+        raise _unbuilt([Problem(file, 0, 0, "not valid YAML")], "it is not YAML") from None
     if node is None:
-        raise RulesetError([Problem(file, 1, 1, "the file is empty")])
+        raise _unbuilt([Problem(file, 1, 1, "the file is empty")], "it is empty")
     builder = _Builder(source)
     data = builder.build(node, ())
-    if builder.problems:
-        raise RulesetError(builder.problems)
-    return data, source
+    return data, source, builder.problems
+
+
+def _unbuilt(problems, why: str) -> RulesetError:
+    e = RulesetError(problems)
+    e.why = why
+    return e
 
 
 class FileRefused(InterpreterError):
-    """A file that is not read at all: missing, not a regular file, too large.  `reason` says why.
-    The stages turn it into a Problem at the place that named the file."""
+    """A file that is not read at all (missing, not a regular file, too large), or, `read`,
+    one that was read and is not of the kind expected (`load_named`).  `reason` says why in
+    general terms, quoting nothing of the file.  The stages turn it into a Problem at the
+    place that named the file (`about`)."""
 
-    def __init__(self, reason: str, missing: bool = False):
+    def __init__(self, reason: str, missing: bool = False, read: bool = False):
         super().__init__(reason)
-        self.reason, self.missing = reason, missing
+        self.reason, self.missing, self.read = reason, missing, read
+
+    def about(self, shown: str) -> str:
+        """What is wrong with the file named `shown` where a ruleset was expected."""
+        if self.read:
+            return f"'{shown}' is not a ruleset: {self.reason}"
+        if self.missing:
+            return f"the ruleset file '{shown}' does not exist"
+        return f"the ruleset file '{shown}' cannot be read: {self.reason}"
+
+    @property
+    def hint(self) -> str | None:
+        return "interpret validate on that file says why" if self.read else None
 
 
 def read_bytes(path: str, limit: int = MAX_FILE_BYTES) -> bytes:
@@ -370,8 +406,8 @@ def decode(data: bytes, file: str) -> str:
     except UnicodeDecodeError as e:
         before = data[:e.start].decode("utf-8")
         line, col = _line_col(before, len(before))
-        raise RulesetError([Problem(file, line, col, "the file is not UTF-8 text: invalid byte "
-                                                     f"0x{data[e.start]:02X}")]) from None
+        raise _unbuilt([Problem(file, line, col, "the file is not UTF-8 text: invalid byte "
+                                                 f"0x{data[e.start]:02X}")], "it is not UTF-8 text") from None
 
 
 def load_file(path: str):
@@ -381,3 +417,65 @@ def load_file(path: str):
     except FileRefused as e:
         raise RulesetError([Problem(path, 0, 0, f"cannot read file: {e.reason}")]) from None
     return load_text(decode(data, path), path)
+
+
+# -- a file that another file names ----------------------------------------------------------
+# An overlay's `extends:`, a scenario's `ruleset:`, a record's `ruleset.file` name a file that
+# may be anyone's: AWS credentials, a .env, /proc/self/status.  Such a file is read here, and
+# only here, under the limits of any file; until it loads as the kind expected, nothing of it
+# may be quoted (not a line, a key, an alias, a tag or a value): what is wrong is said in
+# general terms, at the place that named it.  A file named on the command line is the user's
+# own and is read with `load_file`, every problem at its line.
+
+KINDS = ("ruleset", "overlay")
+PROSE = (".md", ".markdown", ".txt")      # a ruleset's rules_file: shown whole, so known by its name
+
+
+def load_named(path: str, kinds: tuple = KINDS):
+    """(data, Source) of the file at `path`, named by another file, when it loads as one of
+    `kinds`; FileRefused otherwise, its reason quoting nothing of the file.  A file of the
+    kind whose YAML has problems (a duplicate key, a tag) is ours: RulesetError with them."""
+    raw = read_bytes(path)
+    try:
+        data, source, problems = _built(decode(raw, path), path)
+    except RulesetError as e:
+        raise FileRefused(getattr(e, "why", "it is not YAML"), read=True) from None
+    if not any(_looks_like(data, kind) for kind in kinds):
+        raise FileRefused("it is not a mapping of a ruleset's keys (name:, deck:, ...) or an overlay's (extends:)",
+                          read=True)
+    if problems:
+        raise RulesetError(problems)
+    return data, source
+
+
+def _looks_like(data, kind: str) -> bool:
+    """Whether loaded data has the top-level shape of `kind`: a mapping of the schema's keys
+    for it, with the keys it requires (an overlay: `extends`, and the keys of a ruleset or an
+    overlay)."""
+    if not isinstance(data, dict) or not all(isinstance(k, str) for k in data):
+        return False
+    keys, required = _top_keys(kind)
+    if kind == "overlay":
+        keys |= _top_keys("ruleset")[0]
+    return set(data) <= keys and all(k in data for k in required)
+
+
+@lru_cache(maxsize=None)
+def _top_keys(kind: str) -> tuple[frozenset, tuple]:
+    """The top-level keys of `kind` that its schema knows, and those it requires."""
+    text = resources.files("interpreter").joinpath("data", f"{kind}.schema.json").read_text(encoding="utf-8")
+    schema = json.loads(text)
+    return frozenset(schema.get("properties", ())), tuple(schema.get("required", ()))
+
+
+def read_prose(path: str) -> str:
+    """The text of a file of prose that a ruleset names (`rules_file`), which is shown whole
+    (interpret rules, '?' at the table): only a Markdown or text file by its name (PROSE),
+    under the limits of any file; FileRefused otherwise, RulesetError if it is not UTF-8."""
+    if not is_prose(path):
+        raise FileRefused(f"it is not a Markdown or text file ({', '.join(PROSE)})")
+    return decode(read_bytes(path), path)
+
+
+def is_prose(name: str) -> bool:
+    return str(name).lower().endswith(PROSE)

@@ -29,7 +29,7 @@ import pathlib
 from dataclasses import dataclass, field
 
 from ..errors import Problem, RulesetError, did_you_mean
-from .loader import Source
+from .loader import FileRefused, Source, decode, load_file, load_named, load_text, read_bytes
 from .shipped import shipped_names, shipped_path
 
 NAMED = ("options", "zones", "variables", "player_variables", "functions", "procedures", "events", "statistics")
@@ -72,12 +72,13 @@ class CombinedSource(Source):
         return None if file == self.file else f"in {file} as {self.file} changes it"
 
 
-def combine(data, source: Source, load, keep_ids: bool = True) -> tuple[dict, Source]:
+def combine(data, source: Source, keep_ids: bool = True) -> tuple[dict, Source]:
     """The data and Source of the ruleset an overlay stands for (a plain ruleset: itself),
     its triggers' ids taken out.  Each step keeps its `id` (checked once, given once), a
-    name a scenario may stop the rules at; `keep_ids` False takes them out too.  `load(path)`
-    reads a file as (data, Source)."""
-    out, src, ids = _combined(data, source, load, 0)
+    name a scenario may stop the rules at; `keep_ids` False takes them out too.  Each base
+    is a file the overlay names, read by `load_named`: nothing of a base that is not a
+    ruleset is quoted."""
+    out, src, ids = _combined(data, source, 0)
     triggers = out.get("triggers") if isinstance(out, dict) else None
     for t in triggers if isinstance(triggers, list) else ():
         if isinstance(t, dict):
@@ -88,7 +89,7 @@ def combine(data, source: Source, load, keep_ids: bool = True) -> tuple[dict, So
     return out, src
 
 
-def _combined(data, source, load, depth) -> tuple:
+def _combined(data, source, depth) -> tuple:
     """(data, Source, ids): ids maps each step id to (the list holding the step, the step)."""
     ids, problems = {}, []
     if not is_overlay(data):
@@ -96,7 +97,7 @@ def _combined(data, source, load, depth) -> tuple:
         if problems:
             raise RulesetError(problems)
         return data, source, ids
-    return _Combination(data, source, load, depth).result()
+    return _Combination(data, source, depth).result()
 
 
 class _Combination:
@@ -105,12 +106,13 @@ class _Combination:
     moved by an insertion keep theirs; the items of a list that was edited keep theirs in
     `items`."""
 
-    def __init__(self, data, source, load, depth):
-        self.data, self.src, self.load, self.depth = data, source, load, depth
+    def __init__(self, data, source, depth):
+        self.data, self.src, self.depth = data, source, depth
         self.problems = []
         self.places = {}                # id(mapping or list) -> (Source, path in it)
         self.items = {}                 # id(list of steps edited) -> [(Source, path)] of its items
         self.keep = []                  # what the ids refer to, kept alive
+        self.scalars = {}               # (id(mapping), key) -> (Source, path) of a plain value the overlay put there
 
     def report(self, path, message, key=False):
         self.problems.append(self.src.problem(path, message, key=key))
@@ -145,10 +147,11 @@ class _Combination:
         if path is None:
             raise RulesetError([self.src.problem(("extends",), f"no ruleset '{target}' here or among the shipped ones"
                                                                f"{did_you_mean(target, shipped_names())}")])
-        data, source = self.load(path)
-        if not isinstance(data, dict):
-            raise RulesetError([self.src.problem(("extends",), f"'{target}' is not a ruleset")])
-        return _combined(data, source, self.load, self.depth + 1)
+        try:
+            data, source = load_named(path)
+        except FileRefused as e:
+            raise RulesetError([self.src.problem(("extends",), e.about(target), hint=e.hint)]) from None
+        return _combined(data, source, self.depth + 1)
 
     # -- the combination ----------------------------------------------------------------------------
     def merged(self, base, ids):
@@ -167,9 +170,10 @@ class _Combination:
                 for name, entry in value.items():
                     if key == "deck" and name == "attributes" and isinstance(entry, dict):
                         attrs = self.own(target, "attributes")
-                        attrs.update(self.with_ids(entry, ids))
+                        for attr, attr_value in self.with_ids(entry, ids).items():
+                            self.put(attrs, attr, attr_value, (key, name, attr))
                         continue
-                    target[name] = self.with_ids(entry, ids)
+                    self.put(target, name, self.with_ids(entry, ids), (key, name))
             elif key == "triggers":
                 if not isinstance(value, list):
                     self.report((key,), "triggers: give a list of triggers to add")
@@ -188,7 +192,7 @@ class _Combination:
                         placed.pop("id", None)
                         placed["#id"] = tid
             else:
-                out[key] = self.with_ids(value, ids)
+                self.put(out, key, self.with_ids(value, ids), (key,))
         for dotted, value in self.mapping("set").items():
             self.set_path(out, dotted, value, ids)
         for i, dotted in enumerate(self.listed("remove")):
@@ -206,8 +210,19 @@ class _Combination:
         self.keep.append(new)
         if isinstance(old, list) and id(old) in self.items:
             self.items[id(new)] = list(self.items[id(old)])
+        if isinstance(old, dict):
+            for k in old:
+                if (id(old), k) in self.scalars:
+                    self.scalars[id(new), k] = self.scalars[id(old), k]
         parent[key] = new
         return new
+
+    def put(self, parent, key, value, where):
+        """parent[key] = value, a value the overlay gives at `where`: a plain value (a number,
+        a text) keeps that position, as a mapping or list keeps its own by identity."""
+        parent[key] = value
+        if isinstance(parent, dict) and not isinstance(value, (dict, list)):
+            self.scalars[id(parent), key] = (self.src, where)
 
     def with_ids(self, value, ids):
         """A value of the overlay, its steps' ids taken out and added to `ids`."""
@@ -246,7 +261,7 @@ class _Combination:
         elif not isinstance(parent, (dict, list)):
             self.report(where, f"'{dotted}': there is no value to set there", key=True)
         else:
-            parent[last] = self.with_ids(value, ids)
+            self.put(parent, last, self.with_ids(value, ids), where)
 
     def remove_path(self, out, dotted, where):
         if not isinstance(dotted, str):
@@ -368,7 +383,8 @@ class _Combination:
             out.keys[path] = (line + shift, col)
         if isinstance(value, dict):
             for k, v in value.items():
-                self.place_all(out, v, path + (k,), self.places.get(id(v), (src, sp + (k,))))
+                here = self.scalars.get((id(value), k), (src, sp + (k,)))
+                self.place_all(out, v, path + (k,), self.places.get(id(v), here))
         elif isinstance(value, list):
             items = self.items.get(id(value))
             for j, v in enumerate(value):
@@ -456,15 +472,13 @@ def find_base(target: str, overlay_file: str) -> str | None:
 # -- loading a ruleset that may be an overlay -------------------------------------------------------------
 def load_rules(path: str) -> tuple:
     """(data, Source) of a ruleset file, an overlay combined with its bases."""
-    from .loader import load_file
     data, source = load_file(path)
-    return combine(data, source, load_file)
+    return combine(data, source)
 
 
 def load_rules_text(text: str, file: str = "<string>") -> tuple:
-    from .loader import load_file, load_text
     data, source = load_text(text, file)
-    return combine(data, source, load_file)
+    return combine(data, source)
 
 
 def rules_hash(path: str) -> str:
@@ -472,16 +486,15 @@ def rules_hash(path: str) -> str:
     rules for an overlay (so that a change to its base is noticed too); '' if unreadable."""
     import hashlib
     import json
-    from .loader import FileRefused, load_file, read_bytes
     try:
         raw = read_bytes(path)
-        data, source = load_file(path)
+        data, source = load_text(decode(raw, path), path)
     except (FileRefused, RulesetError):
         return ""
     if not is_overlay(data):
         return hashlib.sha256(raw).hexdigest()
     try:
-        combined, _ = combine(data, source, load_file, keep_ids=False)
+        combined, _ = combine(data, source, keep_ids=False)
     except RulesetError:
         return ""
     return hashlib.sha256(json.dumps(combined, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
