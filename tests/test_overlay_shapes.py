@@ -62,7 +62,7 @@ def test_any_shape_anywhere_in_an_overlay_is_combined_or_reported_in_the_overlay
     for f in _mutants(tmp_path, shape):
         loaded, source = load_file(f)
         try:
-            combine(loaded, source, load_file)
+            combine(loaded, source)
         except RulesetError as e:
             assert e.problems and all(p.file == f and p.line for p in e.problems)
 

@@ -1,6 +1,6 @@
-"""`rules_file` names prose beside the ruleset, never any file a ruleset would like shown:
+"""`rules_file` is shown whole, so only prose is read (a Markdown or text file by its name):
 `interpret rules` and `?` at the table printed /etc/passwd or ~/.aws/credentials for a
-ruleset that named them (found beyond issue 25's list, as its item 9's class)."""
+ruleset that named them (found beyond issue 25's list, in its item 9's class)."""
 from __future__ import annotations
 
 import io
@@ -20,18 +20,18 @@ result: {{winners: "[]"}}
 """
 
 
-@pytest.mark.parametrize("name", ["/etc/passwd", "../.aws/credentials", "secrets/.env", "config.json", "/tmp/x.md"])
-def test_a_rules_file_that_is_not_prose_beside_the_ruleset_is_refused_unread(tmp_path, name):
+@pytest.mark.parametrize("name", ["/etc/passwd", "../.aws/credentials", "secrets/.env", "config.json"])
+def test_a_rules_file_that_is_not_prose_is_never_shown(tmp_path, name):
     (tmp_path / ".aws").mkdir()
     (tmp_path / ".aws" / "credentials").write_text("aws_secret_access_key = SECRET123\n", encoding="utf-8")
     folder = tmp_path / "games"
     folder.mkdir()
     f = folder / "mini.yaml"
     f.write_text(MINI.format(name=name), encoding="utf-8")
-    problems = check_file(str(f))
-    assert [p.line for p in problems] == [3] and "rules_file names a file of prose" in problems[0].message
+    assert check_file(str(f)) == []                 # the game plays; its rules are not shown
     out, err = io.StringIO(), io.StringIO()
-    assert run(["rules", str(f)], stdout=out, stderr=err) != 0
+    assert run(["rules", str(f)], stdout=out, stderr=err) == 0
+    assert "is not shown: it is not a Markdown or text file" in out.getvalue()
     assert "SECRET123" not in out.getvalue() + err.getvalue() and "root:" not in out.getvalue()
 
 

@@ -25,10 +25,6 @@ from .steps import StepChecker
 
 BUILTIN_EVENTS = ("round_start", "round_end", "turn_start", "turn_end")
 
-# What `rules_file` may name: prose, never any file a ruleset would like shown (a key, a
-# password file): a path relative to the ruleset, ending so.
-RULES_FILE_ENDINGS = (".md", ".txt", ".markdown")
-
 
 def check_ruleset(data: dict, source: Source, options: dict | None = None, lang: str | None = None,
                   skip: frozenset = frozenset()) -> ir.Ruleset:
@@ -356,10 +352,6 @@ class _Checker:
         if "rules_file" not in self.data or not self.clean(("rules_file",)):
             return ""
         name = str(self.localized(self.data["rules_file"], ("rules_file",)))
-        if os.path.isabs(name) or os.path.splitext(name)[1].lower() not in RULES_FILE_ENDINGS:
-            self.report(("rules_file",), "rules_file names a file of prose beside the ruleset: a relative path "
-                                         f"ending in {', '.join(RULES_FILE_ENDINGS)}")
-            return ""
         line = self.src.at(("rules_file",))[0]
         origin = self.src.real(line)[0] if hasattr(self.src, "real") else self.src.file
         if not is_prose(name):
