@@ -106,6 +106,8 @@ class TerminalTable:
                 "view": None if self.log_view is None else self.log_view + 1}
 
     def _write_log(self, event: dict):
+        if self.log_file is None:               # it failed: the rest of the game is not logged
+            return
         try:
             self.log_file.write(json.dumps(event, ensure_ascii=False) + "\n")
         except OSError as e:

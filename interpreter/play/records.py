@@ -97,25 +97,32 @@ class playing:
         self.fd = None
 
     def __enter__(self):
+        try:
+            os.makedirs(os.path.dirname(self.lock_path), exist_ok=True)    # the records folder, the first time
+        except (OSError, ValueError):
+            pass
         while self.fd is None:
             fd = self._open()
             if fd is None:
                 return self                     # no lock file can be made: the record's write will say why
-            if not _lock(fd):
-                holder = _holder(fd)
-                os.close(fd)
-                raise RecordBusy(format_problem(Problem(
-                    self.path, 0, 0, f"another interpret{holder} is playing a game from this record; "
-                                     f"wait until it ends (a record is played by one game at a time)")))
-            if _same_file(fd, self.lock_path):   # not a lock its last holder removed meanwhile
-                self.fd = fd
-            else:
-                os.close(fd)
-        try:
-            os.ftruncate(self.fd, 0)
-            os.write(self.fd, str(os.getpid()).encode("ascii"))
-        except OSError:
-            pass
+            try:
+                held = _lock(fd)
+                if not held:
+                    raise RecordBusy(format_problem(Problem(
+                        self.path, 0, 0, f"another interpret{_holder(fd)} is playing a game from this record; "
+                                         f"wait until it ends (a record is played by one game at a time)")))
+                if _same_file(fd, self.lock_path):   # not a lock its last holder removed meanwhile
+                    self.fd, fd = fd, None
+                    os.ftruncate(self.fd, 0)
+                    os.write(self.fd, str(os.getpid()).encode("ascii"))
+            except OSError:
+                pass                            # the process number is only for the message
+            except BaseException:               # refused, or Ctrl-C right now: no lock is left behind
+                self.__exit__()
+                raise
+            finally:
+                if fd is not None:
+                    os.close(fd)
         return self
 
     def _open(self):
@@ -131,9 +138,11 @@ class playing:
         return fd
 
     def __exit__(self, *exc):
+        """Remove the lock file while still holding it (a process waiting to lock it then sees
+        that it is gone), then release it."""
         if self.fd is not None:
             try:
-                os.unlink(self.lock_path)       # while still held: a waiting process sees it gone
+                os.unlink(self.lock_path)
             except OSError:
                 pass
             os.close(self.fd)                   # releases the lock
