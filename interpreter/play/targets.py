@@ -257,7 +257,7 @@ def open_output(output: Output):
         if not stat.S_ISREG(st.st_mode):
             raise refused(output, f"it is {_kind(st.st_mode)}, not a regular file")
         os.ftruncate(fd, 0)
-        if hasattr(os, "set_blocking"):
+        if hasattr(os, "O_NONBLOCK"):
             os.set_blocking(fd, True)
         return os.fdopen(fd, "w", encoding="utf-8")
     except BaseException as e:
