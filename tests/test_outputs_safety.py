@@ -183,7 +183,8 @@ def test_a_report_folder_holding_a_fifo_is_refused(tmp_path):
     folder.mkdir()
     os.mkfifo(folder / "index.html")
     done = interpret(tmp_path, "simulate", mine(tmp_path), "--games", 2, "--jobs", 1, "--report", folder)
-    assert done.returncode == 2 and "it is a FIFO" in done.stderr and done.stdout == ""
+    assert done.returncode == 2 and done.stdout == ""
+    assert f"{folder / 'index.html'} is a FIFO (a named pipe), not a regular file" in done.stderr
     assert stat.S_ISFIFO(os.lstat(folder / "index.html").st_mode)
 
 
@@ -354,3 +355,29 @@ def test_two_resumes_at_once_the_second_is_refused_and_ctrl_c_frees_the_record(t
     assert first.returncode == 130 and "decisions saved" in out and not lock.exists()
     third = interpret(tmp_path, "resume", rec, "--plain")
     assert third.returncode == 2 and "decisions saved" in third.stdout      # not refused: its input ended
+
+
+@needs_fifo
+def test_a_whole_file_is_never_renamed_over_something_put_there_after_the_check(tmp_path):
+    """The target is looked at again just before the rename: a FIFO made there while the
+    file was being written stays a FIFO, the write fails in one line, no temporary file is left."""
+    from interpreter.play.targets import Output, OutputFailed, write_file
+    target = tmp_path / "rows.csv"
+    output = Output("--csv", str(target), "the rows")
+
+    def write(f):
+        f.write("seed\n")
+        os.mkfifo(target)                           # someone else, in the middle of the write
+    with pytest.raises(OutputFailed, match="a FIFO .* not a regular file"):
+        write_file(output, write)
+    assert stat.S_ISFIFO(os.lstat(target).st_mode) and sorted(p.name for p in tmp_path.iterdir()) == ["rows.csv"]
+
+
+def test_a_replaced_file_keeps_its_permissions_and_a_new_record_is_private(tmp_path):
+    rules, rows, rec = mine(tmp_path), tmp_path / "rows.csv", tmp_path / "game.json"
+    rows.write_text("old\n", encoding="utf-8")
+    rows.chmod(0o640)
+    assert call("simulate", rules, "--games", 2, "--jobs", 1, "--csv", rows)[0] == 0
+    assert stat.S_IMODE(rows.stat().st_mode) == 0o640 and rows.read_text(encoding="utf-8") != "old\n"
+    assert call(rules, "--seed", 1, "--quiet", "--record", rec)[0] == 0
+    assert os.name == "nt" or stat.S_IMODE(rec.stat().st_mode) == 0o600     # it holds the seed

@@ -145,7 +145,8 @@ class playing:
                 os.unlink(self.lock_path)
             except OSError:
                 pass
-            os.close(self.fd)                   # releases the lock
+            _unlock(self.fd)
+            os.close(self.fd)                   # releases the lock (flock)
             self.fd = None
         return False
 
@@ -170,6 +171,19 @@ def _lock(fd: int) -> bool:
         return False
     except OSError:                             # ENOLCK, EOPNOTSUPP: this folder cannot be locked
         return True
+
+
+def _unlock(fd: int) -> None:
+    """Windows: unlock the byte `_lock` locked before the file is closed (flock needs nothing)."""
+    try:
+        import msvcrt
+    except ImportError:
+        return
+    try:
+        os.lseek(fd, 0, os.SEEK_SET)
+        msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)
+    except OSError:
+        pass
 
 
 def _holder(fd: int) -> str:

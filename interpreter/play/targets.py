@@ -88,8 +88,9 @@ def check_outputs(outputs, reads=()) -> None:
 def _file_refusal(output: Output, file, reads, seen: dict) -> str | None:
     """Why one file an output writes may not be written: a file of a folder output that is
     not a regular file, a file the command reads, a file another output writes."""
-    reason = _refusal(file) if output.inside and os.path.lexists(file) else None
-    reason = reason or _read_by_command(file, reads)
+    reason = (_refusal(file) if output.inside and os.path.lexists(file) else None) or _read_by_command(file, reads)
+    if reason and output.inside:                # which of the folder's files: "DIR/index.html is a FIFO ..."
+        reason = f"{file} {reason[3:]}" if reason.startswith("it ") else f"{file}: {reason}"
     other = seen.setdefault(_key(file), output)
     if not reason and other is not output:
         reason = f"{other.label()} writes {os.path.basename(file) if output.inside else 'it'} too"
