@@ -51,6 +51,7 @@ def refused(output: Output, reason: str) -> UsageError:
 
 
 def failed(output: Output, e: BaseException) -> OutputFailed:
+    """The error of a write that failed after the work, naming the output and the system's reason."""
     reason = getattr(e, "reason", None) or getattr(e, "strerror", None) or str(e)
     return OutputFailed(format_problem(Problem(output.label(), 0, 0, f"cannot write {output.what}: {reason}")))
 
@@ -199,9 +200,9 @@ def write_file(output: Output, write, path=None, binary: bool = False, private: 
             raise OSError(0, f"it is {_kind(old.st_mode)}, not a regular file")
         tmp, fd = _temporary(folder, 0o600 if private else 0o666)
         try:
-            if mode is not None:
-                os.chmod(tmp, mode)
             with os.fdopen(fd, "wb" if binary else "w", **({} if binary else {"encoding": "utf-8", "newline": ""})) as f:
+                if mode is not None:
+                    os.chmod(tmp, mode)
                 write(f)
             _still_a_file(target)
             os.replace(tmp, target)
@@ -240,6 +241,7 @@ def _still_a_file(target: str) -> None:
 
 
 def write_text(output: Output, text: str, private: bool = False) -> None:
+    """Write `text` as the whole file (write_file)."""
     write_file(output, lambda f: f.write(text), private=private)
 
 
