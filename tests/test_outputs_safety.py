@@ -381,3 +381,14 @@ def test_a_replaced_file_keeps_its_permissions_and_a_new_record_is_private(tmp_p
     assert stat.S_IMODE(rows.stat().st_mode) == 0o640 and rows.read_text(encoding="utf-8") != "old\n"
     assert call(rules, "--seed", 1, "--quiet", "--record", rec)[0] == 0
     assert os.name == "nt" or stat.S_IMODE(rec.stat().st_mode) == 0o600     # it holds the seed
+
+
+def test_a_records_folder_that_is_a_file_is_refused_before_a_person_plays(tmp_path, monkeypatch):
+    """A game with a person is recorded in the records folder: one that cannot be made is said
+    before the first deal, not after the person's first move."""
+    taken = tmp_path / "records"
+    taken.write_text("not a folder\n", encoding="utf-8")
+    monkeypatch.setenv("CARD_INTERPRETER_RECORDS", str(taken))
+    code, out, err = call(mine(tmp_path), "--seed", 2, "--human", 1, "--plain", stdin="1\n" * 200)
+    assert code == 2 and f"{taken} is not a folder" in err and "your turn" not in out
+    assert taken.read_text(encoding="utf-8") == "not a folder\n"

@@ -385,7 +385,10 @@ def _play(args, stdin, stdout, stderr) -> int:
             if args.bot == "ismcts" else {"kind": "random"}
         record = records.new_record(program, args.ruleset, seed, n, kinds, bot=bot)
         path = args.record or records.default_path(program.name)
-    targets.check_outputs([records.output(args.record, "--record"), log_output(args)], targets.ruleset_reads(program))
+    if path and not args.record:
+        records.make_records_folder()
+    targets.check_outputs([records.output(path, "--record" if args.record else ""), log_output(args)],
+                          targets.ruleset_reads(program))
     with records.playing(path) if path else contextlib.nullcontext():
         table = TerminalTable(program, n, seed, kinds, args, stdin, stdout, record, path)
         return table.run(prefix=())

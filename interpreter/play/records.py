@@ -289,6 +289,15 @@ def latest_unfinished() -> str | None:
     return None
 
 
+def make_records_folder() -> None:
+    """Make the records folder if it is not there (a file in its place is refused by the check
+    of the record's path, before the game)."""
+    try:
+        os.makedirs(records_dir(), exist_ok=True)
+    except (OSError, ValueError):
+        pass
+
+
 def default_path(name: str) -> str:
     """Where a game with a person at the table is recorded automatically (the name does
     not give the seed away: it fixes every deal)."""
