@@ -157,9 +157,9 @@ def test_playouts_out_of_range_is_a_usage_error():
 
 def test_a_log_that_cannot_be_written_is_a_usage_error(tmp_path):
     code, _, err = call(ruleset("gnav2"), "--log", str(tmp_path), "--quiet")
-    assert code == 2 and "cannot write it" in err
+    assert code == 2 and "cannot write the log" in err
     code, _, err = call(ruleset("gnav2"), "--log", str(tmp_path / "no" / "x.jsonl"), "--quiet")
-    assert code == 2 and "cannot write it" in err
+    assert code == 2 and "cannot write the log" in err
 
 
 def test_seats_out_of_range_are_usage_errors(tmp_path):

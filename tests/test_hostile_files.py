@@ -33,7 +33,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from conftest import messages, value_paths
 from interpreter import limits
 from interpreter.play import records
-from interpreter.errors import RulesetError
+from interpreter.play.targets import OutputFailed
 from interpreter.cli import run
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -179,10 +179,10 @@ def _a_record():
 
 
 def _leftovers(folder):
-    return [p.name for p in folder.iterdir() if p.name.startswith(".record-")]
+    return [p.name for p in folder.iterdir() if p.name.startswith((".record-", ".interpret-"))]
 
 
-@pytest.mark.parametrize("fault, raised", [(KeyboardInterrupt, KeyboardInterrupt), (OSError, RulesetError),
+@pytest.mark.parametrize("fault, raised", [(KeyboardInterrupt, KeyboardInterrupt), (OSError, OutputFailed),
                                            (TypeError, TypeError)])
 def test_a_failed_record_write_leaves_no_temporary_file(tmp_path, monkeypatch, fault, raised):
     path = tmp_path / "g.json"

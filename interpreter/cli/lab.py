@@ -18,6 +18,7 @@ from ..play.reports import comparison_lines, report_lines
 from ..play.simulation import Interrupted, simulate
 from ..play import outputs
 from ..play.html_report import write_report
+from ..play.targets import OutputFailed, program_files, write_file
 from .terminal import whole_number
 
 
@@ -102,7 +103,7 @@ def _seats(args, program) -> tuple[list, list]:
 
 def run_simulate(args, stdout, stderr) -> int:
     program = load_program(args.ruleset, parse_options(args.option))
-    outputs.check_targets(args)
+    outputs.check_targets(args, [program])
     mc, ismcts = _seats(args, program)
     rows = []
     report, interrupted = _played(
@@ -117,7 +118,7 @@ def run_simulate(args, stdout, stderr) -> int:
 
 def run_compare(args, stdout, stderr) -> int:
     variants = load_variants(args)
-    outputs.check_targets(args)
+    outputs.check_targets(args, [program for _, program in variants])
     for line in doubts(variants):
         print(line, file=stderr)
     mc, ismcts = _seats(args, variants[0][1])
@@ -191,17 +192,9 @@ def doubts(variants: list) -> list[str]:
         if key in seen:
             out.append(f"warning: {name} is the same ruleset with the same options as {seen[key]}")
         seen.setdefault(key, name)
-        if program.name != base.name and not (_files(program) & _files(base)):
+        if program.name != base.name and not (set(program_files(program)) & set(program_files(base))):
             out.append(f"warning: {name} is the ruleset '{program.name}', the base is '{base.name}'")
     return out
-
-
-def _files(program) -> set:
-    """The files a program's rules come from (an overlay's, and its bases')."""
-    source = program.rules[1] if program.rules else None
-    parts = getattr(source, "parts", None)
-    files = [f for _, f, _ in parts] if parts else [program.file]
-    return {os.path.abspath(f) for f in files}
 
 
 def _named(options: dict) -> str:
@@ -218,19 +211,32 @@ def _print(args, result, lines, stdout) -> None:
 
 def write_all(args, runs: list, comparison, note) -> None:
     """Write every output asked for, and say where on `note` (stderr: stdout may be JSON).
-    With no game played to its end (Ctrl-C early) there is nothing to draw."""
+    Each is tried even when another could not be written (a full disk): those that failed
+    are said, and the last raised (the report is printed already).  With no game played to
+    its end (Ctrl-C early) there is nothing to draw."""
     if not any(rows for _, _, rows in runs) and (args.plot or args.report):
         print("no game was finished: no plot, no report", file=note)
         args.plot = args.report = None
-    if args.csv:
-        outputs.write_csv(args.csv, runs)
-        print(f"rows: {args.csv}", file=note)
-    if args.jsonl:
-        outputs.write_jsonl(args.jsonl, runs)
-        print(f"rows: {args.jsonl}", file=note)
-    if args.plot:
-        from ..play.plots import plot           # matplotlib: only when a plot is asked for
-        plot(args.plot, runs)
-        print(f"plot: {args.plot}", file=note)
-    if args.report:
-        print(f"report: {write_report(args.report, runs, comparison)}", file=note)
+    csv, jsonl, plot, report = outputs.targets_of(args)
+    failures = []
+    for output, write, said in (
+            (csv, lambda: outputs.write_csv(csv, runs), "rows"),
+            (jsonl, lambda: outputs.write_jsonl(jsonl, runs), "rows"),
+            (plot, lambda: _plot(plot, runs), "plot"),
+            (report, lambda: write_report(report, runs, comparison), "report")):
+        if not output.path:
+            continue
+        try:
+            written = write()
+            print(f"{said}: {written or output.path}", file=note)
+        except OutputFailed as e:
+            failures.append(e)
+    for e in failures[:-1]:
+        print(f"interpret: {e}", file=note)
+    if failures:
+        raise failures[-1]
+
+
+def _plot(output, runs) -> None:
+    from ..play.plots import plot           # matplotlib: only when a plot is asked for
+    write_file(output, lambda f: plot(f, runs, os.path.splitext(output.path)[1][1:].lower()), binary=True)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import pathlib
@@ -13,7 +14,7 @@ from ..pipeline import load_program
 from ..errors import InterpreterError, Problem, RulesetError, UsageError, did_you_mean, format_problem
 from ..source.shipped import resolve, shipped_path
 from ..check.options import allowed, explained
-from ..play import records
+from ..play import records, targets
 from ..limits import MAX_ITERATIONS, MAX_JOBS, MAX_NUMBER, MAX_PLAYOUTS, MAX_THINK
 from ..messages import msg
 from ..shown import PrintableStream
@@ -28,18 +29,62 @@ RULESET_ARGS = ("ruleset", "base", "a", "b")     # arguments that name a ruleset
 
 def main() -> None:
     records.interrupt_on_termination()   # SIGTERM, SIGHUP (a closed terminal): like Ctrl-C, the record is kept
+    stdout = _Stdout(sys.stdout)
     try:
-        code = run(sys.argv[1:])
-        sys.stdout.flush()
-    except BrokenPipeError:          # e.g. `interpret ... | head`
-        code = 0
-        try:
-            sys.stdout = None
-        except Exception:
-            pass
+        code = run(sys.argv[1:], stdout=stdout)
     except KeyboardInterrupt:        # a signal after run() had returned
         code = 130
-    sys.exit(code)
+    stdout.flush()
+    sys.exit(stdout.exit_code(code, sys.stderr))
+
+
+class _Stdout:
+    """The standard output as the commands write to it, the one place where it failing is
+    handled: a full disk (`interpret list > /dev/full`) or a closed pipe (`| head`) does not
+    stop the command, whose files are still written; what it prints after that is dropped,
+    and the descriptor is pointed at the null device so that Python's own flush at exit
+    finds nothing to fail on.  A closed pipe is the reader's choice and ends quietly; any
+    other failure is said once on stderr, with exit code 1."""
+
+    def __init__(self, stream):
+        self.stream, self.failure = stream, None
+
+    def write(self, text):
+        if self.failure is None:
+            try:
+                return self.stream.write(text)
+            except OSError as e:
+                self._lost(e)
+        return len(text)
+
+    def flush(self):
+        if self.failure is None:
+            try:
+                self.stream.flush()
+            except OSError as e:
+                self._lost(e)
+
+    def __getattr__(self, name):     # isatty, encoding, fileno ...: the stream's own
+        return getattr(self.stream, name)
+
+    def _lost(self, e: OSError) -> None:
+        self.failure = e
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, self.stream.fileno())
+            os.close(devnull)
+        except (OSError, ValueError, AttributeError):
+            pass
+
+    def exit_code(self, code: int, stderr) -> int:
+        if self.failure is None or isinstance(self.failure, BrokenPipeError):
+            return code
+        try:
+            print(f"interpret: the standard output: cannot write it: {self.failure.strerror or self.failure}",
+                  file=stderr)
+        except (OSError, ValueError):
+            pass
+        return code or 1
 
 
 def run(argv, stdin=None, stdout=None, stderr=None) -> int:
@@ -341,8 +386,17 @@ def _play(args, stdin, stdout, stderr) -> int:
             if args.bot == "ismcts" else {"kind": "random"}
         record = records.new_record(program, args.ruleset, seed, n, kinds, bot=bot)
         path = args.record or records.default_path(program.name)
-    table = TerminalTable(program, n, seed, kinds, args, stdin, stdout, record, path)
-    return table.run(prefix=())
+    if path and not args.record:
+        records.make_records_folder()
+    targets.check_outputs([records.output(path, "--record" if args.record else ""), log_output(args)],
+                          targets.ruleset_reads(program))
+    with records.playing(path) if path else contextlib.nullcontext():
+        table = TerminalTable(program, n, seed, kinds, args, stdin, stdout, record, path)
+        return table.run(prefix=())
+
+
+def log_output(args) -> targets.Output:
+    return targets.Output("--log", getattr(args, "log", None), "the log")
 
 
 def _at_terminal(stdin, stdout) -> bool:
@@ -364,12 +418,20 @@ def _resume(args, stdin, stdout, stderr) -> int:
         if args.file is None:
             raise UsageError("no unfinished game is recorded: give the record to resume")
         print(f"resuming {args.file}", file=stderr)
+    targets.check_outputs([records.output(args.file)])       # it is written again as the game goes
+    with records.playing(args.file):                         # read once no other game is played from it
+        return _resumed(args, stdin, stdout, stderr)
+
+
+def _resumed(args, stdin, stdout, stderr) -> int:
     record = records.load(args.file)
     program, changed = records.program_of(record)
     if changed:
         print(f"warning: {record['ruleset']['file']} changed since this game was recorded", file=stderr)
     if record.get("result") is not None:
         raise UsageError(f"{args.file}: this game is already over ({len(record['decisions'])} decisions)")
+    targets.check_outputs([log_output(args)], targets.ruleset_reads(program) +
+                          [(os.path.abspath(args.file), "the record being resumed")])
     args.quiet = getattr(args, "quiet", False)
     bot = record.get("bot") or {"kind": "random"}
     args.bot, args.playouts = bot.get("kind", "random"), bot.get("playouts", 20)
@@ -490,8 +552,9 @@ def _compile(args, out) -> int:
             f"# (-1: a decision is pending or the game is over). Content hash {program.source_hash}.\n\n"
             + program.source)
     if args.output:
-        with open(args.output, "w", encoding="utf-8") as f:
-            f.write(text)
+        output = targets.Output("-o", args.output, "the code")
+        targets.check_outputs([output], targets.ruleset_reads(program))
+        targets.write_text(output, text)
         print(f"{args.output}: {len(program.source.splitlines())} lines of Python", file=out)
         return 0
     out.write(text)

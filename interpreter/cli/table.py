@@ -7,7 +7,7 @@ import json
 
 from ..errors import InterpreterError, UsageError
 from ..messages import msg
-from ..play import records
+from ..play import records, targets
 from ..play.rules_text import rules_lines, summary_lines
 from ..play.agents import HumanAgent, MonteCarloAgent, RandomAgent
 from ..play.ismcts import ISMCTSAgent
@@ -35,7 +35,9 @@ class TerminalTable:
                                   ask_forced=getattr(args, "ask_forced", False))
                        if k == "human" else _bot(args, seed, seat) for seat, k in enumerate(kinds)]
         self.log_view = _log_view(args, humans, n)
-        self.log_file = _open_log(args.log) if getattr(args, "log", None) else None
+        self.log_output = targets.Output("--log", getattr(args, "log", None), "the log")
+        self.log_file = targets.open_output(self.log_output) if self.log_output.path else None
+        self.log_failure = None             # the --log's write that failed: the game goes on without it
 
     def say(self, text):
         """One line to the person: whatever the ruleset's texts hold, it stays one line."""
@@ -84,11 +86,7 @@ class TerminalTable:
                 records.save(self.record, self.record_path)
             raise
         finally:
-            if self.log_file:
-                try:
-                    self.log_file.close()
-                except OSError as e:
-                    raise UsageError(f"--log {self.args.log}: cannot write it: {e.strerror or e}") from None
+            self._close_log()
         if self.record is not None:
             records.note_result(self.record, s)
             records.save(self.record, self.record_path)
@@ -96,6 +94,8 @@ class TerminalTable:
             print(json.dumps(result_data(p, s, self.kinds), ensure_ascii=False), file=self.stdout)
         else:
             self.say(result_line(s, p.lang))
+        if self.log_failure is not None:        # the game, its record and its result are kept; the log is not whole
+            raise self.log_failure
         return 0
 
     def header(self) -> dict:
@@ -108,10 +108,29 @@ class TerminalTable:
                 "view": None if self.log_view is None else self.log_view + 1}
 
     def _write_log(self, event: dict):
+        if self.log_file is None:               # it failed: the rest of the game is not logged
+            return
         try:
             self.log_file.write(json.dumps(event, ensure_ascii=False) + "\n")
         except OSError as e:
-            raise UsageError(f"--log {self.args.log}: cannot write it: {e.strerror or e}") from None
+            self._log_failed(e)
+
+    def _log_failed(self, e: OSError) -> None:
+        """Stop writing the log (a full disk): the game is played to its end all the same."""
+        self.log_failure = self.log_failure or targets.failed(self.log_output, e)
+        log, self.log_file = self.log_file, None
+        try:
+            log.close()
+        except OSError:
+            pass
+
+    def _close_log(self) -> None:
+        log, self.log_file = self.log_file, None
+        if log:
+            try:
+                log.close()
+            except OSError as e:
+                self.log_failure = self.log_failure or targets.failed(self.log_output, e)
 
     def on_decision(self, s, seat, index, label):
         records.note_decision(self.record, seat, index, label)
@@ -142,13 +161,6 @@ def _is_terminal(stream) -> bool:
         return stream.isatty()
     except (AttributeError, ValueError):
         return False
-
-
-def _open_log(path: str):
-    try:
-        return open(path, "w", encoding="utf-8")
-    except (OSError, ValueError) as e:
-        raise UsageError(f"--log {path}: cannot write it: {getattr(e, 'strerror', None) or e}") from None
 
 
 def _log_view(args, humans: list, n: int):

@@ -7,6 +7,7 @@ import html
 import pathlib
 
 from .outputs import plotting_available, write_csv
+from .targets import Output, make_folder, write_file
 from .reports import bots, difference_sentences, fairness_sentence, interval, statistic_line
 
 STYLE = """
@@ -19,17 +20,18 @@ img { max-width: 100%; border: 1px solid #eee; }
 """
 
 
-def write_report(folder: str, runs: list, comparison: dict | None) -> str:
-    """Write index.html (and plot.svg, rows.csv) into `folder`; return the page's path."""
-    out = pathlib.Path(folder)
-    out.mkdir(parents=True, exist_ok=True)
-    write_csv(out / "rows.csv", runs)
+def write_report(output: Output, runs: list, comparison: dict | None) -> str:
+    """Write index.html (and plot.svg, rows.csv) into the folder `output` names (made if it
+    is not there; each file written whole, as targets.write_file writes); return the page's path."""
+    make_folder(output)
+    out = pathlib.Path(output.path)
+    write_csv(output, runs, out / "rows.csv")
     plotted = plotting_available()
     if plotted:
         from .plots import plot
-        plot(str(out / "plot.svg"), runs)
+        write_file(output, lambda f: plot(f, runs, "svg"), out / "plot.svg", binary=True)
     page = out / "index.html"
-    page.write_text(_page(runs, comparison, plotted), encoding="utf-8")
+    write_file(output, lambda f: f.write(_page(runs, comparison, plotted)), page)
     return str(page)
 
 

@@ -12,22 +12,29 @@ import json
 import pathlib
 
 from ..errors import UsageError
+from .targets import Output, check_outputs, ruleset_reads, write_file
 
 PLOT_SUFFIXES = (".png", ".svg", ".pdf")
 
 
-def check_targets(args) -> None:
-    """Refuse, before any game is played, an output that could not be written."""
-    for flag, path in (("--csv", args.csv), ("--jsonl", args.jsonl), ("--plot", args.plot)):
-        if path and not pathlib.Path(path).resolve().parent.is_dir():
-            raise UsageError(f"{flag} {path}: no such folder")
+REPORT_FILES = ("index.html", "rows.csv", "plot.svg")      # what --report DIR writes into DIR
+
+
+def targets_of(args) -> list:
+    """Each file output simulate and compare were asked for, as targets.Output."""
+    return [Output("--csv", args.csv, "the rows"), Output("--jsonl", args.jsonl, "the rows"),
+            Output("--plot", args.plot, "the plot"), Output("--report", args.report, "the report", REPORT_FILES)]
+
+
+def check_targets(args, programs) -> None:
+    """Refuse, before any game is played, an output that could not be written or must not
+    be (targets.check_outputs: not a regular file, a missing folder, a ruleset read)."""
+    check_outputs(targets_of(args), [read for p in programs for read in ruleset_reads(p)])
     if args.plot:
         if pathlib.Path(args.plot).suffix.lower() not in PLOT_SUFFIXES:
             raise UsageError(f"--plot {args.plot}: the file must end in {', '.join(PLOT_SUFFIXES)}")
         if not plotting_available():
             raise UsageError("--plot needs matplotlib: pip install 'card-interpreter[plot]'")
-    if args.report and pathlib.Path(args.report).exists() and not pathlib.Path(args.report).is_dir():
-        raise UsageError(f"--report {args.report}: not a folder")
 
 
 def plotting_available() -> bool:
@@ -110,12 +117,15 @@ def csv_rows(runs, n: int):
             yield out
 
 
-def write_csv(path, runs) -> None:
+def write_csv(output: Output, runs, path=None) -> None:
+    """The rows as CSV into `output` (or into `path`, a file of a folder output)."""
     n = runs[0][1]["players"]
-    with open(path, "w", newline="", encoding="utf-8") as f:
+
+    def rows(f):
         w = csv.writer(f)
         w.writerow(csv_header(runs, n))
         w.writerows(csv_rows(runs, n))
+    write_file(output, rows, path)
 
 
 def jsonl_row(variant: str, row: dict) -> dict:
@@ -124,8 +134,9 @@ def jsonl_row(variant: str, row: dict) -> dict:
             "statistics": row["stats"]}
 
 
-def write_jsonl(path, runs) -> None:
-    with open(path, "w", encoding="utf-8") as f:
-        for variant, _, rows in runs:
-            for row in rows:
+def write_jsonl(output: Output, runs) -> None:
+    def rows(f):
+        for variant, _, game_rows in runs:
+            for row in game_rows:
                 f.write(json.dumps(jsonl_row(variant, row), ensure_ascii=False) + "\n")
+    write_file(output, rows)

@@ -3,8 +3,9 @@ shares with their 95% intervals, and the spread of game length and of final scor
 from __future__ import annotations
 
 
-def plot(path: str, runs: list) -> None:
-    """Draw `runs` [(name, report, rows)] into `path` (.png, .svg or .pdf)."""
+def plot(path, runs: list, format: str | None = None) -> None:
+    """Draw `runs` [(name, report, rows)] into `path` (.png, .svg or .pdf), or into an open
+    binary file in `format` ('png', 'svg', 'pdf')."""
     import matplotlib
     matplotlib.use("Agg")               # files only: no screen is needed
     import matplotlib.pyplot as plt
@@ -20,7 +21,7 @@ def plot(path: str, runs: list) -> None:
     title = runs[0][1]["ruleset"]
     games = runs[0][1]["games"]
     fig.suptitle(f"{title}: {games} games per variant" if len(runs) > 1 else f"{title}: {games} games")
-    fig.savefig(path, dpi=120)
+    fig.savefig(path, dpi=120, format=format)
     plt.close(fig)
 
 

@@ -15,14 +15,15 @@ import os
 import signal
 import threading
 import secrets
-import tempfile
+import stat
 import time
 
 from ..pipeline import check_players, load_named_program
 from .agents import Decision
 from .table import result_summary
+from . import targets
 from ..runtime.engine import apply, labels, new_game
-from ..errors import InterpreterError, Problem, RulesetError, brief
+from ..errors import InterpreterError, Problem, RulesetError, brief, format_problem
 from ..limits import MAX_ITERATIONS, MAX_PLAYOUTS
 from ..source.loader import FileRefused, load_file, read_bytes
 from ..source.overlay import rules_hash
@@ -58,28 +59,147 @@ def note_result(record: dict, s) -> None:
 
 
 def save(record: dict, path: str) -> None:
-    """Write atomically, so an interrupted write never leaves half a record, nor a
-    temporary file: Ctrl-C, SIGTERM and SIGHUP during the write are held until the
-    record is in place, and any failure removes the temporary file."""
+    """Write atomically (targets.write_file), so an interrupted write never leaves half a
+    record, nor a temporary file: Ctrl-C, SIGTERM and SIGHUP during the write are held until
+    the record is in place, and any failure removes the temporary file.  A new record is
+    readable by its owner only: it holds the seed, which fixes every deal."""
     text = json.dumps({k: v for k, v in record.items() if not k.startswith("_")}, ensure_ascii=False, indent=1)
-    folder = os.path.dirname(os.path.abspath(path))
     try:
-        os.makedirs(folder, exist_ok=True)
-        with _interrupts_held():
-            fd, tmp = tempfile.mkstemp(dir=folder, prefix=".record-", suffix=".json")
+        os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)   # the records folder, the first time
+    except (OSError, ValueError):
+        pass                                    # the write says why it cannot be made
+    with _interrupts_held():
+        targets.write_text(output(path), text + "\n", private=True)
+
+
+def output(path: str, flag: str = "") -> targets.Output:
+    """A record as an output: `flag` '--record' when the user named it so."""
+    return targets.Output(flag, path, "the record")
+
+
+class RecordBusy(InterpreterError):
+    """A record another process is playing a game from (see `playing`)."""
+
+
+class playing:
+    """Hold a record's lock while a game is played from it, so that a second `interpret
+    resume` (or a game with --record to the same file) is refused instead of both playing
+    and one finished game being lost.  The lock is a file beside the record (`.NAME.lock`,
+    in the folder of the file a link names), locked with flock (msvcrt on Windows) and
+    removed when the game ends, however it ends; a process that dies leaves no lock held
+    (the system releases it).  Where files cannot be locked (some network folders) the
+    game is played unlocked."""
+
+    def __init__(self, path: str):
+        real = os.path.realpath(path)
+        self.path = path
+        self.lock_path = os.path.join(os.path.dirname(real), f".{os.path.basename(real)}.lock")
+        self.fd = None
+
+    def __enter__(self):
+        try:
+            os.makedirs(os.path.dirname(self.lock_path), exist_ok=True)    # the records folder, the first time
+        except (OSError, ValueError):
+            pass
+        while self.fd is None:
+            fd = self._open()
+            if fd is None:
+                return self                     # no lock file can be made: the record's write will say why
             try:
-                with os.fdopen(fd, "w", encoding="utf-8") as f:
-                    f.write(text + "\n")
-                os.replace(tmp, path)
-            except BaseException:
-                try:
-                    os.unlink(tmp)
-                except OSError:
-                    pass
+                held = _lock(fd)
+                if not held:
+                    raise RecordBusy(format_problem(Problem(
+                        self.path, 0, 0, f"another interpret{_holder(fd)} is playing a game from this record; "
+                                         f"wait until it ends (a record is played by one game at a time)")))
+                if _same_file(fd, self.lock_path):   # not a lock its last holder removed meanwhile
+                    self.fd, fd = fd, None
+                    os.ftruncate(self.fd, 0)
+                    os.write(self.fd, str(os.getpid()).encode("ascii"))
+            except OSError:
+                pass                            # the process number is only for the message
+            except BaseException:               # refused, or Ctrl-C right now: no lock is left behind
+                self.__exit__()
                 raise
-    except (OSError, ValueError) as e:           # ValueError: a NUL in the path
-        raise RulesetError([Problem(path, 0, 0, f"cannot write the record: {getattr(e, 'strerror', None) or e}")]) \
-            from None
+            finally:
+                if fd is not None:
+                    os.close(fd)
+        return self
+
+    def _open(self):
+        flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0) | \
+            getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
+        try:
+            fd = os.open(self.lock_path, flags, 0o600)
+        except (OSError, ValueError):
+            return None
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            os.close(fd)
+            return None
+        return fd
+
+    def __exit__(self, *exc):
+        """Remove the lock file while still holding it (a process waiting to lock it then sees
+        that it is gone), then release it."""
+        if self.fd is not None:
+            try:
+                os.unlink(self.lock_path)
+            except OSError:
+                pass
+            _unlock(self.fd)
+            os.close(self.fd)                   # releases the lock (flock)
+            self.fd = None
+        return False
+
+
+def _lock(fd: int) -> bool:
+    """Lock `fd` without waiting; False when another holds it (True where locks do not work)."""
+    try:
+        import fcntl
+    except ImportError:                         # Windows
+        try:
+            import msvcrt
+            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+            return True
+        except ImportError:
+            return True
+        except OSError:
+            return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        return True
+    except BlockingIOError:
+        return False
+    except OSError:                             # ENOLCK, EOPNOTSUPP: this folder cannot be locked
+        return True
+
+
+def _unlock(fd: int) -> None:
+    """Windows: unlock the byte `_lock` locked before the file is closed (flock needs nothing)."""
+    try:
+        import msvcrt
+    except ImportError:
+        return
+    try:
+        os.lseek(fd, 0, os.SEEK_SET)
+        msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)
+    except OSError:
+        pass
+
+
+def _holder(fd: int) -> str:
+    """' (process N)': the process that holds a lock, as it wrote itself into the lock file."""
+    try:
+        text = os.pread(fd, 20, 0).decode("ascii").strip() if hasattr(os, "pread") else ""
+    except (OSError, UnicodeDecodeError):
+        return ""
+    return f" (process {text})" if text.isdigit() else ""
+
+
+def _same_file(fd: int, path: str) -> bool:
+    try:
+        return os.path.samestat(os.fstat(fd), os.stat(path))
+    except OSError:
+        return False
 
 
 # Ctrl-C, `kill` and a closed terminal: each ends a game the same way (see `interrupt_on_termination`).
@@ -166,6 +286,15 @@ def latest_unfinished() -> str | None:
         except (FileRefused, ValueError, AttributeError, RecursionError):
             continue                    # not a record we can read: the next one
     return None
+
+
+def make_records_folder() -> None:
+    """Make the records folder if it is not there (a file in its place is refused by the check
+    of the record's path, before the game)."""
+    try:
+        os.makedirs(records_dir(), exist_ok=True)
+    except (OSError, ValueError):
+        pass
 
 
 def default_path(name: str) -> str:
