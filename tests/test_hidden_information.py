@@ -38,15 +38,17 @@ def test_a_card_variable_shows_a_hidden_card_only_to_who_can_see_it():
     assert view(t.program, t.state, None)["vars"]["drawn"] == "6D"
 
 
-def test_an_imagined_deal_renames_a_hidden_card_wherever_it_is_named():
+def test_a_variable_naming_a_card_hidden_from_the_seat_names_one_drawn_afresh():
+    """The opponent cannot see which card was drawn nor where it lies: in its imagined deals
+    the variable names a card it cannot see, and not the card at the real card's place."""
     t = drawn_and_undecided()
     place = t.state.zones["hand"][0].index(t.state.vars["drawn"])
-    seen = set()
-    for k in range(20):
-        c = determinize(t.program, t.state, 1, Rng(k))
-        assert c.vars["drawn"] == c.zones["hand"][0][place]
-        seen.add(c.vars["drawn"])
-    assert len(seen) > 5                      # the opponent does not know which card it is
+    deals = [determinize(t.program, t.state, 1, Rng(k)) for k in range(200)]
+    unseen = set(t.state.zones["stock"]) | set(t.state.zones["hand"][0])
+    assert all(c.vars["drawn"] in unseen for c in deals)
+    assert len({c.vars["drawn"] for c in deals}) > 20           # it does not know which card it is
+    at_place = sum(c.vars["drawn"] == c.zones["hand"][0][place] for c in deals)
+    assert at_place < 20                        # nor where: 1 in len(unseen), not every deal
     mine = determinize(t.program, t.state, 0, Rng(1))
     assert mine.vars["drawn"] == t.state.vars["drawn"]      # the drawer does
 

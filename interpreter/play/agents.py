@@ -185,8 +185,8 @@ class MonteCarloAgent:
         program, seat = decision.program, decision.seat
         total, played = 0.0, 0
         for _ in range(self.playouts):
-            game = decision.imagine(self.rng)
             try:
+                game = decision.imagine(self.rng)
                 apply(program, game, option)
                 total += self._playout(program, game, seat)
                 played += 1

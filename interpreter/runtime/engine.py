@@ -273,8 +273,7 @@ def _unseen(program, s, seat, spec, options) -> set:
     computed from the cards, could name it, so the seat reads 'face-down card 3' instead."""
     if not (spec.cards or spec.card_lists or spec.slots):
         return set()
-    known = known_cards(program, s, seat)
-    return {i for i, o in enumerate(options) if any(c not in known for c in option_cards(spec, o))}
+    return _holding_unseen(spec, options, known_cards(program, s, seat))
 
 
 def _label(label, s: State, option, i: int) -> str:
@@ -550,18 +549,36 @@ def refresh(program: Program, s: State) -> None:
         run(program, s)
 
 
-def determinize(program: Program, s: State, seat: int, rng) -> State:
-    """A copy of the game as `seat` might imagine it: every card that seat cannot see is
-    dealt at random into the places it cannot see, and the future is reseeded.
+IMAGINED_TRIES = 20     # deals tried for one that offers the options the seat was shown
 
-    Zone sizes, the cards the seat sees and everything public stay as they are.  Each
-    hidden card is renamed consistently wherever the state names it (variables, the
-    locals of open steps, the journal, open requests, the pending options), and the
-    variables the seat's view hides start again from their initial values, so a bot
-    that plans on such copies uses no more than its seat's view holds.
+
+def determinize(program: Program, s: State, seat: int, rng) -> State:
+    """A copy of the game as `seat` might imagine it, made of what its view holds and of
+    fresh chance from `rng`, nothing else of the real game (docs/api.md, "Imagined deals").
+
+    The cards the seat sees stay where they are, and so does everything public; the cards
+    it cannot see are dealt at random into the places it cannot see.  Whatever else names
+    such a card (a variable, a local of an open step, the journal, an open request) names
+    one drawn afresh, so it keeps no place of the real game; the variables the view hides
+    start again from their initial values; the future is reseeded.  A pending choice whose
+    options name cards the seat cannot see (or another seat's choice) is asked again of
+    the imagined deal, and a deal is kept only where it offers the options as the seat saw
+    them, so an option means in the imagined game what it can mean to the seat.
     """
+    known = known_cards(program, s, seat)
+    if s.pending is not None and _asked_again(program, s, seat, known):
+        for _ in range(IMAGINED_TRIES):
+            c = _dealt(program, s, seat, known, rng)
+            if _asks_alike(program, c, s, seat, known):
+                return c
+    return _dealt(program, s, seat, known, rng)     # the options, renamed, keep their order
+
+
+def _dealt(program: Program, s: State, seat: int, known: set, rng) -> State:
+    """The imagined copy: the hidden cards dealt into the hidden places, taken in an order
+    that depends only on which cards they are (not on where they lie), then every other
+    name of a hidden card drawn afresh by a second, independent renaming."""
     c = s.copy()
-    known = known_cards(program, c, seat)
     places, hidden = [], []
     for z in program.zones.values():
         content = c.zones[z.name]
@@ -570,19 +587,60 @@ def determinize(program: Program, s: State, seat: int, rng) -> State:
                 if card not in known:
                     places.append((cards, i))
                     hidden.append(card)
+    hidden.sort()
     dealt = list(hidden)
     rng.shuffle(dealt)
     for (cards, i), card in zip(places, dealt):
         cards[i] = card
-    rename = {old: new for old, new in zip(hidden, dealt) if old != new}
+    named = list(hidden)
+    rng.shuffle(named)
+    rename = {old: new for old, new in zip(hidden, named) if old != new}
     if rename:
         _rename_cards(program, c, rename)
     _forget_hidden_values(program, c, seat)
     c.rng = Rng(state=rng.next())
+    c.seed = None          # the real seed would tell every card and the future
     c.stacks = []          # a stacked deck is the real future: the imagined one is random
     c.log = None
     c.tally = None         # what bots imagine is not measured
     return c
+
+
+def _asked_again(program: Program, s: State, seat: int, known: set) -> bool:
+    """Whether the pending choice must be computed again on an imagined deal: it is another
+    seat's (its options are not in this seat's view) or an option names a card unseen."""
+    player, options, cid = s.pending
+    return player != seat or _holding_unseen(program.choices[cid], options, known) != set()
+
+
+def _holding_unseen(spec, options, known: set) -> set:
+    """The indexes of the options holding a card outside `known`."""
+    if not (spec.cards or spec.card_lists or spec.slots):
+        return set()
+    return {i for i, o in enumerate(options) if any(c not in known for c in option_cards(spec, o))}
+
+
+def _asks_alike(program: Program, c: State, s: State, seat: int, known: set) -> bool:
+    """Ask the imagined copy `c` the pending question again; whether it asks it as the seat
+    saw it asked: the same player and choice and, when it is the seat's own, as many
+    options, the same where the seat sees them and face down where it does not."""
+    player, options, cid = s.pending
+    c.pending = None
+    c.pc -= 1                   # the choice's instruction (engine.refresh)
+    try:
+        run(program, c)
+    except RulesError:
+        return False
+    if c.pending is None or c.pending[0] != player or c.pending[2] != cid:
+        return False
+    if player != seat:
+        return True
+    again = c.pending[1]
+    if len(again) != len(options):
+        return False
+    spec = program.choices[cid]
+    unseen, unseen_again = _holding_unseen(spec, options, known), _holding_unseen(spec, again, known)
+    return unseen == unseen_again and all(a == o for i, (a, o) in enumerate(zip(again, options)) if i not in unseen)
 
 
 def _forget_hidden_values(program: Program, c: State, seat: int) -> None:
@@ -612,7 +670,8 @@ def _initial(init, c: State, local: dict):
 
 
 def _rename_cards(program: Program, c: State, rename: dict) -> None:
-    """Apply the imagined deal's renaming of hidden cards to every other place naming them."""
+    """Rename, by `rename`, each hidden card that something besides the zones names (the
+    zones were dealt apart from it, so what a name points to keeps no real place)."""
     def one(v):
         return rename.get(v, v) if isinstance(v, int) and not isinstance(v, bool) else v
 
