@@ -549,7 +549,7 @@ def refresh(program: Program, s: State) -> None:
         run(program, s)
 
 
-IMAGINED_TRIES = 20     # deals tried for one that offers the options the seat was shown
+IMAGINED_TRIES = 50     # deals tried for one that offers the options the seat was shown
 
 
 def determinize(program: Program, s: State, seat: int, rng) -> State:
@@ -592,12 +592,15 @@ def _dealt(program: Program, s: State, seat: int, known: set, rng) -> State:
     rng.shuffle(dealt)
     for (cards, i), card in zip(places, dealt):
         cards[i] = card
-    named = list(hidden)
-    rng.shuffle(named)
-    rename = {old: new for old, new in zip(hidden, named) if old != new}
-    if rename:
-        _rename_cards(program, c, rename)
-    _forget_hidden_values(program, c, seat)
+    forgotten = _hidden_values(program, c, seat)
+    for values, key, _, _ in forgotten:
+        values[key] = None          # named by nothing while the other names are drawn
+    if hidden:
+        named = list(hidden)
+        rng.shuffle(named)
+        _rename_cards(program, c, set(hidden), named)
+    for values, key, init, local in forgotten:
+        values[key] = _initial(init, c, local)
     c.rng = Rng(state=rng.next())
     c.seed = None          # the real seed would tell every card and the future
     c.stacks = []          # a stacked deck is the real future: the imagined one is random
@@ -643,19 +646,19 @@ def _asks_alike(program: Program, c: State, s: State, seat: int, known: set) -> 
     return unseen == unseen_again and all(a == o for i, (a, o) in enumerate(zip(again, options)) if i not in unseen)
 
 
-def _forget_hidden_values(program: Program, c: State, seat: int) -> None:
-    """Variables that the seat's view hides (declared hidden, or another seat's `owner`
-    variable) start again from their initial values: the imagined game holds no more
-    than the view.  (Cards in hidden places that other variables name are renamed.)"""
+def _hidden_values(program: Program, c: State, seat: int) -> list:
+    """The values that the seat's view hides (variables declared hidden, another seat's
+    `owner` variable), as (container, key, initial value, locals): the imagined game starts
+    them again from their initial values, so it holds no more than the view."""
+    out = []
     for name, vis in program.var_visibility.items():
         if vis == "hidden":
-            c.vars[name] = _initial(program.var_init[name], c, {})
+            out.append((c.vars, name, program.var_init[name], {}))
     for name, vis in program.pvar_visibility.items():
         if vis in ("hidden", "owner"):
             init, values = program.pvar_init[name], c.pvars[name]
-            for p in c.players:
-                if vis == "hidden" or p != seat:
-                    values[p] = _initial(init, c, {"p": p})
+            out.extend((values, p, init, {"p": p}) for p in c.players if vis == "hidden" or p != seat)
+    return out
 
 
 def _initial(init, c: State, local: dict):
@@ -669,11 +672,20 @@ def _initial(init, c: State, local: dict):
         return None
 
 
-def _rename_cards(program: Program, c: State, rename: dict) -> None:
-    """Rename, by `rename`, each hidden card that something besides the zones names (the
-    zones were dealt apart from it, so what a name points to keeps no real place)."""
+def _rename_cards(program: Program, c: State, hidden: set, named: list) -> None:
+    """Give each card of `hidden` that something besides the zones names the next name of
+    `named` (shuffled), in the order the state names them: the zones were dealt apart, so a
+    name keeps no place of the real game, and which card it was does not matter either
+    (two names of one card still name one card)."""
+    rename = {}
+
     def one(v):
-        return rename.get(v, v) if isinstance(v, int) and not isinstance(v, bool) else v
+        if isinstance(v, int) and not isinstance(v, bool) and v in hidden:
+            new = rename.get(v)
+            if new is None:
+                new = rename[v] = named[len(rename)]
+            return new
+        return v
 
     def many(v):
         return [one(x) for x in v] if isinstance(v, list) else one(v)
