@@ -566,18 +566,20 @@ def determinize(program: Program, s: State, seat: int, rng) -> State:
     them, so an option means in the imagined game what it can mean to the seat.
     """
     known = known_cards(program, s, seat)
-    if s.pending is not None and _asked_again(program, s, seat, known):
+    again = s.pending is not None and _asked_again(program, s, seat, known)
+    if again:
         for _ in range(IMAGINED_TRIES):
-            c = _dealt(program, s, seat, known, rng)
+            c = _dealt(program, s, seat, known, rng, True)
             if _asks_alike(program, c, s, seat, known):
                 return c
-    return _dealt(program, s, seat, known, rng)     # the options, renamed, keep their order
+    return _dealt(program, s, seat, known, rng, again)     # the options, renamed, keep their order
 
 
-def _dealt(program: Program, s: State, seat: int, known: set, rng) -> State:
+def _dealt(program: Program, s: State, seat: int, known: set, rng, options: bool) -> State:
     """The imagined copy: the hidden cards dealt into the hidden places, taken in an order
     that depends only on which cards they are (not on where they lie), then every other
-    name of a hidden card drawn afresh by a second, independent renaming."""
+    name of a hidden card drawn afresh by a second, independent renaming (of the pending
+    options too, when `options`: some name a card unseen)."""
     c = s.copy()
     places, hidden = [], []
     for z in program.zones.values():
@@ -596,9 +598,7 @@ def _dealt(program: Program, s: State, seat: int, known: set, rng) -> State:
     for values, key, _, _ in forgotten:
         values[key] = None          # named by nothing while the other names are drawn
     if hidden:
-        named = list(hidden)
-        rng.shuffle(named)
-        _rename_cards(program, c, set(hidden), named)
+        _rename_cards(program, c, known, hidden, rng, options)
     for values, key, init, local in forgotten:
         values[key] = _initial(init, c, local)
     c.rng = Rng(state=rng.next())
@@ -613,7 +613,11 @@ def _asked_again(program: Program, s: State, seat: int, known: set) -> bool:
     """Whether the pending choice must be computed again on an imagined deal: it is another
     seat's (its options are not in this seat's view) or an option names a card unseen."""
     player, options, cid = s.pending
-    return player != seat or _holding_unseen(program.choices[cid], options, known) != set()
+    if player != seat:
+        return True
+    spec = program.choices[cid]
+    return bool(spec.cards or spec.card_lists or spec.slots) and \
+        any(c not in known for o in options for c in option_cards(spec, o))
 
 
 def _holding_unseen(spec, options, known: set) -> set:
@@ -672,18 +676,23 @@ def _initial(init, c: State, local: dict):
         return None
 
 
-def _rename_cards(program: Program, c: State, hidden: set, named: list) -> None:
-    """Give each card of `hidden` that something besides the zones names the next name of
-    `named` (shuffled), in the order the state names them: the zones were dealt apart, so a
-    name keeps no place of the real game, and which card it was does not matter either
-    (two names of one card still name one card)."""
+def _rename_cards(program: Program, c: State, known: set, pool: list, rng, options: bool) -> None:
+    """Give each hidden card (not in `known`) that something besides the zones names a name
+    drawn afresh from `pool` (the hidden cards, in order), one after another in the order
+    the state names them: the zones were dealt apart, so a name keeps no place of the real
+    game, and which card it was does not matter either (two names of one card still name
+    one card).  The names are drawn as they are needed: most states name few such cards.
+    The pending options are renamed only when `options` (otherwise they name no such card)."""
     rename = {}
 
     def one(v):
-        if isinstance(v, int) and not isinstance(v, bool) and v in hidden:
+        if isinstance(v, int) and not isinstance(v, bool) and v not in known:
             new = rename.get(v)
             if new is None:
-                new = rename[v] = named[len(rename)]
+                k = len(rename)                     # a step of Fisher-Yates over the pool
+                j = k + rng.below(len(pool) - k)
+                pool[k], pool[j] = pool[j], pool[k]
+                new = rename[v] = pool[k]
             return new
         return v
 
@@ -713,6 +722,6 @@ def _rename_cards(program: Program, c: State, hidden: set, named: list) -> None:
     if "piece" in program.card_locals:       # requests carry a card as their piece
         for rec in c.requests:
             rec[4] = many(rec[4])
-    if c.pending is not None:
+    if c.pending is not None and options:
         spec = program.choices[c.pending[2]]
         c.pending = (c.pending[0], [renamed_option(spec, o, one) for o in c.pending[1]], c.pending[2])
