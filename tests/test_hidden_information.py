@@ -248,10 +248,30 @@ result:
 """
 
 # ... the card kept by a step's local name instead of a variable
-NAME_PLAYER_LOCAL = NAME_PLAYER.replace("  secret: {type: card, initial: null}\n", "") \
-    .replace('    - set: {secret: "random(stock)"}\n    - deal:',
-             '    - for_each: secret\n      in: "[random(stock)]"\n      do:\n      - deal:') \
-    .replace("    - turns:", "      - turns:").replace("\n        ", "\n          ")
+NAME_PLAYER_LOCAL = "name: name_player_local\nplayers: 4\n" + TEN.replace(', {id: "10", value: 10}', "") + """
+zones:
+  stock: {visibility: hidden}
+  hand: {per_player: true, visibility: owner}
+variables:
+  right: {type: "list[player]", initial: "[]"}
+flow:
+  round:
+    - shuffle: stock
+    - for_each: secret
+      in: "[random(stock)]"
+      do:
+        - deal: {from: stock, to: hand, count: 3, players: "[players[1], players[2], players[3]]"}
+        - turns:
+            count: 1
+            do:
+              - choose: "filter(players, p => p != current)"
+                as: who
+              - if: "secret in who.hand"
+                then: [set: {right: "[current]"}]
+    - end_game
+result:
+  winners: right
+"""
 
 GUESSES = [(GUESS, 0.1), (GUESS_NUMBER, 0.1), (GUESS_OWNER, 0.1), (GUESS_ZONE, 0.1),
            (NAME_CARD, 0.1), (NAME_PLACE, 0.1), (NAME_PLAYER, 1 / 3), (NAME_PLAYER_LOCAL, 1 / 3)]
