@@ -239,3 +239,29 @@ def test_the_first_example_of_the_api_document_runs(capsys):
     out = capsys.readouterr().out.splitlines()
     assert out[0].split() == ["4", str(load_game("hearts").num_actions), str(load_game("hearts").observation_size)]
     assert sum(eval(out[-1])) == pytest.approx(1.0)
+
+
+def test_resample_is_the_bots_imagined_deal_and_carries_no_seed():
+    """What a researcher's search resamples is what the bots imagine (engine.determinize):
+    the real seed would replay every shuffle, so it is not carried."""
+    from test_hidden_information import NAME_CARD
+    from interpreter.runtime.engine import determinize
+    from interpreter.runtime.state import Rng
+    game = Game(load_program_text(NAME_CARD), face_down=True)
+    s = game.new_state(seed=4)
+    for k in range(5):
+        other = s.resample(0, seed=k)
+        assert other.seed is None
+        assert other.state.to_dict() == determinize(game.program, s.state, 0, Rng(k)).to_dict()
+        assert other.legal_actions() == s.legal_actions()       # ten face-down cards, by place
+
+
+def test_resample_keeps_an_action_begun_only_for_the_seat_that_began_it():
+    game = load_game("go_fish")
+    s = game.new_state(seed=1)
+    asker, whom = s.current_player, s.legal_actions()
+    s.apply(whom[0])                                # 'player:0': whom to ask; the rank comes next
+    begun = s.legal_actions()
+    assert s.resample(asker, seed=2).legal_actions() == begun
+    other = next(p for p in range(game.num_players) if p != asker)
+    assert s.resample(other, seed=2).legal_actions() == whom       # the asker's choice is its own

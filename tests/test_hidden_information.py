@@ -14,6 +14,7 @@ from test_gnav2_rules import gnav2
 
 from interpreter import apply, load_program_text, new_game, view
 from interpreter.play.agents import MonteCarloAgent, RandomAgent
+from interpreter.play.ismcts import ISMCTSAgent
 from interpreter.cli import run
 from interpreter.runtime.engine import determinize
 from interpreter.runtime.state import Rng
@@ -38,15 +39,17 @@ def test_a_card_variable_shows_a_hidden_card_only_to_who_can_see_it():
     assert view(t.program, t.state, None)["vars"]["drawn"] == "6D"
 
 
-def test_an_imagined_deal_renames_a_hidden_card_wherever_it_is_named():
+def test_a_variable_naming_a_card_hidden_from_the_seat_names_one_drawn_afresh():
+    """The opponent cannot see which card was drawn nor where it lies: in its imagined deals
+    the variable names a card it cannot see, and not the card at the real card's place."""
     t = drawn_and_undecided()
     place = t.state.zones["hand"][0].index(t.state.vars["drawn"])
-    seen = set()
-    for k in range(20):
-        c = determinize(t.program, t.state, 1, Rng(k))
-        assert c.vars["drawn"] == c.zones["hand"][0][place]
-        seen.add(c.vars["drawn"])
-    assert len(seen) > 5                      # the opponent does not know which card it is
+    deals = [determinize(t.program, t.state, 1, Rng(k)) for k in range(200)]
+    unseen = set(t.state.zones["stock"]) | set(t.state.zones["hand"][0])
+    assert all(c.vars["drawn"] in unseen for c in deals)
+    assert len({c.vars["drawn"] for c in deals}) > 20           # it does not know which card it is
+    at_place = sum(c.vars["drawn"] == c.zones["hand"][0][place] for c in deals)
+    assert at_place < 20                        # nor where: 1 in len(unseen), not every deal
     mine = determinize(t.program, t.state, 0, Rng(1))
     assert mine.vars["drawn"] == t.state.vars["drawn"]      # the drawer does
 
@@ -179,18 +182,229 @@ GUESS_ZONE = GUESS.replace("  stock: {visibility: hidden}",
     .replace("            as: guess\n", '            as: guess\n            by: "players[0]"\n')
 
 
-@pytest.mark.parametrize("text", [GUESS, GUESS_NUMBER, GUESS_OWNER, GUESS_ZONE],
-                         ids=["card", "hidden number", "owner's number", "a local naming the other's hand"])
-def test_the_planning_bot_does_no_better_than_chance_at_a_value_kept_from_it(text):
-    program = load_program_text(text)
-    games = 200
+# The guesses below offer the seat cards it cannot see, numbers or players; each ruleset hides
+# where the secret lies, so a bot that guessed better than chance would see more than its seat.
+TEN = """
+deck:
+  product:
+    rank: [{id: "1", value: 1}, {id: "2", value: 2}, {id: "3", value: 3}, {id: "4", value: 4},
+           {id: "5", value: 5}, {id: "6", value: 6}, {id: "7", value: 7}, {id: "8", value: 8},
+           {id: "9", value: 9}, {id: "10", value: 10}]
+  zone: stock
+"""
+
+# Seat 1 names one of the ten face-down cards (the stock, sorted: the options are the cards
+# in order of value, whatever was on top); it wins if it names the card that was on top.
+NAME_CARD = "name: name_card\nplayers: 2\n" + TEN + """
+zones:
+  stock: {visibility: hidden}
+variables:
+  secret: {type: card, initial: null}
+  right: {type: "list[player]", initial: "[]"}
+flow:
+  round:
+    - shuffle: stock
+    - set: {secret: "top(stock)"}
+    - sort: {zone: stock, by: "card.value"}
+    - turns:
+        count: 1
+        do:
+          - choose: stock
+            as: pick
+          - if: "pick == secret"
+            then: [set: {right: "[current]"}]
+    - end_game
+result:
+  winners: right
+"""
+
+# ... names the place of that card in the sorted stock, a number
+NAME_PLACE = NAME_CARD.replace("name: name_card", "name: name_place") \
+    .replace("- choose: stock", '- choose: "range(0, 10)"').replace("pick == secret", "stock[pick] == secret")
+
+# ... or the player who holds it (three others hold three cards each)
+NAME_PLAYER = "name: name_player\nplayers: 4\n" + TEN.replace(', {id: "10", value: 10}', "") + """
+zones:
+  stock: {visibility: hidden}
+  hand: {per_player: true, visibility: owner}
+variables:
+  secret: {type: card, initial: null}
+  right: {type: "list[player]", initial: "[]"}
+flow:
+  round:
+    - shuffle: stock
+    - set: {secret: "random(stock)"}
+    - deal: {from: stock, to: hand, count: 3, players: "[players[1], players[2], players[3]]"}
+    - turns:
+        count: 1
+        do:
+          - choose: "filter(players, p => p != current)"
+            as: who
+          - if: "secret in who.hand"
+            then: [set: {right: "[current]"}]
+    - end_game
+result:
+  winners: right
+"""
+
+# ... the card kept by a step's local name instead of a variable
+NAME_PLAYER_LOCAL = "name: name_player_local\nplayers: 4\n" + TEN.replace(', {id: "10", value: 10}', "") + """
+zones:
+  stock: {visibility: hidden}
+  hand: {per_player: true, visibility: owner}
+variables:
+  right: {type: "list[player]", initial: "[]"}
+flow:
+  round:
+    - shuffle: stock
+    - for_each: secret
+      in: "[random(stock)]"
+      do:
+        - deal: {from: stock, to: hand, count: 3, players: "[players[1], players[2], players[3]]"}
+        - turns:
+            count: 1
+            do:
+              - choose: "filter(players, p => p != current)"
+                as: who
+              - if: "secret in who.hand"
+                then: [set: {right: "[current]"}]
+    - end_game
+result:
+  winners: right
+"""
+
+GUESSES = [(GUESS, 0.1), (GUESS_NUMBER, 0.1), (GUESS_OWNER, 0.1), (GUESS_ZONE, 0.1),
+           (NAME_CARD, 0.1), (NAME_PLACE, 0.1), (NAME_PLAYER, 1 / 3), (NAME_PLAYER_LOCAL, 1 / 3)]
+GUESS_IDS = ["number, of a card", "number, hidden", "number, owner's", "number, a local naming the other's hand",
+             "card", "number, the card's place", "player", "player, of a local card"]
+BOTS = {"mc": lambda seed: MonteCarloAgent(seed, playouts=3), "ismcts": lambda seed: ISMCTSAgent(seed, iterations=40)}
+
+
+def wins_of(program, bot, games=200) -> int:
+    """How many of `games` the bot in seat 1 wins against random bots."""
+    n = len(new_game(program, seed=0).players)
     wins = 0
     for seed in range(games):
-        s = play(program, [MonteCarloAgent(seed, playouts=3), RandomAgent(seed)], seed=seed, log=False)
-        wins += s.result["winners"] == [0]
-    # chance is 1 in 10; a bot that saw the secret would win every game
-    bound = games * 0.1 + 3 * math.sqrt(games * 0.1 * 0.9)
-    assert wins <= bound, f"the bot won {wins} of {games}: it sees the hidden card"
+        agents = [BOTS[bot](seed)] + [RandomAgent(seed * 10 + k) for k in range(1, n)]
+        wins += play(program, agents, seed=seed, log=False).result["winners"] == [0]
+    return wins
+
+
+@pytest.mark.parametrize("bot", sorted(BOTS))
+@pytest.mark.parametrize("text,chance", GUESSES, ids=GUESS_IDS)
+def test_a_planning_bot_guesses_a_secret_no_better_than_chance(text, chance, bot):
+    games = 200
+    wins = wins_of(load_program_text(text), bot, games)
+    # a bot that saw the secret would win every game; one that guesses, 200 * chance give or take
+    spread = 4 * math.sqrt(games * chance * (1 - chance))
+    assert games * chance - spread <= wins <= games * chance + spread, \
+        f"the {bot} bot won {wins} of {games}: it sees the secret"
+
+
+# The options of `choose: stock` are the stock's cards in its order, the top one last: a
+# seat may know that, and the bots use it as a person could.
+GUESS_TOP = NAME_CARD.replace("    - sort: {zone: stock, by: \"card.value\"}\n", "").replace("pick == secret", "pick == top(stock)")
+
+
+class LastAgent:
+    def choose(self, decision):
+        return decision.count - 1
+
+
+@pytest.mark.parametrize("bot", sorted(BOTS))
+def test_a_planning_bot_knows_what_the_seat_may_know_of_an_option_it_cannot_see(bot):
+    program = load_program_text(GUESS_TOP)
+    assert all(play(program, [LastAgent(), RandomAgent(seed)], seed=seed, log=False).result["winners"] == [0]
+               for seed in range(20))
+    assert wins_of(program, bot, 50) >= 45
+
+
+def at_decision(text, seed=1):
+    program = load_program_text(text)
+    return program, new_game(program, seed=seed)
+
+
+def chi_square(counts, total) -> float:
+    expected = total / len(counts)
+    return sum((n - expected) ** 2 / expected for n in counts)
+
+
+CHI2_9 = 27.88          # 9 degrees of freedom: exceeded by chance once in a thousand
+
+
+def test_an_imagined_deal_puts_each_unseen_card_anywhere_the_seat_cannot_see():
+    """Over many imagined deals (fixed seeds), the card at a hidden place, the place of the
+    card a variable names and the option naming that card are each uniform."""
+    program, s = at_decision(NAME_CARD)
+    deals = 2000
+    at_bottom, secret_at, option_of = [0] * 10, [0] * 10, [0] * 10
+    for k in range(deals):
+        c = determinize(program, s, 0, Rng(k))
+        stock, options = c.zones["stock"], c.pending[1]
+        at_bottom[stock[0]] += 1
+        secret_at[stock.index(c.vars["secret"])] += 1
+        option_of[options.index(c.vars["secret"])] += 1
+    for counts in (at_bottom, secret_at, option_of):
+        assert chi_square(counts, deals) < CHI2_9, counts
+
+
+def told_apart_by_no_seat(program, s, seat, seed) -> "State":
+    """Another real game `seat` cannot tell from `s`: the cards it cannot see lie otherwise,
+    the variable names another of them, the generator and the seed differ."""
+    from interpreter.runtime.engine import known_cards, refresh
+    other = s.copy()
+    known = known_cards(program, s, seat)
+    places = [(cards, i) for z in program.zones.values()
+              for cards in (other.zones[z.name] if z.per_player else [other.zones[z.name]])
+              for i, card in enumerate(cards) if card not in known]
+    cards = [cards[i] for cards, i in places]
+    rng = Rng(seed)
+    rng.shuffle(cards)
+    for (zone, i), card in zip(places, cards):
+        zone[i] = card
+    other.vars["secret"] = cards[0]
+    other.rng, other.seed = Rng(seed + 1), seed + 2
+    refresh(program, other)
+    other.steps, other.work = s.steps, s.work
+    assert view(program, other, seat) == view(program, s, seat)
+    assert other.to_dict() != s.to_dict()
+    return other
+
+
+@pytest.mark.parametrize("text,seat", [(NAME_CARD, 0), (NAME_PLAYER, 0), (NAME_PLAYER, 2)],
+                         ids=["a choice of unseen cards", "a choice of players", "another seat's choice"])
+def test_an_imagined_deal_is_the_same_from_every_real_game_the_seat_cannot_tell_apart(text, seat):
+    program, s = at_decision(text)
+    for k in range(5):
+        other = told_apart_by_no_seat(program, s, seat, seed=k)
+        for j in range(3):
+            mine, theirs = determinize(program, s, seat, Rng(j)), determinize(program, other, seat, Rng(j))
+            assert mine.to_dict() == theirs.to_dict()
+
+
+def test_an_imagined_deal_carries_neither_the_seed_nor_the_generator_nor_the_account():
+    program, s = at_decision(NAME_CARD)
+    c = determinize(program, s, 0, Rng(7))
+    assert c.seed is None and c.log is None and c.rng.state != s.rng.state
+    assert determinize(program, s, 0, Rng(7)).rng.state == c.rng.state     # the bot's own chance
+
+
+# Seat 1 takes a card of value above 5 from the face-down stock: how many it is offered tells
+# it something, and every imagined deal offers as many (the other seat holds two cards).
+ABOVE_FIVE = NAME_CARD.replace("name: name_card", "name: above_five") \
+    .replace("  stock: {visibility: hidden}", "  stock: {visibility: hidden}\n  hand: {per_player: true, visibility: owner}") \
+    .replace('    - set: {secret: "top(stock)"}\n', '    - deal: {from: stock, to: hand, count: 2, players: "[players[1]]"}\n') \
+    .replace("- choose: stock", '- choose: "filter(stock, c => c.value > 5)"')
+
+
+def test_an_imagined_deal_offers_the_options_the_seat_was_shown():
+    program = load_program_text(ABOVE_FIVE)
+    for seed in range(5):
+        s = new_game(program, seed=seed)
+        for k in range(20):
+            c = determinize(program, s, 0, Rng(k))
+            assert len(c.pending[1]) == len(s.pending[1])
+            assert all(program.deck.attrs["value"][1][card] > 5 for card in c.pending[1])
 
 
 # -- a person at the table --------------------------------------------------------------

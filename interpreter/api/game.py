@@ -203,11 +203,16 @@ class GameState:
         return self.clone()     # the game (compiled rules) is shared; the state is copied
 
     def resample(self, seat: int, seed: int | None = None) -> "GameState":
-        """A copy of the game as `seat` might imagine it: the cards it cannot see dealt at
-        random, the future reseeded (what a planning bot searches on)."""
+        """A copy of the game as `seat` might imagine it, the bots' imagined deal
+        (engine.determinize): made of the seat's view and fresh chance, no real seed.  The
+        tokens of an action begun are kept only for the seat that began it, and only where
+        the imagined options still fit them."""
         rng = Rng(seed if seed is not None else random.randrange(2 ** 31))
-        c = GameState(self.game, engine.determinize(self.game.program, self.state, seat, rng), self._prefix)
+        own = self._prefix if self._prefix and self.current_player == seat else ()
+        c = GameState(self.game, engine.determinize(self.game.program, self.state, seat, rng), own)
         c._value = list(self._value)
+        if own and not c._fitting():
+            c._prefix = ()
         return c
 
     @property

@@ -40,7 +40,8 @@ class Decision:
         return seat_view(self._program, self._state, self.seat)
 
     def imagine(self, rng):
-        """A copy of the game with the cards this seat cannot see dealt at random (for planning)."""
+        """A copy of the game as this seat might imagine it, for planning: made of its view and
+        of fresh chance from `rng` alone (engine.determinize)."""
         return determinize(self._program, self._state, self.seat, rng)
 
     @property
@@ -157,8 +158,8 @@ class HumanAgent:
 class MonteCarloAgent:
     """Plays each option out many times on imagined copies of the game and keeps the best.
 
-    The copies come from Decision.imagine: the cards its seat cannot see are dealt at
-    random, so the bot plans with what its seat may know.  The play-outs use random
+    The copies come from Decision.imagine: made of its seat's view and fresh chance, so
+    the bot plans with what its seat may know.  The play-outs use random
     bots.  Where the ruleset gives a `standing` (how well a player stands mid-game), a
     play-out stops at the end of the round and scores the seat's standing against the
     best other; a play-out that reaches the end of the game scores a win far above
@@ -185,8 +186,8 @@ class MonteCarloAgent:
         program, seat = decision.program, decision.seat
         total, played = 0.0, 0
         for _ in range(self.playouts):
-            game = decision.imagine(self.rng)
             try:
+                game = decision.imagine(self.rng)
                 apply(program, game, option)
                 total += self._playout(program, game, seat)
                 played += 1

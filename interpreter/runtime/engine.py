@@ -273,8 +273,7 @@ def _unseen(program, s, seat, spec, options) -> set:
     computed from the cards, could name it, so the seat reads 'face-down card 3' instead."""
     if not (spec.cards or spec.card_lists or spec.slots):
         return set()
-    known = known_cards(program, s, seat)
-    return {i for i, o in enumerate(options) if any(c not in known for c in option_cards(spec, o))}
+    return _holding_unseen(spec, options, known_cards(program, s, seat))
 
 
 def _label(label, s: State, option, i: int) -> str:
@@ -552,18 +551,38 @@ def refresh(program: Program, s: State) -> None:
         run(program, s)
 
 
-def determinize(program: Program, s: State, seat: int, rng) -> State:
-    """A copy of the game as `seat` might imagine it: every card that seat cannot see is
-    dealt at random into the places it cannot see, and the future is reseeded.
+IMAGINED_TRIES = 50     # deals tried for one that offers the options the seat was shown
 
-    Zone sizes, the cards the seat sees and everything public stay as they are.  Each
-    hidden card is renamed consistently wherever the state names it (variables, the
-    locals of open steps, the journal, open requests, the pending options), and the
-    variables the seat's view hides start again from their initial values, so a bot
-    that plans on such copies uses no more than its seat's view holds.
+
+def determinize(program: Program, s: State, seat: int, rng) -> State:
+    """A copy of the game as `seat` might imagine it, made of what its view holds and of
+    fresh chance from `rng`, nothing else of the real game (docs/api.md, "Imagined deals").
+
+    The cards the seat sees stay where they are, and so does everything public; the cards
+    it cannot see are dealt at random into the places it cannot see.  Whatever else names
+    such a card (a variable, a local of an open step, the journal, an open request) names
+    one drawn afresh, so it keeps no place of the real game; the variables the view hides
+    start again from their initial values; the future is reseeded.  A pending choice whose
+    options name cards the seat cannot see (or another seat's choice) is asked again of
+    the imagined deal, and a deal is kept only where it offers the options as the seat saw
+    them, so an option means in the imagined game what it can mean to the seat.
     """
+    known = known_cards(program, s, seat)
+    again = s.pending is not None and _asked_again(program, s, seat, known)
+    if again:
+        for _ in range(IMAGINED_TRIES):
+            c = _dealt(program, s, seat, known, rng, True)
+            if _asks_alike(program, c, s, seat, known):
+                return c
+    return _dealt(program, s, seat, known, rng, again)     # the options, renamed, keep their order
+
+
+def _dealt(program: Program, s: State, seat: int, known: set, rng, options: bool) -> State:
+    """The imagined copy: the hidden cards dealt into the hidden places, taken in an order
+    that depends only on which cards they are (not on where they lie), then every other
+    name of a hidden card drawn afresh by a second, independent renaming (of the pending
+    options too, when `options`: some name a card unseen)."""
     c = s.copy()
-    known = known_cards(program, c, seat)
     places, hidden = [], []
     for z in program.zones.values():
         content = c.zones[z.name]
@@ -572,34 +591,80 @@ def determinize(program: Program, s: State, seat: int, rng) -> State:
                 if card not in known:
                     places.append((cards, i))
                     hidden.append(card)
+    hidden.sort()
     dealt = list(hidden)
     rng.shuffle(dealt)
     for (cards, i), card in zip(places, dealt):
         cards[i] = card
-    rename = {old: new for old, new in zip(hidden, dealt) if old != new}
-    if rename:
-        _rename_cards(program, c, rename)
-    _forget_hidden_values(program, c, seat)
+    forgotten = _hidden_values(program, c, seat)
+    for values, key, _, _ in forgotten:
+        values[key] = None          # named by nothing while the other names are drawn
+    if hidden:
+        _rename_cards(program, c, known, hidden, rng, options)
+    for values, key, init, local in forgotten:
+        values[key] = _initial(init, c, local)
     c.rng = Rng(state=rng.next())
+    c.seed = None          # the real seed would tell every card and the future
     c.stacks = []          # a stacked deck is the real future: the imagined one is random
     c.log = None
     c.tally = None         # what bots imagine is not measured
     return c
 
 
-def _forget_hidden_values(program: Program, c: State, seat: int) -> None:
-    """Variables that the seat's view hides (declared hidden, or another seat's `owner`
-    variable) start again from their initial values: the imagined game holds no more
-    than the view.  (Cards in hidden places that other variables name are renamed.)"""
+def _asked_again(program: Program, s: State, seat: int, known: set) -> bool:
+    """Whether the pending choice must be computed again on an imagined deal: it is another
+    seat's (its options are not in this seat's view) or an option names a card unseen."""
+    player, options, cid = s.pending
+    if player != seat:
+        return True
+    spec = program.choices[cid]
+    return bool(spec.cards or spec.card_lists or spec.slots) and \
+        any(c not in known for o in options for c in option_cards(spec, o))
+
+
+def _holding_unseen(spec, options, known: set) -> set:
+    """The indexes of the options holding a card outside `known`."""
+    if not (spec.cards or spec.card_lists or spec.slots):
+        return set()
+    return {i for i, o in enumerate(options) if any(c not in known for c in option_cards(spec, o))}
+
+
+def _asks_alike(program: Program, c: State, s: State, seat: int, known: set) -> bool:
+    """Ask the imagined copy `c` the pending question again; whether it asks it as the seat
+    saw it asked: the same player and choice and, when it is the seat's own, as many
+    options, the same where the seat sees them and face down where it does not."""
+    player, options, cid = s.pending
+    c.pending = None
+    c.pc -= 1                   # the choice's instruction (engine.refresh)
+    try:
+        run(program, c)
+    except RulesError:
+        return False
+    if c.pending is None or c.pending[0] != player or c.pending[2] != cid:
+        return False
+    if player != seat:
+        return True
+    again = c.pending[1]
+    if len(again) != len(options):
+        return False
+    spec = program.choices[cid]
+    unseen, unseen_again = _holding_unseen(spec, options, known), _holding_unseen(spec, again, known)
+    return unseen == unseen_again and all(a == o for i, (a, o) in enumerate(zip(again, options)) if i not in unseen)
+
+
+def _hidden_values(program: Program, c: State, seat: int) -> list:
+    """The values that the seat's view hides (variables declared hidden, another seat's
+    `owner` variable), as (container, key, initial value, locals): the imagined game starts
+    them again from their initial values, so it holds no more than the view."""
+    out = []
     for name, vis in program.var_visibility.items():
         if vis == "hidden":
-            c.vars[name] = _initial(program.var_init[name], c, {})
+            out.append((c.vars, name, program.var_init[name], {}))
     for name, vis in program.pvar_visibility.items():
         if vis in ("hidden", "owner"):
             init, values = program.pvar_init[name], c.pvars[name]
-            for p in c.players:
-                if vis == "hidden" or p != seat:
-                    values[p] = _initial(init, c, {"p": p})
+            out.extend((values, p, init, {"p": p}) for p in c.players if vis == "hidden" or p != seat)
+    return out
 
 
 def _initial(init, c: State, local: dict):
@@ -613,10 +678,25 @@ def _initial(init, c: State, local: dict):
         return None
 
 
-def _rename_cards(program: Program, c: State, rename: dict) -> None:
-    """Apply the imagined deal's renaming of hidden cards to every other place naming them."""
+def _rename_cards(program: Program, c: State, known: set, pool: list, rng, options: bool) -> None:
+    """Give each hidden card (not in `known`) that something besides the zones names a name
+    drawn afresh from `pool` (the hidden cards, in order), one after another in the order
+    the state names them: the zones were dealt apart, so a name keeps no place of the real
+    game, and which card it was does not matter either (two names of one card still name
+    one card).  The names are drawn as they are needed: most states name few such cards.
+    The pending options are renamed only when `options` (otherwise they name no such card)."""
+    rename = {}
+
     def one(v):
-        return rename.get(v, v) if isinstance(v, int) and not isinstance(v, bool) else v
+        if isinstance(v, int) and not isinstance(v, bool) and v not in known:
+            new = rename.get(v)
+            if new is None:
+                k = len(rename)                     # a step of Fisher-Yates over the pool
+                j = k + rng.below(len(pool) - k)
+                pool[k], pool[j] = pool[j], pool[k]
+                new = rename[v] = pool[k]
+            return new
+        return v
 
     def many(v):
         return [one(x) for x in v] if isinstance(v, list) else one(v)
@@ -644,6 +724,6 @@ def _rename_cards(program: Program, c: State, rename: dict) -> None:
     if "piece" in program.card_locals:       # requests carry a card as their piece
         for rec in c.requests:
             rec[4] = many(rec[4])
-    if c.pending is not None:
+    if c.pending is not None and options:
         spec = program.choices[c.pending[2]]
         c.pending = (c.pending[0], [renamed_option(spec, o, one) for o in c.pending[1]], c.pending[2])
