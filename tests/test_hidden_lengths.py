@@ -78,3 +78,13 @@ def test_gin_rummy_never_tells_a_seat_how_many_of_the_rivals_discards_would_knoc
                 checked += len(s.vars[name]) > len(seen[name])
             apply(program, s, rng.randrange(len(s.pending[1])))
     assert checked        # the rival's lists did hold cards it could not see
+
+
+def test_an_imagined_deal_holds_a_hidden_card_list_as_the_view_shows_it():
+    from interpreter.runtime.engine import determinize
+    from interpreter.runtime.state import Rng
+    program, s = _game()
+    shown = list(s.zones["shown"])
+    for k in range(20):
+        imagined = determinize(program, s, 1, Rng(k))
+        assert imagined.vars["mine"] == shown           # the rival's two cards: only the one it sees

@@ -178,6 +178,18 @@ def test_the_world_ismcts_imagines_is_not_dealt_from_the_real_seed():
     assert str(game_api(game).new_state(imagined.inner.seed)) != str(game_api(game).new_state(s.inner.seed))
 
 
+def test_the_world_ismcts_imagines_keeps_no_other_seats_own_actions():
+    """Another seat's own actions may name cards this seat never saw (a card laid face down)."""
+    game = openspiel_game("gin_rummy")
+    s = dealt_at_random(game, np.random.RandomState(4))
+    rng = np.random.RandomState(6)
+    while not s.is_terminal() and min(len(m) for m in s._mine) < 3:
+        s.apply_action(int(rng.choice(s.legal_actions())))
+    imagined = s.resample_from_infostate(0, np.random.RandomState(5).rand)
+    assert imagined.information_state_string(0) == s.information_state_string(0)
+    assert imagined._mine[0] == s._mine[0] and not any(imagined._mine[1:])
+
+
 def test_a_game_of_the_api_replays_here_from_its_seed():
     game = openspiel_game("hearts2")
     s = game.new_initial_state()

@@ -163,6 +163,8 @@ class CardState(pyspiel.State):
         (OpenSpiel's ISMCTS bot searches on these)."""
         c = self.__deepcopy__({})
         c._seed = [int(sampler() * 256) for _ in self._seed]     # mid-deal: bytes no seat has seen
+        # the others' own actions may name cards `player` never saw (a card laid face down)
+        c._mine = [list(m) if p == player else [] for p, m in enumerate(self._mine)]
         if c.inner is not None:
             imagined = int(sampler() * 2 ** 53)
             c.inner = self.inner.resample(player, seed=imagined)

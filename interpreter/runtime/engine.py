@@ -561,7 +561,8 @@ def determinize(program: Program, s: State, seat: int, rng) -> State:
     The cards the seat sees stay where they are, and so does everything public; the cards
     it cannot see are dealt at random into the places it cannot see.  Whatever else names
     such a card (a variable, a local of an open step, the journal, an open request) names
-    one drawn afresh, so it keeps no place of the real game; the variables the view hides
+    one drawn afresh, so it keeps no place of the real game (a variable's list keeps only
+    the cards the seat sees, as its view shows it); the variables the view hides
     start again from their initial values; the future is reseeded.  A pending choice whose
     options name cards the seat cannot see (or another seat's choice) is asked again of
     the imagined deal, and a deal is kept only where it offers the options as the seat saw
@@ -701,13 +702,16 @@ def _rename_cards(program: Program, c: State, known: set, pool: list, rng, optio
     def many(v):
         return [one(x) for x in v] if isinstance(v, list) else one(v)
 
+    def seen(v):            # a variable's list, as the view shows it: not how many others it held
+        return [x for x in v if x in known or x is None] if isinstance(v, list) else one(v)
+
     sym = program.symbols
     for name, typ in sym.global_vars.items():
         if typ in CARD_TYPES and name in c.vars:
-            c.vars[name] = many(c.vars[name])
+            c.vars[name] = seen(c.vars[name])
     for name, typ in sym.player_vars.items():
         if typ in CARD_TYPES and name in c.pvars:
-            c.pvars[name] = [many(v) for v in c.pvars[name]]
+            c.pvars[name] = [seen(v) for v in c.pvars[name]]
     waiting = [(c.pc, c.locals)] + [(ret, loc) for ret, loc in c.frames]
     done = set()
     for pc, loc in waiting:             # each frame's locals, with the names its scope types as cards
