@@ -1,10 +1,21 @@
 """Helpers that let tests read like the rules: a table with a stacked deck and scripted moves."""
 from __future__ import annotations
 
+import atexit
+import os
 import pathlib
 import re
+import shutil
+import tempfile
 
 import pytest
+
+# Tests leave nothing in the user's home or cache: matplotlib's font cache (and anything
+# else that honours these) goes to a folder of this run's own, in the system's temp folder.
+_SCRATCH = tempfile.mkdtemp(prefix="card-interpreter-tests-")
+os.environ["MPLCONFIGDIR"] = os.path.join(_SCRATCH, "matplotlib")
+os.environ["XDG_CACHE_HOME"] = os.path.join(_SCRATCH, "cache")
+atexit.register(shutil.rmtree, _SCRATCH, True)
 
 from interpreter import apply, labels, load_program, new_game
 from interpreter.runtime.engine import refresh

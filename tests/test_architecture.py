@@ -12,7 +12,7 @@ import pytest
 PACKAGE = pathlib.Path(__file__).parent.parent / "interpreter"
 
 # What each part may import, besides itself and the shared modules (errors, limits, messages).
-SHARED = {"errors", "limits", "messages"}
+SHARED = {"errors", "limits", "messages", "shown"}
 ALLOWED = {
     "source": set(),
     "lang": set(),
@@ -77,9 +77,9 @@ def test_each_stage_imports_only_the_stages_before_it(module):
     assert not wrong, f"{module} imports {wrong}"
 
 
-def test_the_shared_modules_import_nothing_of_ours():
+def test_the_shared_modules_import_nothing_of_ours_but_each_other():
     for name in SHARED:
-        assert GRAPH[f"interpreter.{name}"] == set(), name
+        assert GRAPH[f"interpreter.{name}"] <= {f"interpreter.{m}" for m in SHARED - {name}}, name
 
 
 def test_there_are_no_import_cycles():
