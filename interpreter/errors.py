@@ -13,7 +13,6 @@ from dataclasses import dataclass, field, replace
 from .shown import printable
 
 
-
 @dataclass(frozen=True, order=True)
 class Problem:
     file: str
@@ -38,7 +37,7 @@ def format_problem(p: Problem) -> str:
 
     This is the one place where a position and a message become text: every error and
     report line that names a place in a file is a Problem formatted here."""
-    file, message = _printable(str(p.file)), _printable(p.message)
+    file, message = printable(str(p.file)), printable(p.message)
     if not p.line:
         text = f"{file}: {message}"
     else:
@@ -46,7 +45,7 @@ def format_problem(p: Problem) -> str:
         if p.source:
             text += "\n" + _with_caret(p.source, p.col, p.end)
     if p.hint:
-        text += f"\n    hint: {_printable(p.hint)}"
+        text += f"\n    hint: {printable(p.hint)}"
     return text
 
 
@@ -56,16 +55,12 @@ def _with_caret(line: str, col: int, end: int | None = None, width: int = 100) -
     line = line.expandtabs(1).rstrip()
     start = max(0, min(col - 1 - width // 2, len(line) - width))
     shown = line[start:start + width]
-    before = _printable(shown[:max(0, col - 1 - start)])
+    before = printable(shown[:max(0, col - 1 - start)])
     mark = "^"
     if end is not None and end > col + 1:
-        span = _printable(shown[max(0, col - 1 - start):max(0, end - 1 - start)])
+        span = printable(shown[max(0, col - 1 - start):max(0, end - 1 - start)])
         mark += "~" * (len(span) - 1)
-    return f"    {_printable(shown)}\n    {' ' * len(before)}{mark}"
-
-
-def _printable(text: str) -> str:
-    return printable(text)       # a message is one line, and never drives the terminal
+    return f"    {printable(shown)}\n    {' ' * len(before)}{mark}"
 
 
 class InterpreterError(Exception):

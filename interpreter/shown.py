@@ -37,5 +37,9 @@ class PrintableStream:
     def write(self, text) -> int:
         return self.raw.write(printable(text, newlines=True))
 
+    def writelines(self, lines) -> None:
+        for line in lines:
+            self.write(line)
+
     def __getattr__(self, name):
         return getattr(self.raw, name)

@@ -88,3 +88,39 @@ def test_an_imagined_deal_holds_a_hidden_card_list_as_the_view_shows_it():
     for k in range(20):
         imagined = determinize(program, s, 1, Rng(k))
         assert imagined.vars["mine"] == shown           # the rival's two cards: only the one it sees
+
+
+UNDONE = """name: undone
+players: 3
+deck: {cards: [a, b, c, d, e, f, g, h, i], zone: stock}
+zones: {stock: {visibility: hidden}, hand: {per_player: true, visibility: owner}}
+flow:
+  round:
+    - deal: {from: stock, to: hand, count: 3}
+    - move: {card: "top(player(0).hand)", from: "player(0).hand", to: "player(1).hand", journal: true}
+    - choose: [1, 2]
+      by: player(2)
+    - undo_journal
+    - choose: [1, 2]
+      by: player(2)
+    - end_game
+result: {winners: "[]"}
+"""
+
+
+def test_an_imagined_deal_undoes_a_noted_move_as_the_real_game_does():
+    """A move noted to undo names, in the imagined deal, a card that lies where the move left
+    it: undoing it gives the zones the sizes they have in the real game (sizes are public)."""
+    from interpreter import apply
+    from interpreter.runtime.engine import determinize
+    from interpreter.runtime.state import Rng
+    program = load_program_text(UNDONE)
+    s = new_game(program, seed=1)
+    real = new_game(program, seed=1)
+    apply(program, real, 0)
+    sizes = [len(h) for h in real.zones["hand"]]
+    assert sizes == [3, 3, 3]
+    for k in range(100):
+        imagined = determinize(program, s, 2, Rng(k))
+        apply(program, imagined, 0)
+        assert [len(h) for h in imagined.zones["hand"]] == sizes

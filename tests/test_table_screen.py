@@ -97,6 +97,20 @@ def test_a_round_has_a_header_and_its_changes_at_its_end():
     assert "revealed" in end and "Player 1 score 0 →" in end
 
 
+def test_the_drawn_round_summary_puts_each_change_on_a_line_of_its_own():
+    from rich.console import Console
+    from interpreter.cli.screen import RichScreen
+    program = load_program("hearts2")
+    s, _ = played_until(program, 3, 26)             # one whole hand
+    console = Console(file=io.StringIO(), width=120, color_system=None)
+    screen = RichScreen(program, console, 0, ["Player 1", "Player 2"])
+    screen.account(s.log)
+    drawn = console.file.getvalue()
+    assert "\\n" not in drawn
+    assert any("Player 1 score 0 →" in line for line in drawn.splitlines())
+    assert any("Player 2 score 0 →" in line for line in drawn.splitlines())
+
+
 def test_a_person_at_a_pipe_gets_plain_lines_and_at_a_terminal_the_drawn_table(monkeypatch):
     from interpreter.cli import run
     out = io.StringIO()

@@ -28,6 +28,11 @@ class Text(RichText):
     def append(self, text, style=None):
         return super().append(printable(text) if isinstance(text, str) else text, style)
 
+    @classmethod
+    def lines(cls, texts) -> RichText:
+        """Texts, each made printable, one per line."""
+        return RichText("\n").join(cls(t) for t in texts)
+
 
 def table_panel(lay, lang: str):
     parts = []

@@ -13,13 +13,14 @@ from .. import pipeline
 from ..pipeline import load_program
 from ..errors import InterpreterError, Problem, RulesetError, UsageError, did_you_mean, format_problem
 from ..source.shipped import resolve, shipped_path
-from ..check.options import allowed, explained
+from ..check.options import allowed, explained, player_range
+from ..source.loader import load_file
 from ..play import records, targets
 from ..limits import MAX_ITERATIONS, MAX_JOBS, MAX_NUMBER, MAX_PLAYOUTS, MAX_THINK
 from ..messages import msg
 from ..shown import PrintableStream
 from . import lab
-from .table import TerminalTable
+from .table import TerminalTable, log_output
 from .terminal import result_line, whole_number
 
 COMMANDS = ("validate", "options", "play", "replay", "resume", "scenario", "simulate", "compare", "compile", "diff",
@@ -395,10 +396,6 @@ def _play(args, stdin, stdout, stderr) -> int:
         return table.run(prefix=())
 
 
-def log_output(args) -> targets.Output:
-    return targets.Output("--log", getattr(args, "log", None), "the log")
-
-
 def _at_terminal(stdin, stdout) -> bool:
     try:
         return stdin.isatty() and stdout.isatty()
@@ -508,11 +505,13 @@ def _mistyped_command(word: str, stderr) -> bool:
 def _list(out) -> int:
     from ..source.shipped import house_rule_paths, shipped_names
     print("games (play one with: interpret NAME):", file=out)
-    for name in shipped_names():
-        program = load_program(resolve(name))
-        lo, hi, _ = program.players
+    for name in shipped_names():          # read, not built: a list of seventeen games is quick
+        data, _ = load_file(resolve(name))
+        lo, hi, _ = player_range(data)
         players = f"{lo} players" if lo == hi else f"{lo}-{hi} players"
-        print(f"  {name:<14} {program.title} ({players}, {len(program.option_specs)} options)", file=out)
+        title = data.get("title", name)
+        title = title.get("en", next(iter(title.values()), name)) if isinstance(title, dict) else title
+        print(f"  {name:<14} {title} ({players}, {len(data.get('options') or {})} options)", file=out)
     rules = house_rule_paths()
     if rules:
         print("house rules (examples/house_rules; play one with: interpret NAME, see it with: interpret diff BASE NAME):",

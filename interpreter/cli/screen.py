@@ -116,7 +116,7 @@ class RichScreen(PlainScreen):
         lines = round_summary_lines(self.program, self.round_events)
         if lines:
             title = msg(self.lang, "round_over", round=self.round_name())
-            self.console.print(Panel(self.Text("\n").join(self.Text(line) for line in lines), title=self.Text(title), expand=False,
+            self.console.print(Panel(self.Text.lines(lines), title=self.Text(title), expand=False,
                                      border_style="cyan"))
 
     def draw(self, decision) -> None:

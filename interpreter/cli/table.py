@@ -35,7 +35,7 @@ class TerminalTable:
                                   ask_forced=getattr(args, "ask_forced", False))
                        if k == "human" else _bot(args, seed, seat) for seat, k in enumerate(kinds)]
         self.log_view = _log_view(args, humans, n)
-        self.log_output = targets.Output("--log", getattr(args, "log", None), "the log")
+        self.log_output = log_output(args)
         self.log_file = targets.open_output(self.log_output) if self.log_output.path else None
         self.log_failure = None             # the --log's write that failed: the game goes on without it
 
@@ -145,6 +145,11 @@ class TerminalTable:
                     self._write_log(shown)
         if not self.quiet:
             self.screen.account(entries)
+
+
+def log_output(args) -> targets.Output:
+    """The --log file as an output (play/targets.py): checked before the game, opened at its start."""
+    return targets.Output("--log", getattr(args, "log", None), "the log")
 
 
 def _screen(program, args, stdout, say, viewer, n):

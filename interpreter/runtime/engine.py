@@ -9,7 +9,7 @@ the list of decisions replay a game exactly.
 from __future__ import annotations
 
 from .program import Program, option_card, option_cards, renamed_option
-from .effects import _list, account_text, note
+from .effects import _list, account_text, note, zone_at
 from . import events
 from ..errors import RUN_TIME_FAULTS, Problem, RulesError, words
 from .state import Rng, State, _blank
@@ -271,9 +271,13 @@ FACE_DOWN = "face-down card {n}"
 def _unseen(program, s, seat, spec, options) -> set:
     """The indexes of the options holding a card the deciding seat cannot see: their labels,
     computed from the cards, could name it, so the seat reads 'face-down card 3' instead."""
-    if not (spec.cards or spec.card_lists or spec.slots):
-        return set()
+    if not _offers_cards(spec):
+        return set()            # no need to work out what the seat sees
     return _holding_unseen(spec, options, known_cards(program, s, seat))
+
+
+def _offers_cards(spec) -> bool:
+    return bool(spec.cards or spec.card_lists or spec.slots)
 
 
 def _label(label, s: State, option, i: int) -> str:
@@ -601,7 +605,7 @@ def _dealt(program: Program, s: State, seat: int, known: set, rng, options: bool
     for values, key, _, _ in forgotten:
         values[key] = None          # named by nothing while the other names are drawn
     if hidden:
-        _rename_cards(program, c, known, hidden, rng, options)
+        _rename_cards(program, c, s, known, hidden, rng, options)
     for values, key, init, local in forgotten:
         values[key] = _initial(init, c, local)
     c.rng = Rng(state=rng.next())
@@ -616,16 +620,12 @@ def _asked_again(program: Program, s: State, seat: int, known: set) -> bool:
     """Whether the pending choice must be computed again on an imagined deal: it is another
     seat's (its options are not in this seat's view) or an option names a card unseen."""
     player, options, cid = s.pending
-    if player != seat:
-        return True
-    spec = program.choices[cid]
-    return bool(spec.cards or spec.card_lists or spec.slots) and \
-        any(c not in known for o in options for c in option_cards(spec, o))
+    return player != seat or bool(_holding_unseen(program.choices[cid], options, known))
 
 
 def _holding_unseen(spec, options, known: set) -> set:
     """The indexes of the options holding a card outside `known`."""
-    if not (spec.cards or spec.card_lists or spec.slots):
+    if not _offers_cards(spec):
         return set()
     return {i for i, o in enumerate(options) if any(c not in known for c in option_cards(spec, o))}
 
@@ -679,25 +679,37 @@ def _initial(init, c: State, local: dict):
         return None
 
 
-def _rename_cards(program: Program, c: State, known: set, pool: list, rng, options: bool) -> None:
+def _rename_cards(program: Program, c: State, real: State, known: set, pool: list, rng, options: bool) -> None:
     """Give each hidden card (not in `known`) that something besides the zones names a name
     drawn afresh from `pool` (the hidden cards, in order), one after another in the order
     the state names them: the zones were dealt apart, so a name keeps no place of the real
     game, and which card it was does not matter either (two names of one card still name
     one card).  The names are drawn as they are needed: most states name few such cards.
-    The pending options are renamed only when `options` (otherwise they name no such card)."""
+    A move noted in the journal is named first, by a card that lies in the imagined deal
+    where the real one lies (in the zone it was moved to, or not), so that undoing it moves
+    as many cards as in the real game: the zones' sizes are public.  The pending options
+    are renamed only when `options` (otherwise they name no such card)."""
     rename = {}
 
-    def one(v):
+    def one(v, fits=None):
+        """v's fresh name; with `fits`, one of the unused names for which fits(name) holds,
+        where there is one."""
         if isinstance(v, int) and not isinstance(v, bool) and v not in known:
             new = rename.get(v)
             if new is None:
                 k = len(rename)                     # a step of Fisher-Yates over the pool
-                j = k + rng.below(len(pool) - k)
+                fitting = [j for j in range(k, len(pool)) if fits(pool[j])] if fits else []
+                j = fitting[rng.below(len(fitting))] if fitting else k + rng.below(len(pool) - k)
                 pool[k], pool[j] = pool[j], pool[k]
                 new = rename[v] = pool[k]
             return new
         return v
+
+    for e in c.journal:     # first: a move noted to undo names a card where the move left it
+        if e[0] == "move":
+            there, was_there = set(zone_at(c, e[3])), set(zone_at(real, e[3]))
+            for v in e[1]:
+                one(v, lambda name, inside=v in was_there: (name in there) == inside)
 
     def many(v):
         return [one(x) for x in v] if isinstance(v, list) else one(v)
