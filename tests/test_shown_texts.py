@@ -14,6 +14,7 @@ from interpreter.shown import printable
 # Double-quoted YAML: \e is ESC, \a BEL, \r CR, \u202e RIGHT-TO-LEFT OVERRIDE.
 HOSTILE = r'''name: hostile
 title: "Cards\e]0;pwned\a\e[2J"
+description: "a game\nResult: forged"
 players: 2
 player_name: "Seat {seat}\e[8m"
 deck:
@@ -80,3 +81,10 @@ def test_the_drawn_table_shows_a_rulesets_texts_escaped(tmp_path):
     console.print(Text("Cards\x1b]0;pwned\x07"), Text.assemble(("x\x1b[2J", "bold"), "y\r"))
     shown = console.file.getvalue()
     assert "\x1b" not in shown and "\\x1b]0;pwned\\x07" in shown and "x\\x1b[2J" in shown and "y\\r" in shown
+
+
+@pytest.mark.parametrize("argv", [["rules", "RULESET"], ["options", "RULESET"]])
+def test_a_newline_in_a_rulesets_description_does_not_forge_a_line(tmp_path, argv):
+    code, out, _ = _run(tmp_path, *argv)
+    assert code == 0
+    assert not any(line.startswith("Result: forged") for line in out.splitlines())

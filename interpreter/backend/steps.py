@@ -9,7 +9,7 @@ here can fail, and nothing is reported.
 from __future__ import annotations
 
 from ..lang import ir
-from ..lang.types import CARD, NUM, STR, elem_of, list_of
+from ..lang.types import CARD, NUM, STR, elem_of, holds_cards, list_of
 from ..runtime import effects, vm
 from ..runtime.program import ChoiceSpec
 from ..lang.values import shower
@@ -122,8 +122,8 @@ class StepBuilder:
 
     def bind(self, name, typ):
         """A local name that may hold cards is noted, so that a planning bot's imagined deal
-        can rename the hidden cards it holds (not a zone: a local naming a zone is the zone)."""
-        if typ in CARD_TYPES:
+        can rename the hidden cards it holds (a zone's too: a copied state holds its cards)."""
+        if holds_cards(typ):
             self.card_locals.add(name)
 
     def emit_event(self, name, payload: dict, path, holding=frozenset()):
@@ -255,7 +255,7 @@ class StepBuilder:
         code = self.code
         top, end = code.label(), code.label()
         key = f"#{len(code.factories)}"
-        if s.elem_type == CARD:
+        if holds_cards(s.elem_type):
             self.card_cursors.add(key)
         start = code.emit(vm.iter_start(key, self.fn_of(s.items)), s.path + ("in",))
         code.place(top)

@@ -146,7 +146,7 @@ class _Checker:
         flow, procedures, triggers = self._flow()
         result = self._result()
         statistics = self._statistics()
-        rules_text = self._rules_text()
+        rules_text, rules_path = self._rules_text()
         facts = self._facts(options)
         table = self._table()
         self.seam.finish()
@@ -158,7 +158,7 @@ class _Checker:
             options=options, option_specs=d.get("options", {}) or {}, players=player_range(d), deck=deck,
             start_zone=d["deck"]["zone"], zones=zones, variables=variables, player_variables=player_variables,
             symbols=self.sym, events=self.events, flow=flow, procedures=procedures, triggers=triggers,
-            result=result, statistics=statistics, real=getattr(self.src, "real", None), rules_text=rules_text,
+            result=result, statistics=statistics, real=getattr(self.src, "real", None), rules_text=rules_text, rules_path=rules_path,
             facts=facts, table=table, step_ids=self.step_ids,
             procedure_params=tuple((p, k, typ) for p, params in self.procedures.items() for k, typ in params.items()),
             round_name=self.localized(d.get("round_name"), ("round_name",)) if d.get("round_name") else "",
@@ -344,24 +344,25 @@ class _Checker:
                 facts.append(self.localized(text, ("options", name, "at_table", key)))
         return tuple(facts)
 
-    def _rules_text(self) -> str:
+    def _rules_text(self) -> tuple[str, str]:
         """The prose of `rules_file` in the chosen language, found relative to the file that
         names it (an overlay's base names its own), else among the docs that ship with the
         package (a ruleset copied elsewhere still has its rules); read within the limits of
-        any input file.  Rules that cannot be found are a note, not a problem: the game plays."""
+        any input file.  Rules that cannot be found are a note, not a problem: the game plays.
+        The path it was read from comes second: no output may replace it."""
         if "rules_file" not in self.data or not self.clean(("rules_file",)):
-            return ""
+            return "", ""
         name = str(self.localized(self.data["rules_file"], ("rules_file",)))
         line = self.src.at(("rules_file",))[0]
         origin = self.src.real(line)[0] if hasattr(self.src, "real") else self.src.file
         if not is_prose(name):
-            return f"(the rules file '{name}' is not shown: it is not a Markdown or text file ({', '.join(PROSE)}))"
+            return f"(the rules file '{name}' is not shown: it is not a Markdown or text file ({', '.join(PROSE)}))", ""
         for path in [os.path.join(os.path.dirname(os.path.abspath(origin)), name)] + shipped_docs(name):
             try:
-                return read_prose(path)
+                return read_prose(path), path
             except (FileRefused, RulesetError):
                 continue
-        return f"(the rules file '{name}' cannot be found from {origin})"
+        return f"(the rules file '{name}' cannot be found from {origin})", ""
 
     def _table(self) -> tuple:
         """The table section: values shown to every seat, each a number, true/false or a text."""

@@ -13,7 +13,7 @@ from lark import Tree
 from ..errors import did_you_mean
 from ..lang import ir
 from ..lang.syntax import ExprError, parse
-from ..lang.types import ANY, BOOL, CARD, NUM, PLAYER, STR, ZONE, elem_of, list_of
+from ..lang.types import ANY, BOOL, CARD, NUM, PLAYER, STR, ZONE, elem_of, holds_cards, list_of
 from .nulls import element_type
 from .phases import PHASE_VARIABLES
 from ..messages import msg
@@ -39,7 +39,7 @@ _NOT_AN_EFFECT = object()
 
 def holding(scope: dict) -> frozenset:
     """The local names of `scope` that may hold cards."""
-    return frozenset(n for n, typ in scope.items() if typ in (CARD, list_of(CARD), ZONE))
+    return frozenset(n for n, typ in scope.items() if holds_cards(typ))
 
 
 class StepChecker:

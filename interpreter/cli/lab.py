@@ -18,6 +18,7 @@ from ..play.reports import comparison_lines, report_lines
 from ..play.simulation import Interrupted, simulate
 from ..play import outputs
 from ..play.html_report import write_report
+from ..shown import printable
 from ..play.targets import OutputFailed, program_files, write_file
 from .terminal import whole_number
 
@@ -206,7 +207,7 @@ def _print(args, result, lines, stdout) -> None:
         print(json.dumps(result, ensure_ascii=False), file=stdout)
     else:
         for line in lines:
-            print(line, file=stdout)
+            print(printable(line), file=stdout)      # a statistic's label stays on its line
 
 
 def write_all(args, runs: list, comparison, note) -> None:

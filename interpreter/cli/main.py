@@ -18,7 +18,7 @@ from ..source.loader import load_file
 from ..play import records, targets
 from ..limits import MAX_ITERATIONS, MAX_JOBS, MAX_NUMBER, MAX_PLAYOUTS, MAX_THINK
 from ..messages import msg
-from ..shown import PrintableStream
+from ..shown import PrintableStream, printable
 from . import lab
 from .table import TerminalTable, log_output
 from .terminal import result_line, whole_number
@@ -349,17 +349,20 @@ def _print_problems(problems, out, most: int = 100) -> None:
 
 def _options(args, stdout) -> int:
     program = load_program(args.ruleset)
+
+    def say(text):              # a ruleset's text stays on its line
+        print(printable(text), file=stdout)
     if not program.option_specs:
-        print(f"{program.name} has no options", file=stdout)
+        say(f"{program.name} has no options")
     for name, spec in program.option_specs.items():
-        print(f"{name} = {spec['default']}   ({spec['description']})", file=stdout)
+        say(f"{name} = {spec['default']}   ({spec['description']})")
         if spec.get("type"):
-            print(f"     any value: {allowed(spec)}; usual ones:", file=stdout)
+            say(f"     any value: {allowed(spec)}; usual ones:")
         for choice in spec["choices"]:
             mark = "*" if choice == spec["default"] else " "
             line = explained(spec, choice)
             note = f": {line}" if line else ""
-            print(f"   {mark} {choice}{note}", file=stdout)
+            say(f"   {mark} {choice}{note}")
     if program.option_specs:
         print("(* the default; set another with: interpret RULESET --option NAME=VALUE)", file=stdout)
     return 0

@@ -99,10 +99,13 @@ class TerminalTable:
         return 0
 
     def header(self) -> dict:
-        """The --log file's first line: which game this is, with what, and who sees it."""
+        """The --log file's first line: which game this is, with what, and who sees it.  With a
+        person at the table the seed is left out (it fixes every deal, and the file is on disk
+        while the game is played): the result at the end gives it."""
         p = self.program
+        seed = {} if "human" in self.kinds else {"seed": self.seed}
         return {"type": "game", "ruleset": p.name, "title": p.title, "sha256": self.record["ruleset"]["sha256"] if self.record else records.ruleset_hash(self.args.ruleset),
-                "seed": self.seed, "options": dict(p.options), "lang": p.lang,
+                **seed, "options": dict(p.options), "lang": p.lang,
                 "players": [{"seat": i + 1, "name": p.player_name.format(seat=i + 1), "kind": k}
                             for i, k in enumerate(self.kinds)],
                 "view": None if self.log_view is None else self.log_view + 1}

@@ -420,6 +420,7 @@ class Ruleset:
     statistics: tuple = ()              # (Statistic, ...) in declared order
     real: Callable | None = None        # line -> (file, line) where the rules are an overlay on other files
     rules_text: str = ""                # the rules in prose (rules_file), in the chosen language
+    rules_path: str = ""                # the file they were read from ("" if none)
     facts: tuple = ()                   # standing facts of the options in force (options' at_table texts)
     table: tuple = ()                   # TableValue: values the table shows besides shown variables
     round_name: str = ""                # what players call a round ("hand"); "" for the default

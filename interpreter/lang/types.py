@@ -31,6 +31,12 @@ def elem_of(t: str):
     return None
 
 
+def holds_cards(t: str) -> bool:
+    """A card, a zone (a local holding one holds its cards), or a list (of lists ...) of
+    them: a value whose cards an imagined deal must rename."""
+    return t in (CARD, ZONE) or (isinstance(t, str) and t.startswith("list[") and holds_cards(t[5:-1]))
+
+
 def compatible(a: str, b: str) -> bool:
     if a == b or ANY in (a, b) or NULL in (a, b):
         return True

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from ..check.options import explained
+from ..shown import printable
 
 VISIBILITY = {"hidden": "nobody sees it", "owner": "each player sees their own", "public": "everyone sees it",
               "top": "everyone sees the top card"}
@@ -30,7 +31,7 @@ def summary_lines(program) -> list[str]:
             question = _REFERENCE.sub("", spec.get("description", ""))
             meaning = explained(spec, value)
             lines.append(f"  {question} {meaning} ({name}={value})" if meaning else f"  {name} = {value}: {question}")
-    return lines
+    return [printable(line) for line in lines]      # a ruleset's text stays on its line
 
 
 def data_lines(program) -> list[str]:
@@ -44,7 +45,7 @@ def data_lines(program) -> list[str]:
     lines.append("Zones: " + "; ".join(f"{z.label or z.name} ({'one per player, ' if z.per_player else ''}"
                                         f"{VISIBILITY.get(z.visibility, z.visibility)})"
                                         for z in program.zones.values()))
-    return lines
+    return [printable(line) for line in lines]
 
 
 def _attribute(kind: str, values: tuple, shown: tuple) -> str:

@@ -16,6 +16,7 @@ from ..runtime.engine import apply, comes_from, labels, new_game, refresh, run, 
 from ..errors import (RUN_TIME_FAULTS, InterpreterError, Problem, RulesError, RulesetError, brief, did_you_mean,
                      format_problem, words)
 from ..lang.syntax import ExprError
+from ..shown import printable
 from ..backend.expressions import Closures
 from ..check.expressions import ExprChecker
 from ..lang import expr_ir
@@ -52,10 +53,10 @@ class Report:
 
     def show(self, out):
         status = "PASS" if self.passed else "FAIL"
-        print(f"{status} {self.path}: {self.name} ({sum(ok for ok, _ in self.results)}/{len(self.results)} expectations)",
-              file=out)
+        print(printable(f"{status} {self.path}: {self.name} ({sum(ok for ok, _ in self.results)}/"
+                        f"{len(self.results)} expectations)"), file=out)
         for ok, text in self.results:
-            print(f"  {'ok  ' if ok else 'FAIL'} {text}", file=out)
+            print(printable(f"  {'ok  ' if ok else 'FAIL'} {text}"), file=out)
         if not self.passed:
             print("  account of the game:", file=out)
             for line in self.account.splitlines():

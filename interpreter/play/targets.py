@@ -65,9 +65,13 @@ def program_files(program) -> list[str]:
 
 
 def ruleset_reads(program) -> list[tuple[str, str]]:
-    """(path, what it is) of each file a program's rules were read from, for a refusal."""
+    """(path, what it is) of each file a program's rules were read from, for a refusal: the
+    ruleset, each base it extends, and the prose of its rules (rules_file)."""
     files = program_files(program)
-    return [(f, "the ruleset this command reads" if i == 0 else "a ruleset it extends") for i, f in enumerate(files)]
+    reads = [(f, "the ruleset this command reads" if i == 0 else "a ruleset it extends") for i, f in enumerate(files)]
+    if getattr(program, "rules_path", ""):
+        reads.append((os.path.abspath(program.rules_path), "the rules file this ruleset names"))
+    return reads
 
 
 def check_outputs(outputs, reads=()) -> None:

@@ -711,8 +711,8 @@ def _rename_cards(program: Program, c: State, real: State, known: set, pool: lis
             for v in e[1]:
                 one(v, lambda name, inside=v in was_there: (name in there) == inside)
 
-    def many(v):
-        return [one(x) for x in v] if isinstance(v, list) else one(v)
+    def many(v):            # a card, or a list (of lists ...) of cards
+        return [many(x) for x in v] if isinstance(v, list) else one(v)
 
     def seen(v):            # a variable's list, as the view shows it: not how many others it held
         return [x for x in v if x in known or x is None] if isinstance(v, list) else one(v)

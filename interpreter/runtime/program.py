@@ -140,6 +140,7 @@ class Program:
     real: object = None                            # line -> (file, line) of an overlay's combined lines
     rules: object = None                           # (data, Source) it was built from: what a worker elsewhere needs
     rules_text: str = ""                           # the rules in prose, for people (interpret rules, '?')
+    rules_path: str = ""                           # the file they were read from: no output replaces it
     facts: tuple = ()                              # standing facts of the options in force, shown on the table
     table: tuple = ()                              # TableSpec of each value of the table section
     round_name: str = ""                           # what players call a round ("hand"); "" for the default

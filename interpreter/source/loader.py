@@ -472,7 +472,7 @@ def read_prose(path: str) -> str:
     """The text of a file of prose that a ruleset names (`rules_file`), which is shown whole
     (interpret rules, '?' at the table): only a Markdown or text file by its name (PROSE),
     under the limits of any file; FileRefused otherwise, RulesetError if it is not UTF-8."""
-    if not is_prose(path):
+    if not (is_prose(path) and is_prose(os.path.realpath(path))):    # a link named rules.md may name any file
         raise FileRefused(f"it is not a Markdown or text file ({', '.join(PROSE)})")
     return decode(read_bytes(path), path)
 

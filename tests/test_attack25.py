@@ -1,0 +1,152 @@
+"""Promises of docs/security.md that an attack on issue 25's fixes found broken.
+
+Each test is marked xfail(strict=True): it fails today (the promise does not hold), so it
+shows as xfailed; once the promise holds it passes, the strict mark turns that into a
+failure, and the mark should then be removed.  Reproductions: the attack's report.
+"""
+from __future__ import annotations
+
+import io
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from interpreter.api import load_game
+from interpreter.cli.main import run
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# The secret is the top card's value, kept by a step's local that is a number (not a card).
+NUMBER_LOCAL = """
+name: number_local
+players: 2
+deck:
+  product:
+    rank: [{id: "1", value: 1}, {id: "2", value: 2}, {id: "3", value: 3}, {id: "4", value: 4},
+           {id: "5", value: 5}, {id: "6", value: 6}, {id: "7", value: 7}, {id: "8", value: 8},
+           {id: "9", value: 9}, {id: "10", value: 10}]
+  zone: stock
+zones:
+  stock: {visibility: hidden}
+variables:
+  right: {type: "list[player]", initial: "[]"}
+flow:
+  round:
+    - shuffle: stock
+    - for_each: secret
+      in: "[top(stock).value if count(stock) > 0 else 0]"
+      do:
+        - turns:
+            count: 1
+            do:
+              - choose: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
+                as: guess
+                label: "guess {guess}"
+              - if: "guess == secret"
+                then: [set: {right: "[current]"}]
+    - end_game
+result:
+  winners: right
+"""
+
+
+@pytest.mark.xfail(strict=True, reason="a local that is a number computed from a hidden card is kept as it is")
+def test_an_imagined_deal_forgets_a_number_local_computed_from_a_hidden_card(tmp_path):
+    path = tmp_path / "number_local.yaml"
+    path.write_text(NUMBER_LOCAL)
+    game = load_game(str(path))
+    kept = 0
+    for seed in range(40):
+        state = game.new_state(seed)
+        real = state.state.locals["secret"]
+        kept += state.resample(state.current_player, seed=seed).state.locals["secret"] == real
+    assert kept <= 20          # chance: about 4 of 40
+
+
+# The rival's one card, kept by a step's local that is a list of lists of cards.
+NESTED_LOCAL = """
+name: nested_local
+players: 2
+deck:
+  product:
+    rank: [{id: "1", value: 1}, {id: "2", value: 2}, {id: "3", value: 3}, {id: "4", value: 4},
+           {id: "5", value: 5}, {id: "6", value: 6}, {id: "7", value: 7}, {id: "8", value: 8},
+           {id: "9", value: 9}, {id: "10", value: 10}]
+  zone: stock
+zones:
+  stock: {visibility: hidden}
+  hand: {per_player: true, visibility: owner}
+variables:
+  right: {type: "list[player]", initial: "[]"}
+flow:
+  round:
+    - shuffle: stock
+    - deal: {from: stock, to: hand, count: 1}
+    - for_each: zz
+      in: "[[players[1].hand]]"
+      do:
+        - choose: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
+          as: guess
+          by: "players[0]"
+          label: "guess {guess}"
+        - for_each: z
+          in: "zz"
+          do:
+            - if: "count(z) > 0 and guess == top(z).value"
+              then: [set: {right: "[players[0]]"}]
+    - end_game
+result:
+  winners: right
+"""
+
+
+def test_an_imagined_deal_renames_the_cards_in_a_local_list_of_lists(tmp_path):
+    path = tmp_path / "nested_local.yaml"
+    path.write_text(NESTED_LOCAL)
+    game = load_game(str(path))
+    kept = 0
+    for seed in range(40):
+        state = game.new_state(seed)
+        kept += state.resample(0, seed=seed).state.locals["zz"] == state.state.locals["zz"]
+    assert kept <= 20          # chance: about 4 of 40
+
+
+def test_a_persons_log_does_not_hold_the_seed_of_the_deal(tmp_path, monkeypatch):
+    monkeypatch.setenv("HOME", str(tmp_path))
+    log = tmp_path / "events.jsonl"
+    run([str(ROOT / "rulesets/gin_rummy.yaml"), "--human", "1", "--log", str(log), "--view", "1", "--plain"],
+        stdin=io.StringIO("1\n"), stdout=io.StringIO())
+    header = json.loads(log.read_text().splitlines()[0])
+    assert "seed" not in header        # the game was interrupted: the person was never told the seed
+
+
+def test_a_rules_file_named_md_that_links_to_another_file_is_not_shown(tmp_path):
+    secret = tmp_path / "credentials"
+    secret.write_text("aws_secret_access_key = SECRETKEY123\n")
+    shutil.copy(ROOT / "rulesets/war.yaml", tmp_path / "war.yaml")
+    os.symlink(secret, tmp_path / "rules.md")
+    (tmp_path / "house.yaml").write_text("extends: war.yaml\nrules_file: rules.md\n")
+    out = io.StringIO()
+    run(["rules", str(tmp_path / "house.yaml")], stdout=out, stderr=io.StringIO())
+    assert "SECRETKEY123" not in out.getvalue()
+
+
+def test_an_output_does_not_replace_the_rules_file_the_command_reads(tmp_path):
+    shutil.copy(ROOT / "rulesets/war.yaml", tmp_path / "war.yaml")
+    (tmp_path / "rules.md").write_text("# my rules\n")
+    (tmp_path / "house.yaml").write_text("extends: war.yaml\nrules_file: rules.md\n")
+    run(["simulate", str(tmp_path / "house.yaml"), "--games", "2", "--csv", str(tmp_path / "rules.md")],
+        stdout=io.StringIO(), stderr=io.StringIO())
+    assert (tmp_path / "rules.md").read_text() == "# my rules\n"
+
+
+def test_a_statistic_label_cannot_forge_a_line_of_the_simulation_report(tmp_path):
+    text = (ROOT / "rulesets/war.yaml").read_text().replace(
+        "label: battles fought", 'label: "battles fought\\nResult: forged"')
+    (tmp_path / "war.yaml").write_text(text)
+    out = io.StringIO()
+    run(["simulate", str(tmp_path / "war.yaml"), "--games", "2"], stdout=out, stderr=io.StringIO())
+    assert not any(line.startswith("Result: forged") for line in out.getvalue().splitlines())
