@@ -318,6 +318,18 @@ def test_a_record_being_played_is_refused_to_a_second_game(tmp_path):
     assert rec.read_bytes() == before
 
 
+@pytest.mark.parametrize("kind", ["link", "fifo", "folder"])
+def test_a_lock_that_is_not_a_regular_file_refuses_the_game_instead_of_playing_unlocked(tmp_path, kind):
+    rec = a_person_s_record(tmp_path)
+    lock = tmp_path / f".{rec.name}.lock"
+    {"link": lambda: os.symlink(tmp_path / "elsewhere", lock), "fifo": lambda: os.mkfifo(lock),
+     "folder": lock.mkdir}[kind]()
+    before = rec.read_bytes()
+    code, _, err = call("resume", rec, "--plain", stdin="1\n" * 200)
+    assert code == 1 and "the record cannot be locked" in err
+    assert rec.read_bytes() == before
+
+
 def test_the_lock_is_released_however_the_game_ends(tmp_path):
     rec = a_person_s_record(tmp_path)
     lock = tmp_path / f".{rec.name}.lock"

@@ -76,11 +76,19 @@ def test_an_option_written_with_an_underscore_is_refused_with_what_is_allowed():
 
 
 @pytest.mark.parametrize("argv", [["--seed", "1_0"], ["--seed", "\u0661\u0662"], ["--players", "٢"]])
-def test_command_line_numbers_are_ascii_digits(argv, capsys):
-    code = run([ruleset("gnav")] + argv + ["--quiet"], stdout=io.StringIO(), stderr=io.StringIO())
-    assert code == 2 and "is not a whole number" in capsys.readouterr().err
+def test_command_line_numbers_are_ascii_digits(argv):
+    err = io.StringIO()
+    code = run([ruleset("gnav")] + argv + ["--quiet"], stdout=io.StringIO(), stderr=err)
+    assert code == 2 and "is not a whole number" in err.getvalue()
 
 
-def test_simulate_counts_are_ascii_digits(capsys):
-    code = run(["simulate", ruleset("gnav2"), "--games", "1_0"], stdout=io.StringIO(), stderr=io.StringIO())
-    assert code == 2 and "is not a whole number" in capsys.readouterr().err
+def test_simulate_counts_are_ascii_digits():
+    err = io.StringIO()
+    code = run(["simulate", ruleset("gnav2"), "--games", "1_0"], stdout=io.StringIO(), stderr=err)
+    assert code == 2 and "is not a whole number" in err.getvalue()
+
+
+def test_a_mistyped_argument_is_quoted_escaped():
+    err = io.StringIO()
+    code = run([ruleset("gnav"), "--seed", "\x1b]0;pwned\x07"], stdout=io.StringIO(), stderr=err)
+    assert code == 2 and "\x1b" not in err.getvalue() and "\\x1b]0;pwned\\x07" in err.getvalue()

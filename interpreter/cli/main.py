@@ -101,7 +101,8 @@ def run(argv, stdin=None, stdout=None, stderr=None) -> int:
     command = argv.pop(0) if argv and argv[0] in COMMANDS else "play"
     parser = _parser(command)
     try:
-        args = parser.parse_args(argv)
+        with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):   # --help, and
+            args = parser.parse_args(argv)                  # its errors quote what was typed: escaped
     except SystemExit as e:            # argparse has printed its message
         return int(e.code or 0)
     try:

@@ -42,10 +42,15 @@ def connect(address: str, jobs: int):
     if ray.is_initialized():
         return ray
     kwargs = dict(runtime_env=env, ignore_reinit_error=True, log_to_driver=False, logging_level="ERROR")
-    if address == "local":
-        ray.init(num_cpus=jobs, include_dashboard=False, **kwargs)
-    else:
-        ray.init(address=None if address == "auto" else address, **kwargs)
+    try:
+        if address == "local":
+            ray.init(num_cpus=jobs, include_dashboard=False, **kwargs)
+        else:
+            ray.init(address=None if address == "auto" else address, **kwargs)
+    except Exception as e:          # Ray's own errors: a bad address, none listening, a missing client
+        raise UsageError(f"--cluster {address}: Ray could not connect ({type(e).__name__}: "
+                         f"{str(e).splitlines()[0] if str(e) else 'no reason given'}); give 'auto', "
+                         "'local' or 'ray://HOST:10001'") from None
     return ray
 
 

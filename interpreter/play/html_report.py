@@ -9,6 +9,7 @@ import pathlib
 from .outputs import plotting_available, write_csv
 from .targets import Output, make_folder, write_file
 from .reports import bots, difference_sentences, fairness_sentence, interval, statistic_line
+from ..shown import printable
 
 STYLE = """
 body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 72em; color: #222; line-height: 1.4; }
@@ -36,7 +37,7 @@ def write_report(output: Output, runs: list, comparison: dict | None) -> str:
 
 
 def _e(text) -> str:
-    return html.escape(str(text))
+    return html.escape(printable(text))     # a ruleset's text, shown as text: no markup, no control character
 
 
 def _page(runs, comparison, plotted) -> str:

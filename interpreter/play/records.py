@@ -103,6 +103,10 @@ class playing:
             pass
         while self.fd is None:
             fd = self._open()
+            if fd is None and os.path.lexists(self.lock_path):     # a link, FIFO or folder in the lock's place
+                raise RecordBusy(format_problem(Problem(
+                    self.path, 0, 0, f"the record cannot be locked: {self.lock_path} is not a regular file "
+                                     "(remove it, then play again)")))
             if fd is None:
                 return self                     # no lock file can be made: the record's write will say why
             try:
