@@ -1,8 +1,9 @@
-"""Promises of docs/security.md that an attack on issue 25's fixes found broken.
-
-Each test is marked xfail(strict=True): it fails today (the promise does not hold), so it
-shows as xfailed; once the promise holds it passes, the strict mark turns that into a
-failure, and the mark should then be removed.  Reproductions: the attack's report.
+"""Promises of docs/security.md that an attack on issue 25's fixes found broken, each held
+since by a test: a local holding lists of cards is imagined afresh, a person's --log leaves
+the seed to its end, a rules_file link is read only if it names prose, no output replaces a
+rules_file, a statistic's label stays on its line.  One is still open and marked
+xfail(strict=True): a number a local computed from a hidden card (docs/security.md, "Known
+limit"); when it holds, the strict mark turns the pass into a failure: remove the mark.
 """
 from __future__ import annotations
 
