@@ -20,17 +20,19 @@ from interpreter.cli.main import run
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# The secret is the top card's value, kept by a step's local that is a number (not a card).
-NUMBER_LOCAL = """
-name: number_local
-players: 2
-deck:
+TEN_CARDS = """deck:
   product:
     rank: [{id: "1", value: 1}, {id: "2", value: 2}, {id: "3", value: 3}, {id: "4", value: 4},
            {id: "5", value: 5}, {id: "6", value: 6}, {id: "7", value: 7}, {id: "8", value: 8},
            {id: "9", value: 9}, {id: "10", value: 10}]
   zone: stock
-zones:
+"""
+
+# The secret is the top card's value, kept by a step's local that is a number (not a card).
+NUMBER_LOCAL = """
+name: number_local
+players: 2
+""" + TEN_CARDS + """zones:
   stock: {visibility: hidden}
 variables:
   right: {type: "list[player]", initial: "[]"}
@@ -71,13 +73,7 @@ def test_an_imagined_deal_forgets_a_number_local_computed_from_a_hidden_card(tmp
 NESTED_LOCAL = """
 name: nested_local
 players: 2
-deck:
-  product:
-    rank: [{id: "1", value: 1}, {id: "2", value: 2}, {id: "3", value: 3}, {id: "4", value: 4},
-           {id: "5", value: 5}, {id: "6", value: 6}, {id: "7", value: 7}, {id: "8", value: 8},
-           {id: "9", value: 9}, {id: "10", value: 10}]
-  zone: stock
-zones:
+""" + TEN_CARDS + """zones:
   stock: {visibility: hidden}
   hand: {per_player: true, visibility: owner}
 variables:
