@@ -8,7 +8,7 @@ them, so a file planted where it keeps them (its names are computable for any so
 would run as this user; making that safe takes a private folder, checks of owner, mode
 and kind of every file, and a keyed checksum binding each file to its source.  It would
 save the compilation of the one large module of a program: 30 to 60 ms at the start of a
-run (gnav2 31 ms, hearts2 40 ms, gnav 60 ms; a run takes 0.3 to 0.9 s), nothing per game,
+run (31 to 60 ms for the shipped rulesets; a run takes 0.3 to 0.9 s), nothing per game,
 since simulate's workers are forked after the program is built.  That does not pay.
 """
 from __future__ import annotations
