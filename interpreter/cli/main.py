@@ -507,21 +507,8 @@ def _mistyped_command(word: str, stderr) -> bool:
 
 
 def _list(out) -> int:
-    from ..source.shipped import house_rule_paths, shipped_names
-    print("games (play one with: interpret NAME):", file=out)
-    for name in shipped_names():          # read, not built: a list of seventeen games is quick
-        data, _ = load_file(resolve(name))
-        lo, hi, _ = player_range(data)
-        players = f"{lo} players" if lo == hi else f"{lo}-{hi} players"
-        title = data.get("title", name)
-        title = title.get("en", next(iter(title.values()), name)) if isinstance(title, dict) else title
-        print(f"  {name:<14} {title} ({players}, {len(data.get('options') or {})} options)", file=out)
-    rules = house_rule_paths()
-    if rules:
-        print("house rules (examples/house_rules; play one with: interpret NAME, see it with: interpret diff BASE NAME):",
-              file=out)
-        for path in rules:
-            print(f"  {path.stem}", file=out)
+    from .catalogue import catalogue_lines
+    print("\n".join(catalogue_lines()), file=out)
     return 0
 
 
