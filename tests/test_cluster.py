@@ -13,7 +13,7 @@ from interpreter.play.compare import compare
 ray = pytest.importorskip("ray")
 RULESETS = pathlib.Path(__file__).parent.parent / "rulesets"
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.extras]
 
 
 @pytest.fixture(scope="module")

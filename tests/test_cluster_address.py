@@ -10,6 +10,7 @@ import pytest
 from interpreter.cli import run
 
 ray = pytest.importorskip("ray")
+pytestmark = pytest.mark.extras
 RULESETS = pathlib.Path(__file__).parent.parent / "rulesets"
 
 

@@ -8,6 +8,7 @@ import pytest
 
 pytest.importorskip("pettingzoo")
 np = pytest.importorskip("numpy")
+pytestmark = pytest.mark.extras
 
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 

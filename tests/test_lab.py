@@ -295,6 +295,7 @@ def test_the_html_report_holds_the_tables_and_the_sentences(tmp_path):
     assert (folder / "rows.csv").exists()
 
 
+@pytest.mark.extras
 def test_the_plot_is_drawn_when_matplotlib_is_installed(tmp_path):
     pytest.importorskip("matplotlib")
     path = tmp_path / "plot.png"

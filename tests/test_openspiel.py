@@ -8,6 +8,7 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 np = pytest.importorskip("numpy")
+pytestmark = pytest.mark.extras
 
 from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
 
