@@ -7,13 +7,13 @@ at the exact character inside the YAML file.
 from __future__ import annotations
 
 from functools import lru_cache
-from importlib import resources
 
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from ..errors import InterpreterError
 from ..limits import MAX_EXPR_LENGTH
+from .tables import expression_parser
 
 
 _TOKEN_NAMES = {
@@ -42,8 +42,7 @@ class ExprError(InterpreterError):
 
 @lru_cache(maxsize=1)
 def parser() -> Lark:
-    grammar = resources.files("interpreter").joinpath("data/expr.lark").read_text(encoding="utf-8")
-    return Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=True)
+    return expression_parser()
 
 
 def parse(text) -> Tree:
