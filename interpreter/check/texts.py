@@ -6,7 +6,9 @@ from __future__ import annotations
 import re
 
 from ..lang import expr_ir as ir
-from ..lang.syntax import ExprError
+from ..lang.syntax import ExprError, free_names, parse
+from ..lang.types import NUM, PLAYER, elem_of
+from ..lang.values import shower
 
 TEMPLATE_PART = re.compile(r"\{([^{}]+)\}")
 SURROGATE = re.compile("[\ud800-\udfff]")
@@ -34,3 +36,53 @@ def template(checker, text: str, scope: dict, report) -> ir.Template:
         pos = m.end()
     parts.append(text[pos:])
     return ir.Template(parts)
+
+
+def seat_names(checker, text: str, seats: int, report) -> tuple:
+    """The name of each seat 1..`seats` by the text `text` (a ruleset's `player_name`), made
+    now: a name is fixed before the game begins, so each part may use `seat` (the seat's
+    number), the options and constants, and must give a value for every seat the ruleset
+    allows (a list indexed past its end is refused here, at the index, not at the table).
+    `report(message, offset)` as for template(); () when a part is refused."""
+    def said(message, offset):
+        report(message + (f"; {NAME_USES}" if message.startswith("unknown name") else ""), offset)
+    checked = template(checker, text, {"seat": NUM}, said)
+    if any(p == "?" for p in checked.parts):
+        return ()
+    parts = [(m.start(1), parse(m.group(1))) for m in TEMPLATE_PART.finditer(text)]
+    literals, names = TEMPLATE_PART.split(text)[::2], []
+    for seat in range(1, seats + 1):
+        filled = list(literals)
+        for k, (offset, tree) in enumerate(parts):
+            shown = _fixed_part(checker, tree, seat, seats, lambda message, at: report(message, offset + at))
+            if shown is None:
+                return ()
+            filled[k] += shown
+        names.append("".join(filled))
+    return tuple(names)
+
+
+NAME_USES = "a player's name is made before the game begins: it may use seat (the seat's number), the options and constants"
+
+
+def _fixed_part(checker, tree, seat, seats, report):
+    """The text of one {part} of a player's name for seat `seat`, or None, reported."""
+    where = f"for seat {seat}" + (f" (of up to {seats} players)" if seat > 1 else "")
+    checker.in_text = checker.before_play = True
+    try:
+        node = checker.check_tree(tree, {"seat": NUM}, consts={"seat": seat})
+    except ExprError as e:
+        report(f"{where}: {e.message}", e.offset)
+        return None
+    finally:
+        checker.in_text = checker.before_play = False
+    held = sorted(free_names(tree) - {"seat", "options"})
+    if held or PLAYER in (node.type, elem_of(node.type)):
+        report(f"{NAME_USES}, not {', '.join(held) or 'a player'}", 0)
+    elif not node.is_const:
+        report(f"{where}: this part cannot be worked out before the game begins; {NAME_USES}", 0)
+    elif node.const is None:
+        report(f"{where}: this part is null, so that seat would have no name", 0)
+    else:
+        return shower(node.type, checker.sym.display)(None, node.const)
+    return None
