@@ -179,26 +179,55 @@ def summary(rows: list, n: int, specs=()) -> dict:
 
 def fairness(wins: list, n: int) -> dict:
     """Whether a seat wins more or less than an even share of the games nobody drew, beyond
-    chance: per game, the seat's part of the win less 1/n of the game's win (0 in a draw);
-    the mean of that over games, at 95% shared out over the seats (Bonferroni: each at
-    1 - 0.05/n), must leave out zero."""
+    chance: the exact binomial test of its wins among the decided games (a shared win split
+    evenly) against 1/n, each side at 0.05/(2n) (Bonferroni: the n seats together keep at
+    most a 5% chance of a false alarm, however few the games; the normal and Wilson
+    intervals do not, with few games).  `even_share` is that share of all games (draws
+    included), as the report's win shares are."""
     games = len(wins)
     if games < 2 or n < 2:
         return {"even_share": None, "differ": []}
-    decided = [sum(w) for w in wins]                   # 1, or 0 for a draw
-    even = math.fsum(decided) / games / n
-    z = _z_for(0.05 / n)
-    differ = []
-    for p in range(n):
-        e = mean([w[p] - d / n for w, d in zip(wins, decided)], z)
-        if e["low"] is not None and (e["low"] > 0 or e["high"] < 0):
-            differ.append(p + 1)
-    return {"even_share": round(even, 6), "differ": differ}
+    decided = round(math.fsum(sum(w) for w in wins))    # a game counts 1, or 0 for a draw
+    alpha = 0.05 / n
+    differ = [p + 1 for p in range(n)
+              if decided and _beyond_chance(math.fsum(w[p] for w in wins), decided, 1 / n, alpha)]
+    return {"even_share": round(decided / games / n, 6), "differ": differ}
 
 
-def _z_for(alpha: float) -> float:
-    """The two-sided standard normal point for level alpha."""
-    return NormalDist().inv_cdf(1 - alpha / 2)
+def _beyond_chance(wins: float, games: int, share: float, alpha: float) -> bool:
+    """Whether `wins` of `games` is beyond chance for a seat that wins each game with
+    probability `share`: the exact two-sided binomial test at level alpha (each tail at
+    alpha/2; the Clopper-Pearson interval at 1 - alpha leaves out `share`).  A count with a
+    shared win in it is taken at the whole number nearer `share` (never more alarming)."""
+    wins = round(wins, 9)
+    return (binomial_tail(math.floor(wins), games, share, upper=True) < alpha / 2
+            or binomial_tail(math.ceil(wins), games, share, upper=False) < alpha / 2)
+
+
+def binomial_tail(k: int, n: int, p: float, upper: bool) -> float:
+    """P(X >= k) (upper) or P(X <= k) for X ~ Binomial(n, p), 0 < p < 1: the terms summed
+    from k away from the middle until they no longer count (the other side's tail taken
+    from 1 when k is on the near side), so some tens of standard deviations' worth at most."""
+    if (k <= 0) if upper else (k >= n):
+        return 1.0
+    if (k > n) if upper else (k < 0):
+        return 0.0
+    if (k <= n * p) if upper else (k >= n * p):
+        return max(0.0, 1.0 - binomial_tail(k - 1 if upper else k + 1, n, p, not upper))
+    log_p, log_q = math.log(p), math.log1p(-p)
+    lg = math.lgamma
+
+    def term(j):
+        return math.exp(lg(n + 1) - lg(j + 1) - lg(n - j + 1) + j * log_p + (n - j) * log_q)
+    step, mode = (1 if upper else -1), (n + 1) * p
+    total, j = 0.0, k
+    while 0 <= j <= n:
+        t = term(j)
+        total += t
+        if t < 1e-17 * total and (j > mode if upper else j < mode):
+            break                       # past the middle, the terms only get smaller
+        j += step
+    return min(1.0, total)
 
 
 # -- two runs on the same seeds -----------------------------------------------------------------
