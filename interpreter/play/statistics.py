@@ -14,11 +14,16 @@ Intervals:
   its interval from the spread between games (rounds of one game are not independent);
 - a difference between variants: the mean of the per-game differences on the same seed,
   with the normal interval of that mean (per-round ratios linearised game by game).
+
+A variant's differences are many figures at once (each seat's wins and score, draws,
+length, rounds, every statistic): each gets the p-value of its paired t test, and a
+figure is called a difference only if it survives Holm's step-down correction across all
+the figures compared, so that a variant that changes nothing is said to change something
+in at most 5% of comparisons, however many figures there are (`holm`).
 """
 from __future__ import annotations
 
 import math
-from statistics import NormalDist
 
 Z95 = 1.959963984540054         # the standard normal's 97.5% point
 
@@ -263,12 +268,87 @@ def differences(base: list, variant: list, n: int, specs=(), base_pers=None) -> 
         else:
             d = paired([_numeric(v) for v in a], [_numeric(v) for v in b], SHARE if kind == "share" else None)
         out["statistics"][name] = {"label": label, "per": per, "kind": kind, **d}
+    out["compared"] = holm(list(_figures(out)))
     return out
+
+
+def _figures(d: dict):
+    """Every estimate of a variant's differences, each once."""
+    for key in ("win_share", "draws", "mean_score", "decisions", "rounds"):
+        value = d[key]
+        yield from (value if isinstance(value, list) else [value] if value is not None else [])
+    yield from d["statistics"].values()
 
 
 SHARE = (-1.0, 1.0)         # what a difference of two shares can be
 
 
 def paired(a: list, b: list, bounds=None) -> dict:
-    """The mean of b - a over the games where both are measured, with its interval."""
-    return mean([y - x for x, y in zip(a, b) if x is not None and y is not None], bounds=bounds)
+    """The mean of b - a over the games where both are measured, with its interval and `p`:
+    the chance of a mean at least as far from zero if the variant changed nothing (the
+    paired t test; None below two games, and where no game differs: nothing is tested there)."""
+    d = [y - x for x, y in zip(a, b) if x is not None and y is not None]
+    p = t_test(d) if any(d) else None
+    return {**mean(d, bounds=bounds), "p": None if p is None else float(f"{p:.4g}")}
+
+
+def t_test(values) -> float | None:
+    """The two-sided p-value of Student's t test that the values' mean is zero (1 when
+    every value is 0, 0 when they are all one other value); None below two values."""
+    n = len(values)
+    if n < 2:
+        return None
+    m = math.fsum(values) / n
+    var = math.fsum((v - m) ** 2 for v in values) / (n - 1)
+    if var <= 1e-24 * max(1.0, m * m):
+        return 1.0 if m == 0 else 0.0
+    t = m / math.sqrt(var / n)
+    df = n - 1
+    return min(1.0, _betainc(df / 2, 0.5, df / (df + t * t)))
+
+
+def _betainc(a: float, b: float, x: float) -> float:
+    """The regularised incomplete beta function I_x(a, b), by its continued fraction
+    (Lentz's method, on the side of x where it converges fast)."""
+    if x <= 0:
+        return 0.0
+    if x >= 1:
+        return 1.0
+    front = math.exp(math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x))
+    if x < (a + 1) / (a + b + 2):
+        return front * _beta_fraction(a, b, x) / a
+    return 1.0 - front * _beta_fraction(b, a, 1 - x) / b
+
+
+def _beta_fraction(a, b, x, tiny=1e-300):
+    c, d = 1.0, 1 - (a + b) * x / (a + 1)
+    d = 1 / (d if abs(d) > tiny else tiny)
+    h = d
+    for m in range(1, 100_000):
+        for aa in (m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)),
+                   -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1))):
+            d = 1 + aa * d
+            d = 1 / (d if abs(d) > tiny else tiny)
+            c = 1 + aa / c
+            c = c if abs(c) > tiny else tiny
+            h *= d * c
+        if abs(d * c - 1) < 1e-15:
+            break
+    return h
+
+
+def holm(estimates: list, alpha: float = 0.05) -> int:
+    """Mark each estimate (with its `p`) `differs`: whether it is a difference beyond chance
+    once every figure compared is taken into account, by Holm's step-down method (the k-th
+    smallest p-value of m is held against alpha / (m - k + 1), and the first that fails
+    stops the rest), and its interval leaves out zero.  The chance that any figure of a
+    variant that changes nothing is called a difference is then at most alpha.  Returns
+    how many figures were compared (those with a p-value)."""
+    tested = sorted((e for e in estimates if e.get("p") is not None), key=lambda e: e["p"])
+    holding = True
+    for k, e in enumerate(tested):
+        holding = holding and e["p"] <= alpha / (len(tested) - k)
+        e["differs"] = holding and e["low"] is not None and (e["low"] > 0 or e["high"] < 0)
+    for e in estimates:
+        e.setdefault("differs", False)
+    return len(tested)
