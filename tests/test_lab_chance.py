@@ -110,7 +110,7 @@ def test_simulate_says_no_seat_differs_for_a_fair_lottery(tmp_path):
     f = tmp_path / "lottery.yaml"
     f.write_text(LOTTERY, encoding="utf-8")
     out = io.StringIO()
-    assert run(["simulate", str(f), "--games", "20", "--seed", "0", "--progress", "off"], stdout=out) == 0
+    assert run(["simulate", str(f), "--games", "20", "--seed", "0", "--jobs", "1", "--progress", "off"], stdout=out) == 0
     assert "No seat wins more or less often than an even share" in out.getvalue()
 
 
@@ -176,7 +176,7 @@ def test_compare_says_how_many_figures_it_compared_and_names_the_rounds_as_the_g
     f.write_text(LOTTERY, encoding="utf-8")
     folder = tmp_path / "report"
     out = io.StringIO()
-    code = run(["compare", str(f), "--option", "spin=twice", "--games", "40", "--progress", "off",
+    code = run(["compare", str(f), "--option", "spin=twice", "--games", "40", "--jobs", "1", "--progress", "off",
                 "--report", str(folder)], stdout=out, stderr=io.StringIO())
     text, page = out.getvalue(), (folder / "index.html").read_text(encoding="utf-8")
     assert code == 0

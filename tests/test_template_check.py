@@ -113,3 +113,10 @@ def test_a_wrong_player_name_stops_every_command_with_its_place_not_a_traceback(
     said = out.getvalue() + err.getvalue()
     assert code != 0
     assert f"{f}:4:" in said and "Traceback" not in said
+
+
+def test_a_player_name_with_more_parts_than_the_limit_is_refused_at_the_first_past_it():
+    from interpreter.limits import MAX_NAME_PARTS
+    problems = _problems(_text('"' + "{seat}." * MAX_NAME_PARTS + '{seat}!"'))
+    assert len(problems) == 1 and f"at most {MAX_NAME_PARTS} {{...}} parts" in problems[0]
+    assert _caret_under(problems[0]).startswith('seat}!"')

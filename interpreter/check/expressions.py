@@ -71,6 +71,7 @@ class ExprChecker:
         self.given = nulls.NO_FACTS     # facts of the steps around the expression (the seam's)
         self.seats = symbols.seats      # players[i] is not null for -seats <= i < seats
         self._facts = nulls.NO_FACTS    # facts where the part being checked is computed
+        self._trees: dict = {}          # the text of a part of a text -> its tree (see parsed)
         self.nulls_fail = False         # a check of a scenario: a null where a value is needed fails
                                         # it at run time, instead of being refused here
         if sys.getrecursionlimit() < 4000:      # nested bodies: see _MAX_NESTED
@@ -83,6 +84,14 @@ class ExprChecker:
         `consts` binds local names to constants (a card, when the deck derives attributes);
         `condition`: the value decides something, so it may not be null."""
         return self.check_tree(parse(text), scope, want, consts, condition)
+
+    def parsed(self, text: str):
+        """The tree of `text`, parsed once however often it is checked: the parts of texts,
+        which recur in each language's version of a text and in each seat's name."""
+        tree = self._trees.get(text)
+        if tree is None:
+            tree = self._trees[text] = parse(text)
+        return tree
 
     def check_tree(self, tree, scope=None, want=None, consts=None, condition=False):
         saved = self._consts, self._facts

@@ -6,9 +6,10 @@ from __future__ import annotations
 import re
 
 from ..lang import expr_ir as ir
-from ..lang.syntax import ExprError, free_names, parse
+from ..lang.syntax import ExprError, free_names
 from ..lang.types import NUM, PLAYER, elem_of
 from ..lang.values import shower
+from ..limits import MAX_NAME_PARTS
 
 TEMPLATE_PART = re.compile(r"\{([^{}]+)\}")
 SURROGATE = re.compile("[\ud800-\udfff]")
@@ -27,7 +28,7 @@ def template(checker, text: str, scope: dict, report) -> ir.Template:
         parts.append(text[pos:m.start()])
         checker.in_text = True
         try:
-            parts.append(checker.check(m.group(1), scope))
+            parts.append(checker.check_tree(checker.parsed(m.group(1)), scope))
         except ExprError as e:
             report(e.message, m.start(1) + e.offset)
             parts.append("?")
@@ -49,14 +50,21 @@ def seat_names(checker, text: str, seats: int, report) -> tuple:
     checked = template(checker, text, {"seat": NUM}, said)
     if any(p == "?" for p in checked.parts):
         return ()
-    parts = [(m.start(1), parse(m.group(1))) for m in TEMPLATE_PART.finditer(text)]
-    literals, names = TEMPLATE_PART.split(text)[::2], []
+    parts = [(m.start(1), checker.parsed(m.group(1))) for m in TEMPLATE_PART.finditer(text)]
+    if len(parts) > MAX_NAME_PARTS:
+        report(f"a player's name may have at most {MAX_NAME_PARTS} {{...}} parts", parts[MAX_NAME_PARTS][0])
+        return ()
+    literals, names, alike = TEMPLATE_PART.split(text)[::2], [], {}     # alike: the parts without seat
     for seat in range(1, seats + 1):
         filled = list(literals)
         for k, (offset, tree) in enumerate(parts):
-            shown = _fixed_part(checker, tree, seat, seats, lambda message, at: report(message, offset + at))
+            shown = alike.get(k)
             if shown is None:
-                return ()
+                shown = _fixed_part(checker, tree, seat, seats, lambda message, at: report(message, offset + at))
+                if shown is None:
+                    return ()
+                if "seat" not in free_names(tree):
+                    alike[k] = shown
             filled[k] += shown
         names.append("".join(filled))
     return tuple(names)
