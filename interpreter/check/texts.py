@@ -84,13 +84,14 @@ def _fixed_part(checker, tree, seat, seats, report):
         return None
     finally:
         checker.in_text = checker.before_play = False
+    a_player = PLAYER in (node.type, elem_of(node.type))    # named by the names being made
+    if node.is_const and node.const is not None and not a_player:
+        return shower(node.type, checker.sym.display)(None, node.const)
     held = sorted(free_names(tree) - {"seat", "options"})
-    if held or PLAYER in (node.type, elem_of(node.type)):
-        report(f"{NAME_USES}, not {', '.join(held) or 'a player'}", 0)
+    if held and not node.is_const or a_player:
+        report(f"{NAME_USES}, not {', '.join(held) if held and not node.is_const else 'a player'}", 0)
     elif not node.is_const:
         report(f"{where}: this part cannot be worked out before the game begins; {NAME_USES}", 0)
-    elif node.const is None:
-        report(f"{where}: this part is null, so that seat would have no name", 0)
     else:
-        return shower(node.type, checker.sym.display)(None, node.const)
+        report(f"{where}: this part is null, so that seat would have no name", 0)
     return None
