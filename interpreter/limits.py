@@ -54,6 +54,7 @@ MAX_EXPR_NODES = 5_000                # parts of one expression, each call count
                                       # body (summarised once per function: ExprChecker.node)
 MAX_EXPR_NUMBER = MAX_NUMBER          # |n| of a number written in an expression must be below
                                       # this, and its text at most MAX_NUMBER_TEXT characters (at load time)
+MAX_NAME_PARTS = 20                   # {...} parts in a player_name, each made for every seat (check/texts.py)
 MAX_WORK = 10_000_000                 # elements the built-ins (count, sum, filter, map, any, in, list +, ...)
                                       # may visit between two decisions (engine.run resets State.work)
 

@@ -174,7 +174,7 @@ def test_a_per_round_share_pools_rounds_and_takes_its_spread_from_games():
 
 def test_paired_differences_are_taken_game_by_game():
     e = statistics.paired([1, 2, 3, 4], [2, 3, 4, 5])
-    assert e == {"value": 1.0, "low": 1.0, "high": 1.0}
+    assert e == {"value": 1.0, "low": 1.0, "high": 1.0, "p": 0.0}     # every game 1 more: certain
 
 
 def test_fairness_names_the_seat_that_wins_more_than_an_even_share():
@@ -225,7 +225,9 @@ def test_compare_plays_every_variant_on_the_same_seeds():
     result = compare([("a", base), ("b", same)], games=20, seed=5)
     d = result["differences"][0]
     assert result["seeds"] == [5, 24] and result["complete"]
-    assert d["decisions"] == {"value": 0.0, "low": 0.0, "high": 0.0}     # the same rules: the same games
+    assert d["decisions"] == {"value": 0.0, "low": 0.0, "high": 0.0,     # the same rules: the same games,
+                              "p": None, "differs": False}
+    assert d["compared"] == 0                                               # so nothing to test
     assert all(e["value"] == 0 for e in d["win_share"])
 
 

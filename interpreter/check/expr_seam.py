@@ -42,6 +42,10 @@ class ExprSeam:
         """The checked form of a text with {expression} parts."""
         return texts.template(self.checker, text, scope, lambda message, offset: self.report(path, message, offset))
 
+    def seat_names(self, text: str, path, seats: int) -> tuple:
+        """The name of each seat 1..seats by a `player_name` text, made now; () if it is wrong."""
+        return texts.seat_names(self.checker, text, seats, lambda message, offset: self.report(path, message, offset))
+
     def where(self, text, path, scope, var):
         """The node of a choice's `where`, evaluated for each option bound to `var`, or None.
         (Which of its calls can be computed once per choice is the back end's business.)"""

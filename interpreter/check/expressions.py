@@ -31,7 +31,7 @@ from ..lang.types import (ANY, BOOL, CARD, NULL, NUM, PLAYER, STR, ZONE, Nullabl
                           elem_of, list_of, type_of_value)
 from . import nulls
 from .builtins import BUILTINS, RANDOM_IN_TEXT
-from ..lang.values import divide, floordiv, list_slice, mod
+from ..lang.values import divide, floordiv, list_slice, mod, plain
 from ..limits import MAX_EXPR_DEPTH, MAX_EXPR_NODES, MAX_EXPR_NUMBER, MAX_NUMBER_TEXT, MAX_WORK
 
 __all__ = ["ExprChecker", "ExprError", "FunctionDef", "Symbols", "free_names"]
@@ -56,6 +56,8 @@ class ExprChecker:
     def __init__(self, symbols: Symbols):
         self.sym = symbols
         self.in_text = False            # random() is refused (a text, or whom a log is for)
+        self.before_play = False        # a text made before the game begins (a player's name):
+                                        # a constant list's element is taken now, or refused
         self.functions: dict = {}       # name -> ir.Function, or None if its body has a mistake
         self.errors: dict = {}          # name -> the ExprError of its body (at the function)
         self._cycle_of = None           # name -> how it calls itself (when first needed)
@@ -69,6 +71,7 @@ class ExprChecker:
         self.given = nulls.NO_FACTS     # facts of the steps around the expression (the seam's)
         self.seats = symbols.seats      # players[i] is not null for -seats <= i < seats
         self._facts = nulls.NO_FACTS    # facts where the part being checked is computed
+        self._trees: dict = {}          # the text of a part of a text -> its tree (see parsed)
         self.nulls_fail = False         # a check of a scenario: a null where a value is needed fails
                                         # it at run time, instead of being refused here
         if sys.getrecursionlimit() < 4000:      # nested bodies: see _MAX_NESTED
@@ -81,6 +84,14 @@ class ExprChecker:
         `consts` binds local names to constants (a card, when the deck derives attributes);
         `condition`: the value decides something, so it may not be null."""
         return self.check_tree(parse(text), scope, want, consts, condition)
+
+    def parsed(self, text: str):
+        """The tree of `text`, parsed once however often it is checked: the parts of texts,
+        which recur in each language's version of a text and in each seat's name."""
+        tree = self._trees.get(text)
+        if tree is None:
+            tree = self._trees[text] = parse(text)
+        return tree
 
     def check_tree(self, tree, scope=None, want=None, consts=None, condition=False):
         saved = self._consts, self._facts
@@ -332,7 +343,19 @@ class ExprChecker:
         if et is None:
             raise ExprError(f"cannot index {_a(coll.type)}", offset_of(coll_t))
         idx = self.value(idx_t, scope, depth, NUM, use=t)
+        if self.before_play and coll.is_const and idx.is_const:
+            return self._element(coll, idx, t, idx_t)
         return ir.Index(type=et, tree=t, coll=coll, index=idx, maybe_null=not self._a_seat(coll, idx))
+
+    def _element(self, coll, idx, t, idx_t):
+        """The constant `coll[idx]` of a text made before the game begins, where a null
+        would name nobody: an index past either end is refused, at the index."""
+        items, i = coll.const, idx.const
+        if not isinstance(i, int) or isinstance(i, bool):
+            raise ExprError(f"{plain(i)} is not a whole number, so it cannot index a list", offset_of(idx_t), wrap=False)
+        if not -len(items) <= i < len(items):     # (in a function's body: said at the call)
+            raise ExprError(f"index {i} is past the end of this list of {len(items)}", offset_of(idx_t), wrap=False)
+        return ir.Const(type=elem_of(coll.type), tree=t, const=items[i], maybe_null=items[i] is None)
 
     def _slice(self, t, scope, depth):
         """xs[a:b]: the elements from a up to b (not included), either end left out."""

@@ -72,8 +72,21 @@ class _Checker:
             return ir.Template(path, "", stand_in_text())
         if _said(text):
             return self._said(text, path, scope)
-        text = self.localized(text, path)
-        return ir.Template(path, text, self.seam.template(text, path, scope))
+        return self._each_language(text, path, lambda version, at: ir.Template(
+            path, version, self.seam.template(version, at, scope)))
+
+    def _each_language(self, value, path, check):
+        """`check(text, path)` of each language's version of a text at `path` (each at its own
+        path, so that a mistake in any language is found, at its place), the chosen
+        language's first; what it gives for the chosen one."""
+        if not isinstance(value, dict):
+            return check(str(value), path)
+        picked = self._language_in(value)
+        chosen = check(str(value[picked]), path + (picked,))
+        for code, version in value.items():
+            if code != picked:
+                check(str(version), path + (code,))
+        return chosen
 
     def _said(self, value, path, scope) -> ir.Template:
         """`{say: KEY, with: {NAME: EXPR}}`: the catalogue's text KEY in the chosen language,
@@ -88,10 +101,8 @@ class _Checker:
         if key not in self.texts:
             self.report(path + ("say",), f"no text '{key}' in the ruleset's texts{did_you_mean(key, self.texts)}")
             return ir.Template(path, "", stand_in_text())
-        entry = self.texts[key]
-        at = ("texts", key) + ((self._language_in(entry),) if isinstance(entry, dict) else ())
-        text = str(localize(entry, self.lang, self.languages))
-        return ir.Template(path, text, self.seam.template(text, at, inner), tuple(binds))
+        return self._each_language(self.texts[key], ("texts", key), lambda text, at: ir.Template(
+            path, text, self.seam.template(text, at, inner), tuple(binds)))
 
     def _language_in(self, entry: dict) -> str:
         """The key of the text `localize` picks from a text per language."""
@@ -149,6 +160,7 @@ class _Checker:
         rules_text, rules_path = self._rules_text()
         facts = self._facts(options)
         table = self._table()
+        seat_names = self._seat_names()
         self.seam.finish()
         if self.problems or self.skip:
             raise self._stop()          # a ruleset the schema found wrong is never built
@@ -162,7 +174,21 @@ class _Checker:
             facts=facts, table=table, step_ids=self.step_ids,
             procedure_params=tuple((p, k, typ) for p, params in self.procedures.items() for k, typ in params.items()),
             round_name=self.localized(d.get("round_name"), ("round_name",)) if d.get("round_name") else "",
-            player_name=str(localize(d.get("player_name"), lang, languages) or msg(lang, "player", seat="{seat}")))
+            seat_names=seat_names)
+
+    def _seat_names(self) -> tuple:
+        """Each seat's name in the chosen language, by `player_name` (its text in every
+        language checked, for every seat the ruleset allows), made before any game."""
+        value, path = self.data.get("player_name"), ("player_name",)
+        seats = player_range(self.data)[1] if self.clean(("players",)) else 1
+        if value is None or not self.clean(path):
+            return tuple(msg(self.lang, "player", seat=seat) for seat in range(1, seats + 1))
+        if _said(value):
+            if value["say"] not in self.texts:
+                self.localized(value, path)         # which says that it is not there
+                return ()
+            value, path = self.texts[value["say"]], ("texts", value["say"])
+        return self._each_language(value, path, lambda text, at: self.seam.seat_names(text, at, seats))
 
     def _option_specs(self) -> dict:
         """The options declared as mappings."""

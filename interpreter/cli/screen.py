@@ -49,7 +49,7 @@ class PlainScreen:
         to = e.get("to")
         if to is not None:
             prefix = msg(self.lang, "to_you") if self.viewer is not None else \
-                msg(self.lang, "to_player", name=self.program.player_name.format(seat=to + 1))
+                msg(self.lang, "to_player", name=self.program.seat_name(to))
             text = prefix + " " + text
         self.say(text)
 
@@ -75,7 +75,7 @@ def round_summary_lines(program, events) -> list[str]:
         out.append(f"{msg(lang, 'revealed')} {' '.join(shown)}")
     for e in events:
         if e["type"] == "score" and "change" in e:         # numbers: what was won or lost
-            who = program.player_name.format(seat=e["seat"]) + " " if "seat" in e else ""
+            who = program.seat_name(e["seat"] - 1) + " " if "seat" in e else ""
             change = e.get("change")
             delta = f" ({'+' if change > 0 else ''}{_number(change)})" if change else ""
             out.append(f"{who}{labels.get(e['variable'], e['variable'])} {_number(e['before'])} → {_number(e['after'])}{delta}")

@@ -54,7 +54,7 @@ class TerminalTable:
     def run(self, prefix) -> int:
         p = self.program
         lang = p.lang
-        names = ", ".join(f"{p.player_name.format(seat=i + 1)} ({msg(lang, 'you' if k == 'human' else 'bot')})"
+        names = ", ".join(f"{p.seat_name(i)} ({msg(lang, 'you' if k == 'human' else 'bot')})"
                           for i, k in enumerate(self.kinds))
         changed = {k: v for k, v in p.options.items() if v != p.option_specs[k]["default"]}
         if not self.quiet:
@@ -106,7 +106,7 @@ class TerminalTable:
         seed = {} if "human" in self.kinds else {"seed": self.seed}
         return {"type": "game", "ruleset": p.name, "title": p.title, "sha256": self.record["ruleset"]["sha256"] if self.record else records.ruleset_hash(self.args.ruleset),
                 **seed, "options": dict(p.options), "lang": p.lang,
-                "players": [{"seat": i + 1, "name": p.player_name.format(seat=i + 1), "kind": k}
+                "players": [{"seat": i + 1, "name": p.seat_name(i), "kind": k}
                             for i, k in enumerate(self.kinds)],
                 "view": None if self.log_view is None else self.log_view + 1}
 
@@ -159,7 +159,7 @@ def _screen(program, args, stdout, say, viewer, n):
     """The rich table on a terminal; plain lines for pipes, files, --plain and screen readers."""
     if not getattr(args, "plain", False) and _is_terminal(stdout):
         from rich.console import Console
-        names = [program.player_name.format(seat=i + 1) for i in range(n)]
+        names = [program.seat_name(i) for i in range(n)]
         return RichScreen(program, Console(file=getattr(stdout, "raw", stdout), highlight=False), viewer, names)
     return PlainScreen(program, say, viewer)
 

@@ -41,7 +41,7 @@ def view_printer(program, say):
     lang = program.lang
 
     def name(seat):
-        return program.player_name.format(seat=seat + 1)
+        return program.seat_name(seat)
 
     def show(decision):
         v = decision.view

@@ -416,7 +416,7 @@ class Ruleset:
     procedures: dict                    # name -> Steps, in declared order
     triggers: dict                      # event -> [Trigger], events in order of first trigger
     result: Result
-    player_name: str
+    seat_names: tuple                   # each seat's name, seat 1 up to the most players allowed
     statistics: tuple = ()              # (Statistic, ...) in declared order
     real: Callable | None = None        # line -> (file, line) where the rules are an overlay on other files
     rules_text: str = ""                # the rules in prose (rules_file), in the chosen language

@@ -8,7 +8,7 @@ import pathlib
 
 from .outputs import plotting_available, write_csv
 from .targets import Output, make_folder, write_file
-from .reports import bots, difference_sentences, fairness_sentence, interval, statistic_line
+from .reports import bots, corrected, difference_sentences, fairness_sentence, interval, rounds, statistic_line
 from ..shown import printable
 
 STYLE = """
@@ -48,9 +48,11 @@ def _page(runs, comparison, plotted) -> str:
     if comparison:
         parts.append("<h2>What each variant changes</h2>")
         for d in comparison["differences"]:
-            parts.append(f"<h3>{_e(d['variant'])} against {_e(comparison['runs'][0]['variant'])}</h3><ul>")
-            for sentence in difference_sentences(d, first["players"]):
-                cls = "" if ("no difference" in sentence or "no change" in sentence) else " class='differs'"
+            parts.append(f"<h3>{_e(d['variant'])} against {_e(comparison['runs'][0]['variant'])}</h3>")
+            parts.append(f"<p class='note'>{_e(corrected(d))}</p><ul>")
+            for sentence in difference_sentences(d, first["players"], first):
+                cls = "" if ("no difference" in sentence or "no change" in sentence or "not measured" in sentence) \
+                    else " class='differs'"
                 parts.append(f"<li{cls}>{_e(sentence)}</li>")
             parts.append("</ul>")
     if plotted:
@@ -92,13 +94,13 @@ def _side_by_side(runs) -> str:
             row(f"Player {p + 1}'s mean score",
                 [interval(r["mean_score"][p]) if r["mean_score"] else "" for r in reports])
     row("decisions a game", [interval(r["decisions"]) for r in reports])
-    row("rounds a game", [interval(r["rounds"]) for r in reports])
+    row(f"{rounds(reports[0])} a game", [interval(r["rounds"]) for r in reports])
     names = []
     for r in reports:
         names += [n for n in r["statistics"] if n not in names]
     for name in names:
         label = next(r["statistics"][name]["label"] for r in reports if name in r["statistics"])
-        row(label, [statistic_line(r["statistics"][name]).partition(": ")[2] if name in r["statistics"] else ""
+        row(label, [statistic_line(r["statistics"][name], r).partition(": ")[2] if name in r["statistics"] else ""
                     for r in reports])
     fair = "".join(f"<li><b>{_e(name)}</b>: {_e(fairness_sentence(report))}</li>" for name, report, _ in runs)
     return "<table>" + "\n".join(rows) + f"</table>\n<ul>{fair}</ul>"

@@ -167,7 +167,7 @@ def shown_value(program, value, typ) -> str:
     if typ in ("card", "list[card]"):
         return dict(zip(program.deck.ids, program.deck.display)).get(value, str(value))
     if typ in ("player", "list[player]") and isinstance(value, int):
-        return program.player_name.format(seat=value + 1)
+        return program.seat_name(value)
     if isinstance(value, bool):
         return msg(program.lang, "yes" if value else "no")
     return str(int(value) if isinstance(value, float) and value == int(value) else value)

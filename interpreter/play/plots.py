@@ -1,6 +1,9 @@
 """A simulation's figures drawn (matplotlib, the optional 'plot' extra): each variant's win
-shares with their 95% intervals, and the spread of game length and of final scores."""
+shares with their 95% intervals, and the spread of game length and of final scores; the
+legend gives each variant's rounds a game, named as the game names them ("9.4 hands a game")."""
 from __future__ import annotations
+
+from .reports import num, rounds
 
 
 def plot(path, runs: list, format: str | None = None) -> None:
@@ -33,13 +36,19 @@ def _win_shares(ax, runs):
         values = [100 * e["value"] for e in report["win_share"]]
         below = [100 * (e["value"] - e["low"]) for e in report["win_share"]]
         above = [100 * (e["high"] - e["value"]) for e in report["win_share"]]
-        ax.bar(xs, values, width, yerr=[below, above], capsize=3, label=name)
+        ax.bar(xs, values, width, yerr=[below, above], capsize=3, label=_legend(name, report))
     even = report["fairness"]["even_share"]
     if even is not None:
         ax.axhline(100 * even, color="grey", linestyle="--", linewidth=1, label="even share")
     ax.set_xticks(range(n), [f"Player {p + 1}" for p in range(n)], rotation=45 if n > 6 else 0)
     ax.set_ylabel("wins (%), with 95% interval")
     ax.set_title("Win share per seat")
+
+
+def _legend(name, report) -> str:
+    """A variant as the legend names it: with its rounds a game."""
+    played = report["rounds"]["value"]
+    return name if played is None else f"{name} ({num(played)} {rounds(report)} a game)"
 
 
 def _lengths(ax, runs):

@@ -55,6 +55,22 @@ def seat_name(p: int) -> str:
     return f"Player {p}"
 
 
+def rounds(report: dict, many: bool = True) -> str:
+    """What the game calls its rounds, as the report's English says it: the ruleset's
+    `round_name` ("hands", "battles"), "rounds" where it has none or it is not written in
+    plain letters (an English plural cannot be made of it)."""
+    name = str(report.get("round_name") or "")
+    if not name or not all(c.isascii() and (c.isalpha() or c in " -") for c in name):
+        return "rounds" if many else "round"
+    if not many:
+        return name
+    if name.endswith(("s", "x", "z", "ch", "sh")):
+        return name + "es"
+    if name.endswith("y") and name[-2:-1] not in tuple("aeiou"):
+        return name[:-1] + "ies"
+    return name + "s"
+
+
 def bots(report: dict) -> str:
     """Who played: the bot of most seats, then the others by seat ('random bots, the mc bot
     in seat 2'; 'mc bots (20 play-outs an option), the ismcts bot in seat 1')."""
@@ -86,9 +102,9 @@ def report_lines(report: dict, speed: bool = True) -> list[str]:
         lines.append(f"  {seat_name(p + 1)}: wins {interval(report['win_share'][p], True)}{score}")
     lines.append(f"  draws {interval(report['draws'], True)}")
     lines.append("  " + fairness_sentence(report))
-    lines.append(f"  length: {interval(report['decisions'])} decisions, {interval(report['rounds'])} rounds a game")
+    lines.append(f"  length: {interval(report['decisions'])} decisions, {interval(report['rounds'])} {rounds(report)} a game")
     for name, st in report["statistics"].items():
-        lines.append("  " + statistic_line(st))
+        lines.append("  " + statistic_line(st, report))
     jobs = report.get("jobs", 1)
     if speed and report.get("games_per_s"):
         lines.append(f"  {report['games_per_s']} games/s" + (f" ({jobs} processes)" if jobs > 1 else ""))
@@ -110,14 +126,16 @@ def fairness_sentence(report: dict) -> str:
     return f"The seats differ beyond chance: {'; '.join(parts)} than an even share ({even})."
 
 
-def statistic_line(st: dict) -> str:
-    """'moons: 4.1% of rounds [3.5, 4.8], 0.32 a game' and the like."""
+def statistic_line(st: dict, report: dict) -> str:
+    """'moons: 4.1% of hands [3.5, 4.8], 0.32 a game' and the like (the rounds named as the
+    game of `report` names them)."""
     share = st["kind"] == "share"
     if st["value"] is None:
         return f"{st['label']}: never measured"
     value, lo, hi = parts(st, 100 if share else 1)
     per_round = st["per"] == "round"
-    unit = ("% of rounds" if share else " a round") if per_round else ("% of games" if share else "")
+    unit = (f"% of {rounds(report)}" if share else f" a {rounds(report, many=False)}") if per_round \
+        else ("% of games" if share else "")
     what = value + unit + (f" [{lo}, {hi}]" if lo is not None else "")
     if per_round:
         return f"{st['label']}: {what}; {num(st['per_game']['value'])} a game"
@@ -138,32 +156,47 @@ def comparison_lines(comparison: dict) -> list[str]:
     for d in comparison["differences"]:
         lines.append("")
         lines.append(f"{d['variant']} against {comparison['runs'][0]['variant']} (difference, 95% interval):")
-        lines.extend("  " + s for s in difference_sentences(d, comparison["players"]))
+        lines.append("  " + corrected(d))
+        lines.extend("  " + s for s in difference_sentences(d, comparison["players"], base["report"]))
     return lines
 
 
-def difference_sentences(d: dict, n: int) -> list[str]:
+def corrected(d: dict) -> str:
+    """How many figures a variant's differences compare, and that chance is taken into account."""
+    m = d.get("compared", 0)
+    if m < 2:
+        return f"{m} figure{'' if m == 1 else 's'} compared."
+    return (f"{m} figures compared, corrected for chance (Holm): a variant that changes nothing shows "
+            f"a difference in at most 1 run in 20.")
+
+
+def difference_sentences(d: dict, n: int, report: dict) -> list[str]:
+    """A sentence per figure of a variant's differences (the rounds named as the game of
+    `report`, the base's, names them)."""
+    def shift(*args, **kw):
+        return _shift(*args, compared=d.get("compared", 0), **kw)
     out = []
     for p in range(n):
-        out.append(_shift(f"{seat_name(p + 1)} wins", d["win_share"][p], share=True,
-                          more="more often", less="less often"))
-    out.append(_shift("Draws happen", d["draws"], share=True, more="more often", less="less often"))
+        out.append(shift(f"{seat_name(p + 1)} wins", d["win_share"][p], share=True,
+                         more="more often", less="less often"))
+    out.append(shift("Draws happen", d["draws"], share=True, more="more often", less="less often"))
     if d["mean_score"]:
         for p in range(n):
-            out.append(_shift(f"{seat_name(p + 1)}'s mean score:", d["mean_score"][p], more="higher", less="lower"))
-    out.append(_shift("Games last", d["decisions"], unit=" decisions", more="longer", less="shorter"))
-    out.append(_shift("Rounds a game:", d["rounds"], more="more", less="fewer"))
+            out.append(shift(f"{seat_name(p + 1)}'s mean score:", d["mean_score"][p], more="higher", less="lower"))
+    out.append(shift("Games last", d["decisions"], unit=" decisions", more="longer", less="shorter"))
+    out.append(shift(f"{rounds(report).capitalize()} a game:", d["rounds"], more="more", less="fewer"))
     for name, st in d["statistics"].items():
         share = st["kind"] == "share"
-        per_round = " (per round)" if st["per"] == "round" else ""
-        out.append(_shift(st["label"] + per_round + ":", st, share=share, more="more often" if share else "more",
-                          less="less often" if share else "less"))
+        per_round = f" (per {rounds(report, many=False)})" if st["per"] == "round" else ""
+        out.append(shift(st["label"] + per_round + ":", st, share=share, more="more often" if share else "more",
+                         less="less often" if share else "less"))
     return out
 
 
-def _shift(subject: str, e: dict, share=False, unit="", more="more", less="less") -> str:
+def _shift(subject: str, e: dict, share=False, unit="", more="more", less="less", compared=0) -> str:
     """A plain sentence for a difference: its size and direction with the interval of that
-    size, or that it is within chance, or that nothing changed at all."""
+    size, or that it is within chance (its interval holds zero, or it does not survive the
+    correction for the `compared` figures: statistics.holm), or that nothing changed at all."""
     v, lo, hi = e["value"], e["low"], e["high"]
     sized, subject = subject, subject.rstrip(":")
     if v is None:
@@ -171,11 +204,13 @@ def _shift(subject: str, e: dict, share=False, unit="", more="more", less="less"
     u = " points" if share else unit
     if v == 0 and (lo is None or lo == hi == 0):
         return f"{subject}: no change"
-    if lo is None or lo <= 0 <= hi:
+    inside = lo is None or lo <= 0 <= hi
+    if not e.get("differs", not inside):
         value, a, b = parts(e, 100 if share else 1)
         sign = "+" if v > 0 else ""
         span = f" [{a}, {b}]" if a is not None else ""
-        return f"{subject}: no difference beyond chance ({sign}{value}{u}{span})"
+        many = "" if inside else f", as chance gives among {compared} figures compared"
+        return f"{subject}: no difference beyond chance ({sign}{value}{u}{span}{many})"
     size, a, b = parts({"value": abs(v), "low": lo if v > 0 else -hi, "high": hi if v > 0 else -lo},
                        100 if share else 1)
     return f"{sized} {size}{u} {more if v > 0 else less} [{a}, {b}]"

@@ -104,7 +104,8 @@ def report(program, n, rows, seed, seating: Seating, jobs, elapsed, asked) -> di
     their 95% intervals; docs/simulation.md documents the shape)."""
     played = len(rows)
     specs = [(st.name, st.label, st.per) for st in program.statistics]
-    return {"ruleset": program.name, "players": n, "games": played, "complete": played == asked,
+    return {"ruleset": program.name, "round_name": program.round_name or "round", "players": n, "games": played,
+            "complete": played == asked,
             "seeds": [seed, seed + played - 1],
             "options": {k: v for k, v in program.options.items() if v != program.option_specs[k]["default"]},
             "mc_seats": sorted(seating.mc_seats), "playouts": seating.playouts if seating.mc_seats else None,

@@ -14,11 +14,16 @@ Intervals:
   its interval from the spread between games (rounds of one game are not independent);
 - a difference between variants: the mean of the per-game differences on the same seed,
   with the normal interval of that mean (per-round ratios linearised game by game).
+
+A variant's differences are many figures at once (each seat's wins and score, draws,
+length, rounds, every statistic): each gets the p-value of its paired t test, and a
+figure is called a difference only if it survives Holm's step-down correction across all
+the figures compared, so that a variant that changes nothing is said to change something
+in at most 5% of comparisons, however many figures there are (`holm`).
 """
 from __future__ import annotations
 
 import math
-from statistics import NormalDist
 
 Z95 = 1.959963984540054         # the standard normal's 97.5% point
 
@@ -179,26 +184,55 @@ def summary(rows: list, n: int, specs=()) -> dict:
 
 def fairness(wins: list, n: int) -> dict:
     """Whether a seat wins more or less than an even share of the games nobody drew, beyond
-    chance: per game, the seat's part of the win less 1/n of the game's win (0 in a draw);
-    the mean of that over games, at 95% shared out over the seats (Bonferroni: each at
-    1 - 0.05/n), must leave out zero."""
+    chance: the exact binomial test of its wins among the decided games (a shared win split
+    evenly) against 1/n, each side at 0.05/(2n) (Bonferroni: the n seats together keep at
+    most a 5% chance of a false alarm, however few the games; the normal and Wilson
+    intervals do not, with few games).  `even_share` is that share of all games (draws
+    included), as the report's win shares are."""
     games = len(wins)
     if games < 2 or n < 2:
         return {"even_share": None, "differ": []}
-    decided = [sum(w) for w in wins]                   # 1, or 0 for a draw
-    even = math.fsum(decided) / games / n
-    z = _z_for(0.05 / n)
-    differ = []
-    for p in range(n):
-        e = mean([w[p] - d / n for w, d in zip(wins, decided)], z)
-        if e["low"] is not None and (e["low"] > 0 or e["high"] < 0):
-            differ.append(p + 1)
-    return {"even_share": round(even, 6), "differ": differ}
+    decided = round(math.fsum(sum(w) for w in wins))    # a game counts 1, or 0 for a draw
+    alpha = 0.05 / n
+    differ = [p + 1 for p in range(n)
+              if decided and _beyond_chance(math.fsum(w[p] for w in wins), decided, 1 / n, alpha)]
+    return {"even_share": round(decided / games / n, 6), "differ": differ}
 
 
-def _z_for(alpha: float) -> float:
-    """The two-sided standard normal point for level alpha."""
-    return NormalDist().inv_cdf(1 - alpha / 2)
+def _beyond_chance(wins: float, games: int, share: float, alpha: float) -> bool:
+    """Whether `wins` of `games` is beyond chance for a seat that wins each game with
+    probability `share`: the exact two-sided binomial test at level alpha (each tail at
+    alpha/2; the Clopper-Pearson interval at 1 - alpha leaves out `share`).  A count with a
+    shared win in it is taken at the whole number nearer `share` (never more alarming)."""
+    wins = round(wins, 9)
+    return (binomial_tail(math.floor(wins), games, share, upper=True) < alpha / 2
+            or binomial_tail(math.ceil(wins), games, share, upper=False) < alpha / 2)
+
+
+def binomial_tail(k: int, n: int, p: float, upper: bool) -> float:
+    """P(X >= k) (upper) or P(X <= k) for X ~ Binomial(n, p), 0 < p < 1: the terms summed
+    from k away from the middle until they no longer count (the other side's tail taken
+    from 1 when k is on the near side), so some tens of standard deviations' worth at most."""
+    if (k <= 0) if upper else (k >= n):
+        return 1.0
+    if (k > n) if upper else (k < 0):
+        return 0.0
+    if (k <= n * p) if upper else (k >= n * p):
+        return max(0.0, 1.0 - binomial_tail(k - 1 if upper else k + 1, n, p, not upper))
+    log_p, log_q = math.log(p), math.log1p(-p)
+    lg = math.lgamma
+
+    def term(j):
+        return math.exp(lg(n + 1) - lg(j + 1) - lg(n - j + 1) + j * log_p + (n - j) * log_q)
+    step, mode = (1 if upper else -1), (n + 1) * p
+    total, j = 0.0, k
+    while 0 <= j <= n:
+        t = term(j)
+        total += t
+        if t < 1e-17 * total and (j > mode if upper else j < mode):
+            break                       # past the middle, the terms only get smaller
+        j += step
+    return min(1.0, total)
 
 
 # -- two runs on the same seeds -----------------------------------------------------------------
@@ -234,12 +268,87 @@ def differences(base: list, variant: list, n: int, specs=(), base_pers=None) -> 
         else:
             d = paired([_numeric(v) for v in a], [_numeric(v) for v in b], SHARE if kind == "share" else None)
         out["statistics"][name] = {"label": label, "per": per, "kind": kind, **d}
+    out["compared"] = holm(list(_figures(out)))
     return out
+
+
+def _figures(d: dict):
+    """Every estimate of a variant's differences, each once."""
+    for key in ("win_share", "draws", "mean_score", "decisions", "rounds"):
+        value = d[key]
+        yield from (value if isinstance(value, list) else [value] if value is not None else [])
+    yield from d["statistics"].values()
 
 
 SHARE = (-1.0, 1.0)         # what a difference of two shares can be
 
 
 def paired(a: list, b: list, bounds=None) -> dict:
-    """The mean of b - a over the games where both are measured, with its interval."""
-    return mean([y - x for x, y in zip(a, b) if x is not None and y is not None], bounds=bounds)
+    """The mean of b - a over the games where both are measured, with its interval and `p`:
+    the chance of a mean at least as far from zero if the variant changed nothing (the
+    paired t test; None below two games, and where no game differs: nothing is tested there)."""
+    d = [y - x for x, y in zip(a, b) if x is not None and y is not None]
+    p = t_test(d) if any(d) else None
+    return {**mean(d, bounds=bounds), "p": None if p is None else float(f"{p:.4g}")}
+
+
+def t_test(values) -> float | None:
+    """The two-sided p-value of Student's t test that the values' mean is zero (1 when
+    every value is 0, 0 when they are all one other value); None below two values."""
+    n = len(values)
+    if n < 2:
+        return None
+    m = math.fsum(values) / n
+    var = math.fsum((v - m) ** 2 for v in values) / (n - 1)
+    if var <= 1e-24 * max(1.0, m * m):
+        return 1.0 if m == 0 else 0.0
+    t = m / math.sqrt(var / n)
+    df = n - 1
+    return min(1.0, _betainc(df / 2, 0.5, df / (df + t * t)))
+
+
+def _betainc(a: float, b: float, x: float) -> float:
+    """The regularised incomplete beta function I_x(a, b), by its continued fraction
+    (Lentz's method, on the side of x where it converges fast)."""
+    if x <= 0:
+        return 0.0
+    if x >= 1:
+        return 1.0
+    front = math.exp(math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x))
+    if x < (a + 1) / (a + b + 2):
+        return front * _beta_fraction(a, b, x) / a
+    return 1.0 - front * _beta_fraction(b, a, 1 - x) / b
+
+
+def _beta_fraction(a, b, x, tiny=1e-300):
+    c, d = 1.0, 1 - (a + b) * x / (a + 1)
+    d = 1 / (d if abs(d) > tiny else tiny)
+    h = d
+    for m in range(1, 100_000):
+        for aa in (m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)),
+                   -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1))):
+            d = 1 + aa * d
+            d = 1 / (d if abs(d) > tiny else tiny)
+            c = 1 + aa / c
+            c = c if abs(c) > tiny else tiny
+            h *= d * c
+        if abs(d * c - 1) < 1e-15:
+            break
+    return h
+
+
+def holm(estimates: list, alpha: float = 0.05) -> int:
+    """Mark each estimate (with its `p`) `differs`: whether it is a difference beyond chance
+    once every figure compared is taken into account, by Holm's step-down method (the k-th
+    smallest p-value of m is held against alpha / (m - k + 1), and the first that fails
+    stops the rest), and its interval leaves out zero.  The chance that any figure of a
+    variant that changes nothing is called a difference is then at most alpha.  Returns
+    how many figures were compared (those with a p-value)."""
+    tested = sorted((e for e in estimates if e.get("p") is not None), key=lambda e: e["p"])
+    holding = True
+    for k, e in enumerate(tested):
+        holding = holding and e["p"] <= alpha / (len(tested) - k)
+        e["differs"] = holding and e["low"] is not None and (e["low"] > 0 or e["high"] < 0)
+    for e in estimates:
+        e.setdefault("differs", False)
+    return len(tested)

@@ -25,7 +25,7 @@ def new_game(program: Program, seed: int = 0, players: int | None = None, stacks
     s.seed = seed
     s.work = s.logged = 0
     s.players = tuple(range(n))
-    s.names = list(names) if names else [program.player_name.format(seat=i + 1) for i in range(n)]
+    s.names = list(names) if names else [program.seat_name(i) for i in range(n)]
     s.out = [False] * n
     s.zones = {}
     for z in program.zones.values():

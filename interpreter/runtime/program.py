@@ -125,7 +125,7 @@ class Program:
     shown: list = field(default_factory=list)     # (section, name, label) of variables shown to people
     symbols: object = None                         # the names expressions may use, for later compiles
     standing: object = None                        # fn(state, {p}) -> number: how well p stands
-    player_name: str = "Player {seat}"             # how seats are named, in the chosen language
+    seat_names: tuple = ()                         # each seat's name in the chosen language (player_name)
     var_visibility: dict = field(default_factory=dict)    # name -> public, hidden or cards
     pvar_visibility: dict = field(default_factory=dict)   # name -> public, owner, hidden or cards
     card_locals: frozenset = frozenset()           # local names that may hold cards somewhere
@@ -148,6 +148,10 @@ class Program:
     points: dict = field(default_factory=dict)     # where a scenario may stop the rules: name -> pcs
     switch_at: int = -1                            # generated code: steps from which the game goes on
                                                    # step by step (the limit less the most one function runs)
+
+    def seat_name(self, seat: int) -> str:
+        """The name of the seat at index `seat` (0 for seat 1), made by the checker."""
+        return self.seat_names[seat] if 0 <= seat < len(self.seat_names) else f"#{seat + 1}"
 
     def player_count(self, n: int | None) -> int:
         """`n`, or the default when None; a UsageError when the ruleset is not for n players."""
