@@ -8,6 +8,7 @@ from __future__ import annotations
 
 CATALOG = {
     "en": {
+        "more": "... ({n} more)",
         "players": "Players: {players}", "players_range": "{lo} to {hi} (default {default})",
         "how_to_play": "How to play", "how_to_win": "How to win", "the_rules": "The rules",
         "conventions": "Table conventions in force (they settle what the rules leave open, and hold where the rules say otherwise; 'interpret options {name}' lists every choice):",
@@ -41,6 +42,7 @@ CATALOG = {
         "not_allowed": "'{label}' is not allowed now",
     },
     "fr": {
+        "more": "... ({n} de plus)",
         "players": "Joueurs : {players}", "players_range": "de {lo} à {hi} ({default} par défaut)",
         "how_to_play": "Comment jouer", "how_to_win": "Comment gagner", "the_rules": "Les règles",
         "conventions": "Conventions de table en vigueur (elles tranchent ce que les règles laissent ouvert, et priment là où les règles disent autre chose ; « interpret options {name} » montre tous les choix) :",
@@ -75,6 +77,7 @@ CATALOG = {
         "not_allowed": "« {label} » n'est pas permis maintenant",
     },
     "no": {
+        "more": "... ({n} til)",
         "players": "Spillere: {players}", "players_range": "{lo} til {hi} (vanligvis {default})",
         "how_to_play": "Slik spiller du", "how_to_win": "Slik vinner du", "the_rules": "Reglene",
         "conventions": "Bordkonvensjoner som gjelder (de avgjør det reglene lar stå åpent, og gjelder der reglene sier noe annet; «interpret options {name}» viser alle valg):",
@@ -109,6 +112,7 @@ CATALOG = {
         "not_allowed": "«{label}» er ikke lov nå",
     },
     "da": {
+        "more": "... ({n} mere)",
         "players": "Spillere: {players}", "players_range": "{lo} til {hi} (normalt {default})",
         "how_to_play": "Sådan spiller man", "how_to_win": "Sådan vinder man", "the_rules": "Reglerne",
         "conventions": "Bordkonventioner, der gælder (de afgør, hvad reglerne lader stå åbent, og gælder, hvor reglerne siger noget andet; »interpret options {name}« viser alle valg):",
@@ -143,6 +147,7 @@ CATALOG = {
         "not_allowed": "»{label}« er ikke tilladt nu",
     },
     "el": {
+        "more": "... (άλλες {n})",
         "players": "Παίκτες: {players}", "players_range": "{lo} έως {hi} (συνήθως {default})",
         "how_to_play": "Πώς παίζεται", "how_to_win": "Πώς κερδίζετε", "the_rules": "Οι κανόνες",
         "conventions": "Συμβάσεις του τραπεζιού σε ισχύ (κρίνουν ό,τι αφήνουν ανοιχτό οι κανόνες και υπερισχύουν όπου οι κανόνες λένε κάτι άλλο· το «interpret options {name}» δείχνει όλες τις επιλογές):",

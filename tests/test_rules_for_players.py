@@ -213,3 +213,10 @@ def test_at_a_terminal_what_the_table_says_is_wrapped_to_its_width_without_break
     said = shown[at:shown.index("Nioghalvfems for to", at)]           # the help, then the rules in short
     assert said.split() == help_line[help_line.index("Skriv nummeret"):].split()
     assert len(said.splitlines()) > 1 and all(len(line) <= 40 for line in said.splitlines())
+
+
+def test_a_house_rules_own_rules_file_is_shown_after_the_rules_of_its_base(tmp_path, monkeypatch):
+    (tmp_path / "house.md").write_text("# Our house\n\nThe loser shuffles.\n")
+    (tmp_path / "house.yaml").write_text(f"extends: {ruleset('hearts2')}\nrules_file: house.md\n")
+    out = _rules(str(tmp_path / "house.yaml"), monkeypatch=monkeypatch)
+    assert "\nThe rules\n" in out and out.rstrip().endswith("# Our house\n\nThe loser shuffles.")

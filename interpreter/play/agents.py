@@ -154,7 +154,7 @@ class HumanAgent:
         for i, label in enumerate(shown, 1):
             self.say(f"  {i}. {label}")
         if len(shown) < len(labels):
-            self.say(f"  ... ({len(labels) - len(shown)} more)")
+            self.say("  " + msg(self.lang, "more", n=len(labels) - len(shown)))
             self.say(msg(self.lang, "many", n=len(labels), example=labels[0]))
 
 

@@ -43,7 +43,8 @@ def summary_lines(program, width: int | None = None) -> list[str]:
 def rules_lines(program, width: int | None = None) -> list[str]:
     """The whole rules (`interpret rules`, 'rules' at the table): with how_to_play, what you
     do, how you win, the rules, the conventions in force, cards and zones, and where the
-    designer notes lie; without it, what the data says and the prose of the rules_file."""
+    designer notes lie, then the prose of a rules_file if the ruleset (or an overlay of it) names
+    one; without how_to_play, what the data says and the prose of the rules_file."""
     lang, guide = program.lang, program.guide or {}
     if not (guide.get("play") or guide.get("goal")):
         return _data_rules(program, width)
@@ -54,17 +55,21 @@ def rules_lines(program, width: int | None = None) -> list[str]:
     lines += [""] + _conventions(program) + [""] + _cards_and_zones(program)
     if guide.get("notes"):
         lines += ["", msg(lang, "notes", path=guide["notes"])]
-    return wrapped(lines, width)
+    return wrapped(lines, width) + _prose_file(program)
+
+
+def _prose_file(program) -> list[str]:
+    """The prose of the rules_file (a house rule's own page, say), line by line as it is written."""
+    if not program.rules_text:
+        return []
+    return [""] + [printable(line) for line in program.rules_text.rstrip().splitlines()]
 
 
 def _data_rules(program, width) -> list[str]:
     """A ruleset without how_to_play: what its data says, then its rules_file's prose as written."""
     lines = [_title(program), _players(program)] + [f"  {fact}" for fact in program.facts]
     lines += _conventions(program) + _cards_and_zones(program) + _attribute_lines(program)
-    lines = wrapped(lines, width)
-    if program.rules_text:                          # a file's prose, line by line as it is written
-        return lines + [""] + [printable(line) for line in program.rules_text.rstrip().splitlines()]
-    return lines + ["", msg(program.lang, "no_prose")]
+    return wrapped(lines, width) + (_prose_file(program) or ["", msg(program.lang, "no_prose")])
 
 
 def _title(program) -> str:
