@@ -5,7 +5,9 @@ a word.  Where the rules come from and how the original rules were read is for d
 (docs/games/*.md), named and never shown."""
 from __future__ import annotations
 
+import functools
 import io
+import os
 import re
 
 import pytest
@@ -38,10 +40,29 @@ def _flat(text: str) -> str:
     return " ".join(text.split())
 
 
-def _rules(game: str, *more, monkeypatch, columns=100) -> str:
-    code, out, err = _call("rules", game, *more, columns=columns, monkeypatch=monkeypatch)
+def _rules(game: str, *more, monkeypatch=None, columns=1000) -> str:
+    """`interpret rules GAME ...` at a width of `columns` (each asked once: loading takes time)."""
+    return _rules_at(game, tuple(more), columns)
+
+
+@functools.lru_cache(maxsize=None)
+def _rules_at(game: str, more: tuple, columns: int) -> str:
+    saved = os.environ.get("COLUMNS")
+    os.environ["COLUMNS"] = str(columns)
+    try:
+        code, out, err = _call("rules", game, *more)
+    finally:
+        if saved is None:
+            del os.environ["COLUMNS"]
+        else:
+            os.environ["COLUMNS"] = saved
     assert code == 0, err
     return out
+
+
+@functools.lru_cache(maxsize=None)
+def _program(game: str, lang: str | None = None):
+    return load_program(ruleset(game), lang=lang)
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -67,8 +88,8 @@ def test_a_shipped_games_rules_say_what_you_do_and_how_you_win(game, monkeypatch
 def test_each_convention_in_force_is_a_line_in_words(game, monkeypatch):
     """A line per option: its question and the choice in force in the words of its
     explanation; no option=value, no option's name."""
-    program = load_program(ruleset(game))
-    out = _rules(game, monkeypatch=monkeypatch, columns=1000)
+    program = _program(game)
+    out = _rules(game)
     for name, spec in program.option_specs.items():
         question = re.sub(r"\s*\([^()]*\.md\)\s*$", "", spec["description"])
         meaning = (spec.get("explain") or {}).get(str(program.options[name]).lower()
@@ -99,7 +120,7 @@ def test_where_a_ruleset_lacks_a_translation_its_english_text_is_shown(game, lan
     """hearts2 and gnav give what you do and how you win in each of their languages, their
     whole rules in English only: those are shown in English, under the language's headings."""
     out = _rules(game, "--lang", lang, monkeypatch=monkeypatch)
-    english, own = load_program(ruleset(game)).guide, load_program(ruleset(game), lang=lang).guide
+    english, own = _program(game).guide, _program(game, lang).guide
     assert own["goal"] != english["goal"] and _flat(own["goal"]) in _flat(out)
     assert f"\n{heading}\n" in out and _flat(english["rules"]) in _flat(out)
     assert "{'en'" not in out and "{'" not in out
@@ -143,7 +164,7 @@ def _question_mark(game, *more, monkeypatch):
 
 def test_a_question_mark_shows_play_goal_and_commands_and_points_to_rules(monkeypatch):
     said = _question_mark("hearts2", monkeypatch=monkeypatch)
-    program = load_program(ruleset("hearts2"))
+    program = _program("hearts2")
     assert _flat(program.guide["play"]) in _flat(said) and _flat(program.guide["goal"]) in _flat(said)
     assert "'view'" in said and "'hint'" in said and "Type 'rules' for the whole rules of the game." in said
     assert len(said.splitlines()) <= 12         # short: the conventions are for 'rules'
@@ -181,9 +202,9 @@ def test_a_game_left_in_danish_says_so_in_danish(monkeypatch):
 # -- the width ------------------------------------------------------------------
 
 @pytest.mark.parametrize("game", GAMES)
-def test_the_rules_wrapped_to_a_narrow_width_keep_every_word_whole(game, monkeypatch):
-    wide = _rules(game, monkeypatch=monkeypatch, columns=1000)
-    narrow = _rules(game, monkeypatch=monkeypatch, columns=28)
+def test_the_rules_wrapped_to_a_narrow_width_keep_every_word_whole(game):
+    wide = _rules(game)                                    # as `interpret rules` prints it
+    narrow = "\n".join(rules_lines(_program(game), 28))
     assert narrow.split() == wide.split()                 # the same words, none cut in two
     assert all(len(line) <= 28 or len(line.split()) == 1 for line in narrow.splitlines())
     assert max(map(len, wide.splitlines())) > 28          # there was something to wrap
@@ -220,3 +241,13 @@ def test_a_house_rules_own_rules_file_is_shown_after_the_rules_of_its_base(tmp_p
     (tmp_path / "house.yaml").write_text(f"extends: {ruleset('hearts2')}\nrules_file: house.md\n")
     out = _rules(str(tmp_path / "house.yaml"), monkeypatch=monkeypatch)
     assert "\nThe rules\n" in out and out.rstrip().endswith("# Our house\n\nThe loser shuffles.")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_no_choice_of_any_option_reads_like_an_analysis_of_a_source_text(game):
+    """What a convention says at the table, under any of its choices (a house rule picks one)."""
+    for lang in _program(game).languages:
+        specs = _program(game, lang).option_specs
+        texts = [re.sub(r"\s*\([^()]*\.md\)\s*$", "", spec["description"]) for spec in specs.values()]
+        texts += [line for spec in specs.values() for line in (spec.get("explain") or {}).values()]
+        assert [t for t in texts if any(word.lower() in t.lower() for word in SOURCE_ANALYSIS + ("translation", "--option"))] == []
