@@ -99,7 +99,9 @@ def _convention(program, name: str) -> str:
     meaning = explained(spec, value)
     if not meaning:
         meaning = msg(program.lang, "yes" if value else "no") if isinstance(value, bool) else str(value)
-    return printable(f"{question} {meaning}" if question else meaning)
+    if not question:
+        return printable(meaning)
+    return printable(f"{question}{' ' if question.endswith(('?', ':', ';')) else ': '}{meaning}")
 
 
 def _cards_and_zones(program) -> list[str]:
