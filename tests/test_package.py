@@ -96,33 +96,43 @@ def test_resume_without_a_file_takes_the_latest_unfinished_game(tmp_path, monkey
     assert latest_unfinished() == str(tmp_path / "open.json")
 
 
-def test_rules_prints_what_the_data_says_then_the_prose():
+def test_rules_prints_the_rules_for_players_then_the_conventions_cards_and_zones():
     code, out, _ = _call("rules", "hearts2")
     assert code == 0
-    assert "Players: 2" in out and "points: 13: Q♠; 1: 2♥ 4♥ 6♥ 8♥ 10♥ Q♥ A♥; 0: the other 20" in out
-    assert "tricks taken (one per player, everyone sees it)" in out
-    assert "(special_queen=spades)" in out and "## Rules" in out      # the digest in docs/games
-    code, out, _ = _call("rules", "gnav")
-    assert "strength: 21: Cuckoo Cuckoo; 20: Dragon Dragon" in out
+    assert "Players: 2" in out and "\nHow to play\n" in out and "\nHow to win\n" in out and "\nThe rules\n" in out
+    assert "Cards (28): 2♣ 4♣" in out and "(one per player, everyone sees it)" in out
+    assert "Which queen is worth 13 points? the queen of spades (Q♠)" in out      # the choice in force, in words
+    assert "Notes for designers" in out and "hearts2.md" in out              # named, not shown
+    assert "## Rules" not in out and "special_queen=" not in out
 
 
-def test_a_ruleset_copied_elsewhere_keeps_its_rules_and_a_missing_file_is_only_a_note(tmp_path):
+def test_a_ruleset_without_rules_for_players_shows_what_its_data_says_and_its_rules_file(tmp_path):
+    """A ruleset written before how_to_play keeps working: its data (the cards' attributes
+    included) and the prose of its rules_file, or a note where that cannot be found."""
     text = (ROOT / "rulesets" / "gnav2.yaml").read_text()
-    (tmp_path / "copy.yaml").write_text(text)
-    code, out, _ = _call("rules", str(tmp_path / "copy.yaml"))
+    old = text[:text.index("how_to_play:")] + text[text.index("source:"):]
+    (tmp_path / "old.yaml").write_text(old.replace("notes_file:", "rules_file:"))
+    code, out, _ = _call("rules", str(tmp_path / "old.yaml"))
     assert code == 0 and "## Rules" in out                      # found among the shipped docs
-    (tmp_path / "g.yaml").write_text(text.replace("rules_file: ../docs/games/gnav2.md", "rules_file: nowhere.md"))
+    assert "value: 10: 10♣ 10♦ 10♥ 10♠" in out                  # what the data says of the cards
+    (tmp_path / "g.yaml").write_text(old.replace("notes_file: ../docs/games/gnav2.md", "rules_file: nowhere.md"))
     code, out, _ = _call("validate", str(tmp_path / "g.yaml"))
     assert code == 0
     code, out, _ = _call("rules", str(tmp_path / "g.yaml"))
     assert code == 0 and "(the rules file 'nowhere.md' cannot be found from" in out
 
 
+def test_a_ruleset_copied_elsewhere_keeps_its_rules(tmp_path):
+    (tmp_path / "copy.yaml").write_text((ROOT / "rulesets" / "gnav2.yaml").read_text())
+    code, out, _ = _call("rules", str(tmp_path / "copy.yaml"))
+    assert code == 0 and "\nThe rules\n" in out and "every 2 and every 10 is wild" in " ".join(out.lower().split())
+
+
 def test_at_the_table_a_question_mark_shows_the_rules_in_short_and_rules_shows_them_all():
     code, out, _ = _call("ninety_nine", "--seed", "3", "--human", "1", stdin="?\nrules\n" + "1\n" * 200)
     assert code == 0
-    assert "Type 'rules' for the whole rules of the game." in out and "Cards (40):" in out
-    assert "## Rules" in out
+    assert "Type 'rules' for the whole rules of the game." in out and "How to win: " in out
+    assert "\nThe rules\n" in out and "Cards (40):" in out
 
 
 FORCED = """name: forced

@@ -158,6 +158,7 @@ class _Checker:
         result = self._result()
         statistics = self._statistics()
         rules_text, rules_path = self._rules_text()
+        guide = self._guide()
         facts = self._facts(options)
         table = self._table()
         seat_names = self._seat_names()
@@ -167,11 +168,11 @@ class _Checker:
         return ir.Ruleset(
             name=d["name"], title=self.localized(d.get("title", d["name"]), ("title",)),
             file=self.src.file, lines=self.src.lines, at=self.src.at, lang=lang, languages=languages,
-            options=options, option_specs=d.get("options", {}) or {}, players=player_range(d), deck=deck,
+            options=options, option_specs=self._shown_option_specs(), players=player_range(d), deck=deck,
             start_zone=d["deck"]["zone"], zones=zones, variables=variables, player_variables=player_variables,
             symbols=self.sym, events=self.events, flow=flow, procedures=procedures, triggers=triggers,
             result=result, statistics=statistics, real=getattr(self.src, "real", None), rules_text=rules_text, rules_path=rules_path,
-            facts=facts, table=table, step_ids=self.step_ids,
+            facts=facts, table=table, step_ids=self.step_ids, guide=guide,
             procedure_params=tuple((p, k, typ) for p, params in self.procedures.items() for k, typ in params.items()),
             round_name=self.localized(d.get("round_name"), ("round_name",)) if d.get("round_name") else "",
             seat_names=seat_names)
@@ -369,6 +370,47 @@ class _Checker:
                 key, text = texts[choice_key(options.get(name))]
                 facts.append(self.localized(text, ("options", name, "at_table", key)))
         return tuple(facts)
+
+    def _shown_option_specs(self) -> dict:
+        """The options as declared, their description and explanations in the chosen language
+        (what `interpret options`, `rules` and '?' show)."""
+        out = {}
+        for name, spec in (self.data.get("options", {}) or {}).items():
+            if not isinstance(spec, dict):
+                out[name] = spec
+                continue
+            path = ("options", name)
+            shown = dict(spec, description=self.localized(spec.get("description", ""), path + ("description",), ""))
+            if isinstance(spec.get("explain"), dict):
+                shown["explain"] = {k: self.localized(v, path + ("explain", k), "") for k, v in spec["explain"].items()}
+            out[name] = shown
+        return out
+
+    def _guide(self) -> dict:
+        """What a player reads of the game besides the options, in the chosen language (English,
+        or the first language, where a text lacks it): the description and how_to_play's play,
+        goal and rules; and where the designer notes lie (notes_file, named, never read)."""
+        d = self.data
+        guide = {"description": self.localized(d["description"], ("description",), "") if d.get("description") else ""}
+        how = d.get("how_to_play") if self.clean(("how_to_play",)) else None
+        for part in ("play", "goal", "rules"):
+            value = how.get(part) if isinstance(how, dict) else None
+            guide[part] = self.localized(value, ("how_to_play", part), "") if value is not None else ""
+        guide["notes"] = self._notes_path(d["notes_file"]) if isinstance(d.get("notes_file"), str) else ""
+        return guide
+
+    def _notes_path(self, name: str) -> str:
+        """Where the designer notes lie, as a reader finds them from here: relative to the file
+        that names them (an overlay's base names its own), shown from the current folder
+        where that is shorter."""
+        line = self.src.at(("notes_file",))[0]
+        origin = self.src.real(line)[0] if hasattr(self.src, "real") else self.src.file
+        path = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(origin)), name))
+        try:
+            near = os.path.relpath(path)
+        except ValueError:              # another drive
+            return path
+        return near if not near.startswith("..") else path
 
     def _rules_text(self) -> tuple[str, str]:
         """The prose of `rules_file` in the chosen language, found relative to the file that

@@ -159,8 +159,9 @@ def run(argv, stdin=None, stdout=None, stderr=None) -> int:
             return _list(stdout)
         if command == "rules":
             from ..play.rules_text import rules_lines
+            from .terminal import width_of
             program = load_program(args.ruleset, _parse_options(args.option), args.lang)
-            print("\n".join(rules_lines(program)), file=stdout)
+            print("\n".join(rules_lines(program, width_of(stdout))), file=stdout)
             return 0
         if command == "schema":
             return _schema(args, stdout)

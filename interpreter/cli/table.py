@@ -8,14 +8,14 @@ import json
 from ..errors import InterpreterError, UsageError
 from ..messages import msg
 from ..play import records, targets
-from ..play.rules_text import rules_lines, summary_lines
+from ..play.rules_text import rules_lines, summary_lines, wrapped
 from ..play.agents import HumanAgent, MonteCarloAgent, RandomAgent
 from ..play.ismcts import ISMCTSAgent
 from ..play.table import play, result_data
 from ..runtime.events import event_for
 from ..shown import printable
 from .screen import PlainScreen, RichScreen
-from .terminal import result_line
+from .terminal import result_line, width_of
 
 
 class TerminalTable:
@@ -26,12 +26,13 @@ class TerminalTable:
         self.args, self.stdin, self.stdout = args, stdin, stdout
         self.record, self.record_path = record, record_path
         self.quiet = getattr(args, "quiet", False) or getattr(args, "json", False)
+        self.width = width_of(stdout) if _is_terminal(stdout) else None     # a pipe keeps whole lines
         humans = [i for i, k in enumerate(kinds) if k == "human"]
         self.viewer = humans[0] if len(humans) == 1 else (-1 if humans else None)
         adviser = ISMCTSAgent(seed + 7, iterations=400)     # the stronger planner (README, "Bots")
         self.screen = _screen(program, args, stdout, self.say, self.viewer, n)
         self.agents = [HumanAgent(self.screen.table, self.ask, self.say, hint=adviser.choose,
-                                  lang=program.lang, rules=lambda full: (rules_lines if full else summary_lines)(program),
+                                  lang=program.lang, rules=self.rules,
                                   ask_forced=getattr(args, "ask_forced", False))
                        if k == "human" else _bot(args, seed, seat) for seat, k in enumerate(kinds)]
         self.log_view = _log_view(args, humans, n)
@@ -40,8 +41,15 @@ class TerminalTable:
         self.log_failure = None             # the --log's write that failed: the game goes on without it
 
     def say(self, text):
-        """One line to the person: whatever the ruleset's texts hold, it stays one line."""
-        print(printable(text), file=self.stdout, flush=True)
+        """One line to the person: whatever the ruleset's texts hold, it stays one line (on a
+        terminal wrapped to its width at spaces, never inside a word)."""
+        for line in wrapped([printable(text)], self.width):
+            print(line, file=self.stdout, flush=True)
+
+    def rules(self, full: bool) -> list[str]:
+        """The rules in short ('?') or whole ('rules'), reflowed to the terminal's width."""
+        width = self.width or width_of(self.stdout)
+        return (rules_lines if full else summary_lines)(self.program, width)
 
     def ask(self, prompt_text):
         self.stdout.write(printable(prompt_text))
@@ -75,11 +83,11 @@ class TerminalTable:
         except (KeyboardInterrupt, EOFError) as e:
             if self.record is not None:
                 records.save(self.record, self.record_path)
-                print(f"\ngame interrupted ({'input ended' if isinstance(e, EOFError) else 'Ctrl-C or a signal'}); "
-                      f"{len(self.record['decisions'])} decisions saved. "
-                      f"Continue with: interpret resume {self.record_path}", file=self.stdout)
+                why = msg(lang, "input_ended" if isinstance(e, EOFError) else "ctrl_c")
+                print(f"\n{msg(lang, 'interrupted')} ({why}); "
+                      + msg(lang, "saved", n=len(self.record["decisions"]), path=self.record_path), file=self.stdout)
             else:
-                print("\ngame interrupted", file=self.stdout)
+                print("\n" + msg(lang, "interrupted"), file=self.stdout)
             return 130 if isinstance(e, KeyboardInterrupt) else 2
         except InterpreterError:
             if self.record is not None:          # a crash in the rules loses no decision either

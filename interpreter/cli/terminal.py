@@ -3,6 +3,7 @@ result line, cards by their display and values as a seat may see them."""
 from __future__ import annotations
 
 import argparse
+import os
 
 from ..lang.values import number_from_text
 from ..messages import msg
@@ -17,6 +18,18 @@ def whole_number(text: str) -> int:
     if n is None:
         raise argparse.ArgumentTypeError(f"'{text}' is not a whole number (write it with the digits 0-9)")
     return n
+
+
+def width_of(stream) -> int:
+    """How wide a line may be: $COLUMNS where it is set, else the terminal's width where
+    `stream` is a terminal, else 80 (a file or a pipe: the reflowed prose reads in any viewer)."""
+    columns = os.environ.get("COLUMNS", "").strip()
+    if columns.isdigit() and int(columns) > 0:
+        return int(columns)
+    try:
+        return os.get_terminal_size(getattr(stream, "raw", stream).fileno()).columns
+    except (AttributeError, ValueError, OSError):
+        return 80
 
 
 def result_line(s, lang: str = "en") -> str:

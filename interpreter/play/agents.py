@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from ..runtime.engine import apply, determinize, labels as option_labels, standing, view as seat_view, prompt as choice_prompt
 from ..runtime.engine import option_named, refusal as why_not
 from ..errors import RulesError
-from ..messages import msg
+from ..messages import command, msg
 from ..runtime.state import Rng
 from .ismcts import ISMCTSAgent
 
@@ -82,7 +82,9 @@ class HumanAgent:
     """A person at the terminal: shows their view and numbered options, asks until the answer is valid.
 
     Besides a number or part of an option's name, a person may type `?` for help,
-    `view` to see the table again, or `hint` for the planning bot's suggestion.
+    `view` to see the table again, `hint` for the planning bot's suggestion, `rules` for
+    the whole rules or `list` for every option: in English or in the table's language
+    (messages.command).
     """
 
     def __init__(self, show_view, ask, say, hint=None, lang: str = "en", rules=None, ask_forced: bool = False):
@@ -106,25 +108,26 @@ class HumanAgent:
             if answer.isdigit() and 1 <= int(answer) <= len(labels):
                 return int(answer) - 1
             word = answer.lower()
-            if word in ("?", "help"):
+            asked = command(self.lang, answer)      # in the table's language, or in English
+            if asked == "help":
                 self.say(msg(self.lang, "help"))
                 if self.rules is not None:
                     for line in self.rules(False):
                         self.say(line)
                     self.say(msg(self.lang, "rules_more"))
                 continue
-            if word == "rules" and self.rules is not None:
+            if asked == "rules" and self.rules is not None:
                 for line in self.rules(True):
                     self.say(line)
                 continue
-            if word == "view":
+            if asked == "view":
                 self.show_view(decision)
                 self._list(labels)
                 continue
-            if word == "list":
+            if asked == "list":
                 self._list(labels, whole=True)
                 continue
-            if word == "hint" and self.hint is not None:
+            if asked == "hint" and self.hint is not None:
                 self.say(msg(self.lang, "hint", label=labels[self.hint(decision)]))
                 continue
             named = decision.named(answer) if answer and not answer.isdigit() else None
@@ -151,7 +154,7 @@ class HumanAgent:
         for i, label in enumerate(shown, 1):
             self.say(f"  {i}. {label}")
         if len(shown) < len(labels):
-            self.say(f"  ... ({len(labels) - len(shown)} more)")
+            self.say("  " + msg(self.lang, "more", n=len(labels) - len(shown)))
             self.say(msg(self.lang, "many", n=len(labels), example=labels[0]))
 
 

@@ -142,6 +142,7 @@ class Program:
     rules_text: str = ""                           # the rules in prose, for people (interpret rules, '?')
     rules_path: str = ""                           # the file they were read from: no output replaces it
     facts: tuple = ()                              # standing facts of the options in force, shown on the table
+    guide: dict = field(default_factory=dict)      # what a player reads: description, play, goal, rules (how_to_play), notes
     table: tuple = ()                              # TableSpec of each value of the table section
     round_name: str = ""                           # what players call a round ("hand"); "" for the default
     statistics: list = field(default_factory=list)  # StatisticSpec, per-round ones in the order of a tally's row
