@@ -426,3 +426,4 @@ class Ruleset:
     round_name: str = ""                # what players call a round ("hand"); "" for the default
     procedure_params: tuple = ()        # (procedure, parameter, type) of every procedure's parameters
     step_ids: dict = field(default_factory=dict)    # a step's id -> its node
+    warnings: tuple = ()                # Problems of severity WARNING: what the checker cannot prove
