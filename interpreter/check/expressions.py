@@ -297,7 +297,7 @@ class ExprChecker:
         if obj.is_const and obj.const is None:
             return ir.Const(type=NULL, tree=t, const=None, maybe_null=True)
         node = self._attr_of(obj, name_tok.value, t, offset_of(name_tok))
-        if not nulls.may_be_null(obj, self._facts):
+        if obj.is_const:
             return node
         return self._unless_null(obj, node, ir.Const(type=NULL, const=None, maybe_null=True), t, True)
 
@@ -311,13 +311,12 @@ class ExprChecker:
                             offset_of(b_t))
         if a.is_const:
             return b if a.const is None else a
-        if not nulls.may_be_null(a, self._facts):
-            return a
         return self._unless_null(a, a, b, t, nulls.may_be_null(b, self._facts))
 
     def _unless_null(self, x, yes, no, t, maybe_null):
         """`yes if x != null else no`, as `?.` and `??` mean it: the back ends compute x once
-        (expr_ir.null_test), which they cannot do for a value drawn at random."""
+        (expr_ir.null_test), which they cannot do for a value drawn at random.  (Built even
+        where the checker takes x to be set, as a variable declared `initial: null`.)"""
         if ir.draws_random(x):
             raise ExprError("'?.' and '??' need a value computed once; this one draws random(): "
                             "choose it first (a local, or a variable)", offset_of(t))
