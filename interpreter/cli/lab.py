@@ -20,7 +20,7 @@ from ..play import outputs
 from ..play.html_report import write_report
 from ..shown import printable
 from ..play.targets import OutputFailed, program_files, write_file
-from .terminal import whole_number
+from .terminal import warnings_note, whole_number
 
 
 def add_run_arguments(p: argparse.ArgumentParser, cores: int) -> None:
@@ -105,6 +105,9 @@ def _seats(args, program) -> tuple[list, list]:
 def run_simulate(args, stdout, stderr) -> int:
     program = load_program(args.ruleset, parse_options(args.option))
     outputs.check_targets(args, [program])
+    note = warnings_note(program, args.ruleset)
+    if note:
+        print(note, file=stderr)
     mc, ismcts = _seats(args, program)
     rows = []
     report, interrupted = _played(

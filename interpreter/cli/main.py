@@ -22,7 +22,7 @@ from ..messages import msg
 from ..shown import PrintableStream, printable
 from . import lab
 from .table import TerminalTable, log_output
-from .terminal import result_line, whole_number
+from .terminal import result_line, warnings_note, whole_number
 
 COMMANDS = ("validate", "options", "play", "replay", "resume", "scenario", "simulate", "compare", "compile", "diff",
             "new", "list", "schema", "rules")
@@ -384,6 +384,9 @@ def _parse_options(pairs) -> dict:
 
 def _play(args, stdin, stdout, stderr) -> int:
     program = load_program(args.ruleset, _parse_options(args.option), args.lang)
+    note = warnings_note(program, args.ruleset)
+    if note and not args.quiet:
+        print(note, file=stderr)
     n = program.player_count(args.players)
     for seat in args.human:
         if not 1 <= seat <= n:
