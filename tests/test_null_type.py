@@ -241,3 +241,48 @@ def test_a_step_if_narrows_its_then_and_else_steps(step):
 ])
 def test_a_step_that_uses_a_value_that_may_be_null_is_warned_of(step, part):
     assert f"'{part}' may be null here" in problems(step)
+
+
+# -- the short way: ?. and ?? (docs/language.md, "Null") ------------------------------------
+def value_of(text, pile=(), picked=1):
+    """`text` computed by the closure back end, with the pile holding cards `pile`."""
+    from types import SimpleNamespace
+    s = SimpleNamespace(vars={"total": 10, "picked": picked, "winner": 0, "flags": []}, pvars={"score": [3, 12]},
+                        zones={"pile": list(pile), "hand": [[], [0]]}, current=0, out=[False, False],
+                        players=(0, 1), names=["A", "B"], work=0)
+    return accepted(text).fn(s, {})
+
+
+@pytest.mark.parametrize("text, empty, full", [
+    ("top(pile)?.value", None, 12),
+    ("top(pile)?.value ?? 0", 0, 12),
+    ("top(pile)?.id ?? ''", "", "QS"),
+    ("total + top(pile)?.value ?? 0", 10, 22),
+    ("top(pile)?.value ?? 0 > 5", False, True),
+    ("top(pile) ?? picked", 1, 1),
+    ("(top(pile) ?? picked).value", 12, 12),
+    ("picked?.value ?? 0", 12, 12),
+    ("first(players, p => p.score > 9)?.left?.name", "A", "A"),
+])
+def test_safe_navigation_is_null_where_its_left_side_is_and_coalescing_puts_the_right_side_there(text, empty, full):
+    assert value_of(text) == empty and value_of(text, pile=[0, 1]) == full
+
+
+def test_coalescing_tests_even_a_variable_the_checker_takes_to_be_set():
+    assert value_of("picked?.value ?? -1", picked=None) == -1 and value_of("picked ?? top(pile)", [2], None) == 2
+
+
+@pytest.mark.parametrize("text, part", [
+    ("top(pile)?.value + 1", "top(pile)?.value"),
+    ("(top(pile)?.value ?? bottom(pile)?.value) + 1", "top(pile)?.value ?? bottom(pile)?.value"),
+    ("first(players, p => p.score > 9)?.left.name", "first(players, p => p.score > 9)?.left"),
+])
+def test_safe_navigation_gives_a_value_that_may_be_null_and_coalescing_one_only_if_its_right_side_may_be(text, part):
+    assert refused(text).message.startswith(f"'{part}' may be null here")
+
+
+def test_coalescing_needs_both_sides_of_one_type_and_a_left_side_computed_once():
+    with pytest.raises(ExprError, match="both sides must be of one type"):
+        compile_expression(SYMBOLS, "top(pile)?.id ?? 3")
+    with pytest.raises(ExprError, match="computed once"):
+        compile_expression(SYMBOLS, "random(pile)?.value ?? 0")
