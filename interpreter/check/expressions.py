@@ -28,7 +28,7 @@ from lark import Token, Tree
 from ..errors import RulesError, did_you_mean
 from ..lang import expr_ir as ir
 from ..lang.symbols import FunctionDef, Symbols
-from ..lang.syntax import ExprError, end_of, free_names, offset_of, parse, unparse
+from ..lang.syntax import ExprError, end_of, free_names, offset_of, parse
 from ..lang.types import (ANY, BOOL, CARD, NULL, NUM, PLAYER, STR, ZONE, Nullable, a_ as _a, compatible,
                           elem_of, list_of, type_of_value)
 from . import nulls
