@@ -111,6 +111,17 @@ def test_play_says_once_on_stderr_that_a_ruleset_has_warnings():
 
 
 @pytest.mark.slow
+def test_the_shipped_rulesets_house_rules_and_scenarios_validate_under_strict():
+    """What ships is held to the checker's proof (tests/test_architecture.py holds the
+    rulesets to it in the default run)."""
+    root = CORPUS.parent.parent
+    paths = [str(p) for p in sorted(root.glob("rulesets/*.yaml")) + sorted(root.glob("examples/*/*.yaml"))]
+    out = io.StringIO()
+    assert run(["validate", "--strict", *paths], stdout=out) == 0, out.getvalue()
+    assert out.getvalue().splitlines() == [f"{p}: ok" for p in paths]
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize("path", FILES, ids=lambda p: str(p.relative_to(CORPUS)))
 def test_every_file_of_the_corpus_validates(path):
     """Rulesets, overlays and scenarios: no error (warnings allowed)."""

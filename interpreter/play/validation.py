@@ -54,5 +54,5 @@ def _under_each_option(data, source, shown=()) -> list[Problem]:
                 key = (p.line, p.col, p.message)
                 if key not in seen:
                     seen.add(key)
-                    found.append(replace(p, hint=f"only with --option {name}={value}"))
+                    found.append(replace(p, hint=f"only with --option {name}={value}" + (f"; {p.hint}" if p.hint else "")))
     return found
