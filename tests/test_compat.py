@@ -100,14 +100,18 @@ def test_rulesets_written_before_the_null_checker_play_to_the_end():
         assert _played_to_the_end(path, 0), path.name
 
 
-def test_play_says_once_on_stderr_that_a_ruleset_has_warnings():
-    """The game plays; only its author can act on them: one line, where --json is not."""
+@pytest.mark.parametrize("command", [["--seed", "1", "--json"], ["simulate", "--games", "2"],
+                                     ["compare", "--games", "2", "--option", "wild_card_destination=captured"]])
+def test_play_simulate_and_compare_say_once_on_stderr_that_a_ruleset_has_warnings(command):
+    """The games play; only the ruleset's author can act on them: one line, where --json is not."""
     path = str(BEFORE_NULLS / "rulesets" / "gnav2.yaml")
     out, err = io.StringIO(), io.StringIO()
-    assert run([path, "--seed", "1", "--json"], stdout=out, stderr=err) == 0
-    assert err.getvalue() == (f"{path}: warning: 1 value the checker cannot show is never null (the game stops "
-                              f"there if one is); 'interpret validate {path}' lists them\n")
-    assert "warning" not in out.getvalue()
+    args = [path, *command] if command[0].startswith("--") else [command[0], path, *command[1:]]
+    assert run(args, stdout=out, stderr=err) == 0, err.getvalue()
+    assert err.getvalue().splitlines()[0] == (
+        f"{path}: warning: 1 value the checker cannot show is never null (the game stops there if one is); "
+        f"'interpret validate {path}' lists them")
+    assert err.getvalue().count("warning") == 1 and "warning" not in out.getvalue()
 
 
 @pytest.mark.slow

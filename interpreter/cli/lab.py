@@ -125,6 +125,10 @@ def run_compare(args, stdout, stderr) -> int:
     outputs.check_targets(args, [program for _, program in variants])
     for line in doubts(variants):
         print(line, file=stderr)
+    paths = [args.base] * (len(variants) - len(args.variants)) + list(args.variants)
+    for note in dict.fromkeys(warnings_note(program, path) for (_, program), path in zip(variants, paths)):
+        if note:
+            print(note, file=stderr)
     mc, ismcts = _seats(args, variants[0][1])
     rows = [[] for _ in variants]
     result, interrupted = _played(
