@@ -9,7 +9,6 @@ them (and whatever else has the wrong shape) alone.
 from __future__ import annotations
 
 import os
-
 from dataclasses import replace
 
 from ..errors import WARNING, Problem, RulesetError, UsageError, did_you_mean
