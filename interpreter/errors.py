@@ -12,6 +12,8 @@ from dataclasses import dataclass, field, replace
 
 from .shown import printable
 
+ERROR, WARNING = "error", "warning"
+
 
 @dataclass(frozen=True, order=True)
 class Problem:
@@ -25,6 +27,14 @@ class Problem:
     end: int | None = field(default=None, compare=False)
     hint: str | None = field(default=None, compare=False)   # a short suggestion, on its own line
     path: tuple | None = field(default=None, compare=False)  # where in the YAML data it was reported (not printed)
+    # ERROR, or WARNING: what the checker cannot prove (a value that may be null); the file
+    # still loads and plays, `validate --strict` counts it as an error (docs/language.md,
+    # "Compatibility").
+    severity: str = field(default="error", compare=False)
+
+    @property
+    def is_warning(self) -> bool:
+        return self.severity == WARNING
 
     def __str__(self) -> str:
         return format_problem(self)
@@ -33,11 +43,14 @@ class Problem:
 def format_problem(p: Problem) -> str:
     """`file:line:col: message`, then the line of the file with a caret under the column
     (`^~~~` under the span up to `end`, when it is known), then `hint: ...` when there is
-    one; control characters quoted from a file are shown escaped.
+    one; control characters quoted from a file are shown escaped.  A warning says so:
+    `file:line:col: warning: message`.
 
     This is the one place where a position and a message become text: every error and
     report line that names a place in a file is a Problem formatted here."""
     file, message = printable(str(p.file)), printable(p.message)
+    if p.severity == WARNING:
+        message = f"{WARNING}: {message}"
     if not p.line:
         text = f"{file}: {message}"
     else:
@@ -72,7 +85,8 @@ class InterpreterError(Exception):
 
 
 class RulesetError(InterpreterError):
-    """A ruleset (or other input file) has one or more problems."""
+    """A ruleset (or other input file) has one or more problems (its warnings may be listed
+    with its errors; a file with warnings only loads)."""
 
     def __init__(self, problems: list[Problem]):
         self.problems = sorted(set(problems))
@@ -129,6 +143,16 @@ def brief(e: BaseException) -> str:
 
 class UsageError(InterpreterError):
     """Bad command-line input: an unknown option, player count or seat."""
+
+
+def errors_only(problems) -> list:
+    """The problems that are errors, not warnings."""
+    return [p for p in problems if not p.is_warning]
+
+
+def as_errors(problems) -> list:
+    """The problems with every warning made an error (`validate --strict`)."""
+    return [replace(p, severity=ERROR) for p in problems]
 
 
 def did_you_mean(name: str, known) -> str:

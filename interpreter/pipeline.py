@@ -44,22 +44,24 @@ def load_program(path: str, options: dict | None = None, lang: str | None = None
     """Load, check and build a ruleset file (or an overlay of one); raise RulesetError with
     every problem."""
     data, source = load_rules(path)
-    return _with_rules(build(_checked(data, source, options, lang), backend), data, source)
+    return _built(_checked(data, source, options, lang), backend, data, source)
 
 
 def load_program_text(text: str, file: str = "<string>", options=None, lang=None, backend=None) -> Program:
     data, source = load_rules_text(text, file)
-    return _with_rules(build(_checked(data, source, options, lang), backend), data, source)
+    return _built(_checked(data, source, options, lang), backend, data, source)
 
 
 def compile_ruleset(data: dict, source, options: dict | None = None, lang: str | None = None,
                     backend: str | None = None) -> Program:
     """The Program of loaded ruleset data that the schema accepts: check, then build."""
-    return _with_rules(build(check_ruleset(data, source, options, lang), backend), data, source)
+    return _built(check_ruleset(data, source, options, lang), backend, data, source)
 
 
-def _with_rules(program: Program, data, source) -> Program:
-    program.rules = (data, source)
+def _built(ruleset: Ruleset, backend, data, source) -> Program:
+    """The Program of a checked ruleset, with the data it came from and its warnings."""
+    program = build(ruleset, backend)
+    program.rules, program.warnings = (data, source), ruleset.warnings
     return program
 
 
@@ -133,24 +135,32 @@ def check_players(n, program: Program, src, where: tuple) -> list[Problem]:
 
 
 def check_ruleset_data(data, source, options=None) -> list[Problem]:
-    """Every problem of a loaded ruleset (empty when it is valid), found by the checker alone:
-    no run-time code is built.  `options`: values of options (text, as typed) to check it under."""
+    """Every problem of a loaded ruleset, its warnings included (empty when it is valid and
+    nothing is warned of), found by the checker alone: no run-time code is built.
+    `options`: values of options (text, as typed) to check it under."""
     try:
-        _checked(data, source, options, None)
+        ruleset = _checked(data, source, options, None)
     except RulesetError as e:
         return e.problems
     except UsageError as e:
         return [Problem(source.file, 0, 0, str(e))]
-    return []
+    return list(ruleset.warnings)
 
 
-def compile_expression(symbols, text, scope=None, want=None):
-    """Check and compile one expression (for tests and tools): the IR node, with `.fn`.
-    A mistake in a function's body that the expression calls is raised too."""
+def compile_expression(symbols, text, scope=None, want=None, strict: bool = False):
+    """Check and compile one expression (for tests and tools): the IR node, with `.fn` and
+    `.warnings` (ExprErrors, each with the function whose body it is in, or None, as
+    `.function`).  A mistake in a function's body that the expression calls is raised too;
+    `strict`: a warning is raised as an error."""
     checker = ExprChecker(symbols)
+    checker.strict = strict
     node = checker.check(text, scope, want)
     for name, e in checker.errors.items():
         e.function = name
         raise e
+    node.warnings = []
+    for name, e in checker.take_warnings():
+        e.function = name
+        node.warnings.append(e)
     node.fn = Closures(symbols).fn(node)
     return node

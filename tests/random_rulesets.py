@@ -84,6 +84,7 @@ class Writer:
             options += sc.names(NUM)
             options += [f"{c}.value" for c in sc.names(CARD)]
             options += [f"{self.player(sc, d + 1, text)}.score", f"count({self.cards(sc, d + 1, text)})"]
+            options += [f"(top(pile)?.value ?? {r.randint(0, 3)})", f"(first({self.cards(sc, 2, text)})?.value ?? n)"]
             return r.choice(options)
         k = r.randint(0, 15)
         a = lambda: self.num(sc, d + 1, text)     # noqa: E731
@@ -137,7 +138,8 @@ class Writer:
         r = self.r
         if d >= 2 or self.chance(0.3):
             options = ["flag", "not flag", f"n > {r.randint(0, 4)}", "options.mode == 'a'", "options.mode != 'c'",
-                       f"r == {r.randint(1, 2)}", "word == 'w'", f"count(pile) > {r.randint(0, 3)}", "true"]
+                       f"r == {r.randint(1, 2)}", "word == 'w'", f"count(pile) > {r.randint(0, 3)}", "true",
+                       f"(pick?.value ?? {r.randint(0, 4)}) > 1", "top(stock)?.kind == 'x'"]
             options += [f"{self.player(sc, d + 1, text)}.mark"]
             options += [f"{c}.kind == 'x'" for c in sc.names(CARD)]
             return r.choice(options)
@@ -168,7 +170,7 @@ class Writer:
         return f"{self.text_expr(sc, d + 1, text)} == 'x'"
 
     def text_expr(self, sc: Scope, d: int = 0, text: bool = False) -> str:
-        options = ["word", "'x'", "options.mode", f"text({self.num(sc, d + 1, text)})"]
+        options = ["word", "'x'", "options.mode", f"text({self.num(sc, d + 1, text)})", "top(stock)?.kind ?? 'none'"]
         options += [f"{c}.kind" for c in sc.names(CARD)]
         if d < 2:
             options += [f"word + '{self.r.choice('xyz')}'" if self.chance(0.5) else "'y' + text(n)"]

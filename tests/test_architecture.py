@@ -114,7 +114,7 @@ def test_the_run_time_stage_loads_neither_lark_nor_jsonschema(module):
 
 def test_validating_builds_no_run_time_code(monkeypatch):
     """`interpret validate` runs the checker only: no Program, no closure, for a valid ruleset
-    or a broken one."""
+    or a broken one.  (A shipped ruleset has no warning either: they are held to --strict.)"""
     import interpreter.backend.expressions as closures
     import interpreter.pipeline as pipeline
     from interpreter.play.validation import check_file

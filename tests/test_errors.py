@@ -61,6 +61,16 @@ def test_a_hint_is_its_own_line_after_the_caret():
     assert format_problem(Problem("f.yaml", 0, 0, "m", hint="h\nx")) == "f.yaml: m\n    hint: h\\nx"
 
 
+def test_a_warning_is_formatted_in_the_same_place_and_says_it_is_one():
+    p = Problem("f.yaml", 4, 9, "'top(pile)' may be null here", '  add: "top(pile).value"', end=18,
+                hint="write `top(pile)?.value ?? 0`, or test `top(pile) != null` first", severity="warning")
+    assert p.is_warning and not Problem("f.yaml", 1, 1, "m").is_warning
+    assert format_problem(p).splitlines() == [
+        "f.yaml:4:9: warning: 'top(pile)' may be null here", '      add: "top(pile).value"', "            ^~~~~~~~~",
+        "    hint: write `top(pile)?.value ?? 0`, or test `top(pile) != null` first"]
+    assert format_problem(Problem("f.yaml", 0, 0, "m", severity="warning")) == "f.yaml: warning: m"
+
+
 def test_end_hint_and_path_do_not_make_two_problems_differ():
     a = Problem("f", 1, 2, "m", "src", end=5, hint="h", path=("flow", 0))
     b = Problem("f", 1, 2, "m")

@@ -115,8 +115,9 @@ def test_the_base_ruleset_plays(tmp_path):
 
 
 # -- nulls ---------------------------------------------------------------------------------
-# The checker refuses a value that may be null and is not tested (tests/test_null_type.py); what
-# it cannot see is a test the steps after it outdate (`if: count(stock) > 0` then the stock moved
+# The checker warns of a value that may be null and is not tested (tests/test_null_type.py; an
+# error under --strict), and the run time stops the game where one is null; what it cannot see
+# at all is a test the steps after it outdate (`if: count(stock) > 0` then the stock moved
 # away), or a function whose first call gave a value that is never null and a later one null.
 EMPTIED = 'if: "count(stock) > 0"\n            then: [move: {from: stock, to: pile}, STEP]'
 
@@ -126,10 +127,21 @@ def test_top_of_an_empty_stock_is_a_clear_null(tmp_path):
     assert line.endswith("'top(stock)' is null here (top of an empty zone?), so '.value' has no value")
 
 
-def test_top_of_a_stock_that_may_be_empty_is_refused_at_load_time(tmp_path):
-    code, out, err, _ = interpret("validate", ruleset(tmp_path, 'log: "{top(stock).value}"', deal=3))
-    assert code == 1 and "'top(stock)' may be null here (top of an empty zone): test it first, as in " \
-                         "`top(stock).value if top(stock) != null else 0`" in out
+def test_top_of_a_stock_that_may_be_empty_is_warned_of_at_load_time_and_refused_under_strict(tmp_path):
+    path = ruleset(tmp_path, 'log: "{top(stock).value}"', deal=3)
+    code, out, err, _ = interpret("validate", path)
+    assert code == 0 and "warning: 'top(stock)' may be null here (top of an empty zone)" in out
+    assert "hint: write `top(stock)?.value ?? 0`, or test `top(stock) != null` first" in out
+    assert out.splitlines()[-1] == f"{path}: ok, with 1 warning (--strict counts them as errors)"
+    code, strict, err, _ = interpret("validate", "--strict", path)
+    assert code == 1 and "hostile.yaml:" in strict and "warning" not in strict
+    assert "'top(stock)' may be null here (top of an empty zone)" in strict
+
+
+def test_a_null_the_checker_warned_of_stops_the_game_with_its_position(tmp_path):
+    """The run time is the net under the warning: an InterpreterError at the step, not a traceback."""
+    line = rules_error(ruleset(tmp_path, 'log: "{top(stock).value}"', deal=3))
+    assert line.endswith("'top(stock)' is null here (top of an empty zone?), so '.value' has no value")
 
 
 @pytest.mark.parametrize("step, message", [
@@ -152,9 +164,11 @@ def test_nulls_name_the_expression_that_was_null(tmp_path, step, message):
     ("first(players, p => p.index > 5).seat", "'first(players, p => p.index > 5)' may be null here (no element matched)"),
     ("players[9].index + 1", "'players[9]' may be null here (past the end of the list)"),
 ])
-def test_the_same_nulls_untested_are_refused_at_load_time(tmp_path, value, message):
-    code, out, err, _ = interpret("validate", ruleset(tmp_path, f'add: {{total: "{value}"}}'))
-    assert code == 1 and message in out
+def test_the_same_nulls_untested_are_warned_of_at_load_time(tmp_path, value, message):
+    path = ruleset(tmp_path, f'add: {{total: "{value}"}}')
+    code, out, err, _ = interpret("validate", path)
+    assert code == 0 and f"warning: {message}" in out
+    assert interpret("validate", "--strict", path)[0] == 1
 
 
 def test_a_null_argument_is_named_through_the_function(tmp_path):

@@ -1,10 +1,10 @@
-"""Null is part of the type system: a value that may be null must be tested before it is used
-as a value (docs/language.md, "Null"); the checker says so when the rules load."""
+"""Null is part of the type system: a value that may be null, used as a value where no test
+shows it is not, is warned of when the rules load (an error under --strict); docs/language.md,
+"Null" and "Compatibility"."""
 from __future__ import annotations
 
 import pytest
 
-from interpreter.errors import RulesetError
 from interpreter.lang.syntax import ExprError, parse
 from interpreter.lang.symbols import FunctionDef, Symbols
 from interpreter.lang.types import BOOL, CARD, NUM, PLAYER, STR
@@ -24,13 +24,19 @@ SYMBOLS = Symbols(
 
 
 def refused(text) -> ExprError:
+    """The first warning of `text`; under strict, the same is raised as an error."""
+    warnings = compile_expression(SYMBOLS, text).warnings
+    assert warnings, f"no warning for {text}"
     with pytest.raises(ExprError) as e:
-        compile_expression(SYMBOLS, text)
-    return e.value
+        compile_expression(SYMBOLS, text, strict=True)
+    assert e.value.message == warnings[0].message
+    return warnings[0]
 
 
 def accepted(text):
-    return compile_expression(SYMBOLS, text)
+    node = compile_expression(SYMBOLS, text)
+    assert node.warnings == [], [w.message for w in node.warnings]
+    return node
 
 
 # -- each source of null, used as a value, is refused -------------------------------------
@@ -39,7 +45,7 @@ def accepted(text):
     "min_by(pile, c => c.value)", "max_by(pile, c => c.value)", "random(pile)", "pile[0]", "all_cards[total]",
     "(top(pile) if total > 0 else picked)", "pile_top()",
 ])
-def test_each_source_of_null_is_refused_as_the_object_of_an_attribute(source):
+def test_each_source_of_null_is_warned_of_as_the_object_of_an_attribute(source):
     e = refused(f"{source}.value")
     shown = "top(pile) if (total > 0) else picked" if source.startswith("(") else source
     assert e.message.startswith(f"'{shown}' may be null here") and e.offset == source.startswith("(")
@@ -59,24 +65,46 @@ def test_each_source_of_null_is_refused_as_the_object_of_an_attribute(source):
     ("first(players, p => p.score > 9).hand", "first(players, p => p.score > 9)"),
     ("zone('hand', first(players, p => p.score > 9))", "first(players, p => p.score > 9)"),
 ])
-def test_a_value_that_may_be_null_is_refused_where_a_value_is_needed(text, part):
+def test_a_value_that_may_be_null_is_warned_of_where_a_value_is_needed(text, part):
     assert f"'{part}' may be null here" in refused(text).message
 
 
-def test_the_null_literal_has_no_value():
-    assert refused("total + null").message == "null has no value: it cannot be used here"
+def test_the_null_literal_has_no_value_and_stays_an_error():
+    with pytest.raises(ExprError) as e:
+        compile_expression(SYMBOLS, "total + null")
+    assert e.value.message == "null has no value: it cannot be used here"
 
 
-def test_the_example_brackets_what_is_written_with_operators():
-    assert "as in `(top(pile) if (total > 0) else picked).value if (top(pile) if (total > 0) else picked) != null " \
-        "else 0`" in refused("(top(pile) if total > 0 else picked).value").message
+def test_the_hint_brackets_what_is_written_with_operators():
+    assert refused("(top(pile) if total > 0 else picked).value").hint == \
+        "write `(top(pile) if (total > 0) else picked)?.value ?? 0`, or test " \
+        "`(top(pile) if (total > 0) else picked) != null` first"
 
 
-def test_the_message_names_the_expression_says_why_and_shows_the_test():
+def test_the_message_names_the_part_says_why_and_the_hint_shows_the_short_way():
     e = refused("total + top(pile).value")
-    assert e.message == ("'top(pile)' may be null here (top of an empty zone): test it first, "
-                         "as in `top(pile).value if top(pile) != null else 0`")
-    assert e.offset == len("total + ")
+    assert e.message == "'top(pile)' may be null here (top of an empty zone)"
+    assert e.hint == "write `top(pile)?.value ?? 0`, or test `top(pile) != null` first"
+    assert (e.offset, e.end) == (len("total + "), len("total + top(pile)"))
+
+
+@pytest.mark.parametrize("text, hint", [
+    ("total + max(map(pile, c => c.value))", "write `max(map(pile, c => c.value)) ?? 0`, or test "
+                                             "`max(map(pile, c => c.value)) != null` first"),
+    ("not first(flags)", "write `first(flags) ?? false`, or test `first(flags) != null` first"),
+    ("count(first(players, p => p.score > 9).hand)", "write `first(players, p => p.score > 9)?.hand`, or test "
+                                                     "`first(players, p => p.score > 9) != null` first"),
+])
+def test_the_hint_suggests_a_default_of_the_type_needed(text, hint):
+    assert refused(text).hint == hint
+
+
+def test_a_long_part_is_shortened_and_the_hint_never_repeats_the_expression():
+    long = "first(pile, c => c.value > 3 and c.value < 9 and c.id != '5H' and c.id != 'QS')"
+    e = refused(f"total + {long}.value * 2 + worth(picked) + worth(picked) + worth(picked)")
+    assert e.message.startswith("'first(pile, c => ") and "…' may be null here" in e.message
+    assert len(e.message) < 100
+    assert long not in e.hint and len(e.hint) < 100 and "?." in e.hint and "??" in e.hint
 
 
 def test_a_variable_declared_initial_null_is_not_may_be_null():
@@ -134,9 +162,8 @@ def test_comparing_showing_and_passing_a_value_that_may_be_null_are_fine(text):
 
 
 def test_a_parameter_first_given_a_value_that_may_be_null_must_be_tested_in_the_body():
-    with pytest.raises(ExprError) as e:
-        compile_expression(SYMBOLS, "worth(top(pile))")
-    assert e.value.function == "worth" and "'c' may be null here (it may be bound to null)" in e.value.message
+    [e] = compile_expression(SYMBOLS, "worth(top(pile))").warnings
+    assert e.function == "worth" and "'c' may be null here (it may be bound to null)" in e.message
 
 
 def test_a_function_whose_body_may_be_null_gives_a_value_that_may_be_null():
@@ -146,9 +173,8 @@ def test_a_function_whose_body_may_be_null_gives_a_value_that_may_be_null():
 
 
 def test_a_function_body_must_test_its_own_whatever_its_callers_tested():
-    with pytest.raises(ExprError) as e:
-        compile_expression(SYMBOLS, "top_value() if count(pile) > 0 else 0")
-    assert e.value.function == "top_value" and "'top(pile)' may be null here" in e.value.message
+    [e] = compile_expression(SYMBOLS, "top_value() if count(pile) > 0 else 0").warnings
+    assert e.function == "top_value" and "'top(pile)' may be null here" in e.message
     accepted("safe_top_value() + 1")
 
 
@@ -189,11 +215,8 @@ result:
 
 
 def problems(step) -> str:
-    try:
-        load_program_text(RULES.replace("STEP", step))
-    except RulesetError as e:
-        return str(e)
-    return ""
+    """The warnings of the ruleset with `step` (it loads: they are not errors)."""
+    return "\n".join(map(str, load_program_text(RULES.replace("STEP", step)).warnings))
 
 
 @pytest.mark.parametrize("step", [
@@ -216,5 +239,50 @@ def test_a_step_if_narrows_its_then_and_else_steps(step):
     ('if: "first([true, null])"\n            then: [log: "x"]', "first([true, null])"),
     ('while: "first(map(pile, c => c.value > 1))"\n            do: [log: "x"]', "first(map(pile, c => c.value > 1))"),
 ])
-def test_a_step_may_not_use_a_value_that_may_be_null(step, part):
+def test_a_step_that_uses_a_value_that_may_be_null_is_warned_of(step, part):
     assert f"'{part}' may be null here" in problems(step)
+
+
+# -- the short way: ?. and ?? (docs/language.md, "Null") ------------------------------------
+def value_of(text, pile=(), picked=1):
+    """`text` computed by the closure back end, with the pile holding cards `pile`."""
+    from types import SimpleNamespace
+    s = SimpleNamespace(vars={"total": 10, "picked": picked, "winner": 0, "flags": []}, pvars={"score": [3, 12]},
+                        zones={"pile": list(pile), "hand": [[], [0]]}, current=0, out=[False, False],
+                        players=(0, 1), names=["A", "B"], work=0)
+    return accepted(text).fn(s, {})
+
+
+@pytest.mark.parametrize("text, empty, full", [
+    ("top(pile)?.value", None, 12),
+    ("top(pile)?.value ?? 0", 0, 12),
+    ("top(pile)?.id ?? ''", "", "QS"),
+    ("total + top(pile)?.value ?? 0", 10, 22),
+    ("top(pile)?.value ?? 0 > 5", False, True),
+    ("top(pile) ?? picked", 1, 1),
+    ("(top(pile) ?? picked).value", 12, 12),
+    ("picked?.value ?? 0", 12, 12),
+    ("first(players, p => p.score > 9)?.left?.name", "A", "A"),
+])
+def test_safe_navigation_is_null_where_its_left_side_is_and_coalescing_puts_the_right_side_there(text, empty, full):
+    assert value_of(text) == empty and value_of(text, pile=[0, 1]) == full
+
+
+def test_coalescing_tests_even_a_variable_the_checker_takes_to_be_set():
+    assert value_of("picked?.value ?? -1", picked=None) == -1 and value_of("picked ?? top(pile)", [2], None) == 2
+
+
+@pytest.mark.parametrize("text, part", [
+    ("top(pile)?.value + 1", "top(pile)?.value"),
+    ("(top(pile)?.value ?? bottom(pile)?.value) + 1", "top(pile)?.value ?? bottom(pile)?.value"),
+    ("first(players, p => p.score > 9)?.left.name", "first(players, p => p.score > 9)?.left"),
+])
+def test_safe_navigation_gives_a_value_that_may_be_null_and_coalescing_one_only_if_its_right_side_may_be(text, part):
+    assert refused(text).message.startswith(f"'{part}' may be null here")
+
+
+def test_coalescing_needs_both_sides_of_one_type_and_a_left_side_computed_once():
+    with pytest.raises(ExprError, match="both sides must be of one type"):
+        compile_expression(SYMBOLS, "top(pile)?.id ?? 3")
+    with pytest.raises(ExprError, match="computed once"):
+        compile_expression(SYMBOLS, "random(pile)?.value ?? 0")

@@ -3,7 +3,9 @@
 The ruleset checker sees an expression only as a node of the typed form (lang/expr_ir.py)
 with `.type`, `.is_const` and `.const`; a mistake is reported at the expression's YAML
 path (and its offset in the text) and leaves a stand-in node, so that checking goes on
-and every problem is found at once.
+and every problem is found at once.  A warning (a value that may be null: check/nulls.py)
+is reported the same way through `warn`, at the expression, or at the body of the
+function it is in.
 """
 from __future__ import annotations
 
@@ -19,11 +21,13 @@ from .expressions import ExprChecker
 
 class ExprSeam:
     """Checks expressions against a ruleset's names; `report(path, message, offset)` gets
-    each problem, and a faulty expression gives a harmless stand-in node."""
+    each problem, and a faulty expression gives a harmless stand-in node;
+    `warn(path, message, offset, end, hint)` gets each warning."""
 
-    def __init__(self, symbols: Symbols, report):
+    def __init__(self, symbols: Symbols, report, warn=None):
         self.symbols = symbols
         self.report = report
+        self.warn = warn or (lambda *_: None)
         self.checker = ExprChecker(symbols)
 
     def expr(self, text, path, scope=None, want=None, in_text=False, condition=False):
@@ -37,10 +41,23 @@ class ExprSeam:
             return stand_in(want)
         finally:
             self.checker.in_text = False
+            self.warned(path, 0 if isinstance(text, str) else None)
+
+    def warned(self, path, base: int | None = 0) -> None:
+        """Report the warnings of what was just checked: at `path`, their offsets `base` on
+        in its text (None: the value is not text), or at the function whose body they are in."""
+        for function, e in self.checker.take_warnings():
+            if function is not None:
+                self.warn(("functions", function, "expr"), e.message, e.offset, e.end, e.hint)
+            elif base is None:
+                self.warn(path, e.message, None, None, e.hint)
+            else:
+                self.warn(path, e.message, base + e.offset, None if e.end is None else base + e.end, e.hint)
 
     def template(self, text: str, path, scope) -> expr_ir.Template:
         """The checked form of a text with {expression} parts."""
-        return texts.template(self.checker, text, scope, lambda message, offset: self.report(path, message, offset))
+        return texts.template(self.checker, text, scope, lambda message, offset: self.report(path, message, offset),
+                              lambda offset: self.warned(path, offset))
 
     def seat_names(self, text: str, path, seats: int) -> tuple:
         """The name of each seat 1..seats by a `player_name` text, made now; () if it is wrong."""
@@ -65,8 +82,12 @@ class ExprSeam:
 
     def player_of(self, tree, scope):
         """The node of a parsed part of a zone or variable reference naming a player;
-        raises ExprError."""
-        return self.checker.check_tree(tree, scope, PLAYER)
+        raises ExprError.  (The whole reference is checked as an expression too: what this
+        warns of, that warns of.)"""
+        try:
+            return self.checker.check_tree(tree, scope, PLAYER)
+        finally:
+            self.checker.take_warnings()
 
     def define_functions(self, specs: dict) -> None:
         """Enter the ruleset's functions into the names.  Each body is checked once: at the
@@ -83,6 +104,7 @@ class ExprSeam:
         """Check the bodies nothing called; report each wrong body once, where it is written."""
         for name, e in self.checker.finish().items():
             self.report(("functions", name, "expr"), e.message, e.offset)
+        self.warned(None)
 
 
 def stand_in(want=None):

@@ -11,11 +11,13 @@ costs once the bodies are counted in (parts, levels) is summarised per function,
 checking stays linear however the functions call one another, and an expression over the
 limits is refused at the call that takes it over.
 
-Null is part of the types (check/nulls.py): a value that may be null must be tested before it
-is used as a value (an attribute's object, a number, a condition, a collection).  The facts
-of a test hold in the part it guards (`X.v if X != null else 0`, `X != null and X.v > 2`);
-`given` holds the facts of the steps around the expression (an `if` step's condition).
-A function's body is checked once, without the facts of any caller.
+Null is part of the types (check/nulls.py): a value that may be null, used as a value (an
+attribute's object, a number, a condition, a collection) where no test shows it is not, is
+a warning (`warnings`; raised as an error under `strict`): the rules may make it impossible
+in ways no test says, and the run time stops the game with a positioned error if it is null.
+The facts of a test hold in the part it guards (`X.v if X != null else 0`, `X != null and
+X.v > 2`); `given` holds the facts of the steps around the expression (an `if` step's
+condition).  A function's body is checked once, without the facts of any caller.
 """
 from __future__ import annotations
 
@@ -26,7 +28,7 @@ from lark import Token, Tree
 from ..errors import RulesError, did_you_mean
 from ..lang import expr_ir as ir
 from ..lang.symbols import FunctionDef, Symbols
-from ..lang.syntax import ExprError, free_names, offset_of, parse, unparse
+from ..lang.syntax import ExprError, end_of, free_names, offset_of, parse
 from ..lang.types import (ANY, BOOL, CARD, NULL, NUM, PLAYER, STR, ZONE, Nullable, a_ as _a, compatible,
                           elem_of, list_of, type_of_value)
 from . import nulls
@@ -73,7 +75,10 @@ class ExprChecker:
         self._facts = nulls.NO_FACTS    # facts where the part being checked is computed
         self._trees: dict = {}          # the text of a part of a text -> its tree (see parsed)
         self.nulls_fail = False         # a check of a scenario: a null where a value is needed fails
-                                        # it at run time, instead of being refused here
+                                        # it at run time, instead of being warned of here
+        self.strict = False             # a value that may be null is an error, not a warning
+        self.warnings: list = []        # (the function whose body it is in, or None; ExprError)
+        self._function = None           # the function whose body is being checked
         if sys.getrecursionlimit() < 4000:      # nested bodies: see _MAX_NESTED
             sys.setrecursionlimit(4000)
 
@@ -157,9 +162,27 @@ class ExprChecker:
         return n
 
     def needed(self, n, t, use, typ=None):
-        """Refuse node `n` (of tree `t`, used in `use`, a value of `typ`) if it may be null here."""
-        if not self.nulls_fail and nulls.may_be_null(n, self._facts):
-            raise ExprError(nulls.message(n, unparse(use), typ or n.type), offset_of(t))
+        """Warn of node `n` (of tree `t`, used in `use`, a value of `typ`) if it may be null here;
+        refuse the literal null."""
+        if self.nulls_fail or not nulls.may_be_null(n, self._facts):
+            return
+        if n.is_const and n.const is None:
+            raise ExprError(nulls.message(n), offset_of(t))
+        attribute = use.children[1].value if isinstance(use, Tree) and use.data == "attr" \
+            and use.children[0] is t else None
+        self.warn(ExprError(nulls.message(n), offset_of(t), end=end_of(t),
+                            hint=nulls.hint(n, attribute, typ or n.type)))
+
+    def warn(self, e: ExprError):
+        """Note warning `e` (raise it, under `strict`); the check goes on as if the value were there."""
+        if self.strict:
+            raise e
+        self.warnings.append((self._function, e))
+
+    def take_warnings(self) -> list:
+        """The warnings noted since the last call: [(function name or None, ExprError)]."""
+        taken, self.warnings = self.warnings, []
+        return taken
 
     def guarded(self, facts, t, scope, depth, want=None, use=None):
         """sub() of a part computed only where `facts` hold (a branch, the right of and/or);
@@ -277,6 +300,40 @@ class ExprChecker:
         node = self._attr_of(obj, name, t, off)
         self.needed(obj, obj_t, t, node.type)
         return node
+
+    def _safe_attr(self, t, scope, depth):
+        """`X?.name`: null where X is null, else X.name; X is computed once."""
+        obj_t, name_tok = t.children
+        obj = self.sub(obj_t, scope, depth)
+        if obj.is_const and obj.const is None:
+            return ir.Const(type=NULL, tree=t, const=None, maybe_null=True)
+        node = self._attr_of(obj, name_tok.value, t, offset_of(name_tok))
+        if obj.is_const:
+            return node
+        return self._unless_null(obj, node, ir.Const(type=NULL, const=None, maybe_null=True), t, True)
+
+    def _coalesce(self, t, scope, depth):
+        """`X ?? Y`: X, or Y where X is null; X is computed once."""
+        a_t, b_t = t.children
+        a = self.sub(a_t, scope, depth)
+        b = self.sub(b_t, scope, depth)
+        if not compatible(a.type, b.type):
+            raise ExprError(f"'??' gives {_a(a.type)} or {_a(b.type)}: both sides must be of one type",
+                            offset_of(b_t))
+        if a.is_const:
+            return b if a.const is None else a
+        return self._unless_null(a, a, b, t, nulls.may_be_null(b, self._facts))
+
+    def _unless_null(self, x, yes, no, t, maybe_null):
+        """`yes if x != null else no`, as `?.` and `??` mean it: the back ends compute x once
+        (expr_ir.null_test), which they cannot do for a value drawn at random.  (Built even
+        where the checker takes x to be set, as a variable declared `initial: null`.)"""
+        if ir.draws_random(x):
+            raise ExprError("'?.' and '??' need a value computed once; this one draws random(): "
+                            "choose it first (a local, or a variable)", offset_of(t))
+        cond = ir.Compare(type=BOOL, tree=t, op="!=", a=x, b=ir.Const(type=NULL, const=None, maybe_null=True))
+        return ir.IfElse(type=no.type if yes.type == NULL else yes.type, tree=t, cond=cond, yes=yes, no=no,
+                         maybe_null=maybe_null)
 
     def _attr_of(self, obj, name, t, off):
         """The node of attribute `name` of `obj` (a card, player or zone)."""
@@ -568,9 +625,10 @@ class ExprChecker:
         bounds this too).  A body that does not fold is left to the call at run time."""
         if f.size > MAX_EXPR_NODES or f.depth > MAX_EXPR_DEPTH or self._limit is not None:
             return None
-        saved = self._consts, self._nodes, self._depth, self._record, self.in_text, self._facts
+        saved = self._consts, self._nodes, self._depth, self._record, self.in_text, self._facts, self.strict
         self._consts = {p: v.const for p, v in zip(fdef.params, values)}
         self._nodes, self._depth, self._record, self.in_text, self._facts = 0, 0, False, False, nulls.NO_FACTS
+        self.strict, warned = True, len(self.warnings)      # its warnings were noted where it is written
         try:
             node = self.node(fdef.tree, dict(f.params), 0)
         except ExprError as e:
@@ -578,7 +636,8 @@ class ExprChecker:
                 return None
             raise ExprError(e.message, offset_of(t), wrap=False) from None
         finally:
-            self._consts, self._nodes, self._depth, self._record, self.in_text, self._facts = saved
+            self._consts, self._nodes, self._depth, self._record, self.in_text, self._facts, self.strict = saved
+            del self.warnings[warned:]
         if not node.is_const:
             return None
         return ir.Const(type=f.type, tree=t, const=node.const, maybe_null=node.const is None)
@@ -586,8 +645,9 @@ class ExprChecker:
     def function(self, fdef: FunctionDef, types: list, base: int = 0, uncalled: bool = False):
         """Check a function's body once, its parameters of `types`; note what it costs."""
         saved = (self.in_text, self._consts, self._base, self._record, self._limit, self._nodes,
-                 self._depth, self._work, self._random, self._lenient, self._facts)
+                 self._depth, self._work, self._random, self._lenient, self._facts, self._function)
         self.in_text, self._consts, self._base, self._record, self._limit = False, {}, base, True, None
+        self._function = fdef.name
         # a parameter of unknown type (nothing calls it, or a first call passed null): see _owner_of
         self._lenient = ("uncalled" if uncalled else "null") if ANY in types else False
         self._facts = nulls.NO_FACTS
@@ -605,7 +665,7 @@ class ExprChecker:
             self.errors[fdef.name] = e
         finally:
             (self.in_text, self._consts, self._base, self._record, self._limit, self._nodes,
-             self._depth, self._work, self._random, self._lenient, self._facts) = saved
+             self._depth, self._work, self._random, self._lenient, self._facts, self._function) = saved
 
     def collection(self, a_t, scope, depth, use=None):
         """(the node of a list or zone, the type of its elements: Nullable if it may hold null)."""

@@ -143,6 +143,8 @@ def why(node) -> str:
         return f" ({NULL_REASONS[node.name]})"
     if isinstance(node, ir.Index):
         return " (past the end of the list)"
+    if isinstance(node, ir.IfElse) and getattr(node.tree, "data", None) == "safe_attr":
+        return " (?. gives null where its left side is null)"
     if isinstance(node, ir.IfElse):
         return why(node.yes if node.yes.maybe_null else node.no)
     if isinstance(node, ir.UserCall):
@@ -153,11 +155,41 @@ def why(node) -> str:
     return ""
 
 
-def message(node, use_text: str, typ: str) -> str:
-    """What the checker says of `node`, which may be null, used in `use_text` (a value of `typ`)."""
+# A part named in a warning longer than this is shortened: a hint never repeats a whole expression.
+BRIEF = 40
+
+
+def brief(text: str, most: int = BRIEF) -> str:
+    """`text`, or its start and '…' when it is longer than `most` characters."""
+    return text if len(text) <= most else text[:most - 1] + "…"
+
+
+def message(node) -> str:
+    """What the checker says of `node`, which may be null where its value is needed: a
+    warning (the run time stops the game with a positioned error if it is null), except for
+    the literal null, which is an error."""
     if node.is_const and node.const is None:
         return "null has no value: it cannot be used here"
+    return f"'{brief(node.text)}' may be null here{why(node)}"
+
+
+def hint(node, attribute: str | None, typ: str) -> str:
+    """A short way to say it safely: `X?.attribute ?? default` (or `X ?? default`) or a test
+    of `X != null`, with X the part that may be null (a long one is not written out)."""
     text = node.text
-    tested = text if isinstance(node, _OPERANDS) else f"({text})"
-    example = f"{use_text} if {tested} != null else {_EMPTY_ELSE.get(typ, '...')}"
-    return f"'{text}' may be null here{why(node)}: test it first, as in `{example}`"
+    if len(text) > BRIEF:
+        return "use ?. or ?? on it (see docs/language.md, 'Null'), or test that it is not null first"
+    part = text if isinstance(node, _OPERANDS) or getattr(node.tree, "data", None) == "safe_attr" else f"({text})"
+    default = _default(typ)
+    safe = f"{part}?.{attribute}" if attribute is not None else part if default else None
+    if safe is not None and default:
+        safe += f" ?? {default}"
+    test = f"test `{part} != null` first"
+    return f"write `{safe}`, or {test}" if safe else test[0].upper() + test[1:]
+
+
+def _default(typ: str) -> str | None:
+    """A value of `typ` to put instead of null, as it is written, or None."""
+    if typ in _EMPTY_ELSE:
+        return _EMPTY_ELSE[typ]
+    return "[]" if typ.startswith("list[") else None

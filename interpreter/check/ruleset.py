@@ -9,8 +9,9 @@ them (and whatever else has the wrong shape) alone.
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 
-from ..errors import Problem, RulesetError, UsageError, did_you_mean
+from ..errors import WARNING, Problem, RulesetError, UsageError, did_you_mean
 from ..lang import ir
 from ..lang.types import ANY, BOOL, CARD, NULL, NUM, PLAYER, STR, a_, list_of, type_of_value
 from ..messages import msg
@@ -43,11 +44,16 @@ class _Checker:
         self.src = source
         self.skip = skip
         self.problems: list[Problem] = []
+        self.warnings: list[Problem] = []   # what the checker cannot prove (check/nulls.py): the ruleset loads
         self.step_ids: dict = {}         # a step's id -> its node (where a scenario may stop the rules)
 
     # -- reporting ------------------------------------------------------------
     def report(self, path, message, offset=None, key=False):
         self.problems.append(self.src.problem(tuple(path), message, key=key, offset=offset))
+
+    def warn(self, path, message, offset=None, end=None, hint=None):
+        problem = self.src.problem(tuple(path), message, offset=offset, end=end, hint=hint)
+        self.warnings.append(replace(problem, severity=WARNING))
 
     def skipped(self, path) -> bool:
         """Whether the schema found the value at `path` wrong."""
@@ -59,7 +65,7 @@ class _Checker:
         return not any(p[:n] == path for p in self.skip)
 
     def _stop(self):
-        return RulesetError(self.problems)
+        return RulesetError(self.problems + self.warnings)
 
     # -- what steps use: expressions and texts ---------------------------------
     def expr(self, text, path, scope=None, want=None, in_text=False, condition=False):
@@ -145,7 +151,7 @@ class _Checker:
                            {n for n, z in zones.items() if z.per_player})
         if self.clean(("players",)):
             self.sym.seats = player_range(d)[0]
-        self.seam = ExprSeam(self.sym, self.report)
+        self.seam = ExprSeam(self.sym, self.report, self.warn)
         variables = self._variables("variables", self.sym.global_vars)
         player_variables = self._variables("player_variables", self.sym.player_vars)
         self.phases = phases_of(d.get("flow")) if self.clean(("flow",)) else {}
@@ -172,7 +178,7 @@ class _Checker:
             start_zone=d["deck"]["zone"], zones=zones, variables=variables, player_variables=player_variables,
             symbols=self.sym, events=self.events, flow=flow, procedures=procedures, triggers=triggers,
             result=result, statistics=statistics, real=getattr(self.src, "real", None), rules_text=rules_text, rules_path=rules_path,
-            facts=facts, table=table, step_ids=self.step_ids, guide=guide,
+            facts=facts, table=table, step_ids=self.step_ids, guide=guide, warnings=tuple(sorted(set(self.warnings))),
             procedure_params=tuple((p, k, typ) for p, params in self.procedures.items() for k, typ in params.items()),
             round_name=self.localized(d.get("round_name"), ("round_name",)) if d.get("round_name") else "",
             seat_names=seat_names)

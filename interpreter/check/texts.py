@@ -15,9 +15,10 @@ TEMPLATE_PART = re.compile(r"\{([^{}]+)\}")
 SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-def template(checker, text: str, scope: dict, report) -> ir.Template:
+def template(checker, text: str, scope: dict, report, warned=None) -> ir.Template:
     """The Template of `text`; `report(message, offset)` receives each faulty part with its
-    offset in `text` (that part then shows as '?')."""
+    offset in `text` (that part then shows as '?'); `warned(offset)` is called after each
+    part, at its offset, to report its warnings."""
     parts = []
     pos = 0
     literal = TEMPLATE_PART.sub(lambda m: " " * len(m.group()), text)
@@ -34,6 +35,8 @@ def template(checker, text: str, scope: dict, report) -> ir.Template:
             parts.append("?")
         finally:
             checker.in_text = False
+            if warned is not None:
+                warned(m.start(1))
         pos = m.end()
     parts.append(text[pos:])
     return ir.Template(parts)

@@ -20,7 +20,7 @@ from ..play import outputs
 from ..play.html_report import write_report
 from ..shown import printable
 from ..play.targets import OutputFailed, program_files, write_file
-from .terminal import whole_number
+from .terminal import warnings_note, whole_number
 
 
 def add_run_arguments(p: argparse.ArgumentParser, cores: int) -> None:
@@ -105,6 +105,9 @@ def _seats(args, program) -> tuple[list, list]:
 def run_simulate(args, stdout, stderr) -> int:
     program = load_program(args.ruleset, parse_options(args.option))
     outputs.check_targets(args, [program])
+    note = warnings_note(program, args.ruleset)
+    if note:
+        print(note, file=stderr)
     mc, ismcts = _seats(args, program)
     rows = []
     report, interrupted = _played(
@@ -122,6 +125,10 @@ def run_compare(args, stdout, stderr) -> int:
     outputs.check_targets(args, [program for _, program in variants])
     for line in doubts(variants):
         print(line, file=stderr)
+    paths = [args.base] * (len(variants) - len(args.variants)) + list(args.variants)
+    for note in dict.fromkeys(warnings_note(program, path) for (_, program), path in zip(variants, paths)):
+        if note:
+            print(note, file=stderr)
     mc, ismcts = _seats(args, variants[0][1])
     rows = [[] for _ in variants]
     result, interrupted = _played(

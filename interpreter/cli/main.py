@@ -11,7 +11,8 @@ import sys
 
 from .. import pipeline
 from ..pipeline import load_program
-from ..errors import InterpreterError, Problem, RulesetError, UsageError, did_you_mean, format_problem
+from ..errors import (InterpreterError, Problem, RulesetError, UsageError, as_errors, did_you_mean, errors_only,
+                      format_problem)
 from ..source.shipped import resolve, shipped_path
 from ..check.options import allowed, explained, player_range
 from ..source.loader import load_file
@@ -21,7 +22,7 @@ from ..messages import msg
 from ..shown import PrintableStream, printable
 from . import lab
 from .table import TerminalTable, log_output
-from .terminal import result_line, whole_number
+from .terminal import result_line, warnings_note, whole_number
 
 COMMANDS = ("validate", "options", "play", "replay", "resume", "scenario", "simulate", "compare", "compile", "diff",
             "new", "list", "schema", "rules")
@@ -257,6 +258,8 @@ def _command_parser(command):
         p.add_argument("--every-option", action="store_true",
                        help="check a ruleset again under each value of each option (the others at their "
                             "defaults): a mistake only one convention reaches is found before anyone plays it")
+        p.add_argument("--strict", action="store_true",
+                       help="count warnings (a value the checker cannot show is never null) as errors")
         return p
     if command == "options":
         p = argparse.ArgumentParser(prog="interpret options", description="List a ruleset's table conventions.")
@@ -333,9 +336,15 @@ def _validate(args, stdout, stderr) -> int:
     bad = 0
     for path in args.files:
         problems = check_file(path, every_option=args.every_option)
-        if problems:
+        if args.strict:
+            problems = as_errors(problems)
+        _print_problems(problems, stdout)
+        warnings = len(problems) - len(errors_only(problems))
+        if warnings < len(problems):
             bad += 1
-            _print_problems(problems, stdout)
+        elif warnings:
+            print(f"{path}: ok, with {warnings} warning{'s' * (warnings > 1)} (--strict counts them as errors)",
+                  file=stdout)
         else:
             print(f"{path}: ok", file=stdout)
     return 1 if bad else 0
@@ -376,6 +385,9 @@ def _parse_options(pairs) -> dict:
 
 def _play(args, stdin, stdout, stderr) -> int:
     program = load_program(args.ruleset, _parse_options(args.option), args.lang)
+    note = warnings_note(program, args.ruleset)
+    if note and not args.quiet:
+        print(note, file=stderr)
     n = program.player_count(args.players)
     for seat in args.human:
         if not 1 <= seat <= n:

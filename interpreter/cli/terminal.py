@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 
+from ..errors import WARNING, Problem, format_problem
 from ..lang.values import number_from_text
 from ..messages import msg
 from ..play.layout import shown_value
@@ -94,3 +95,17 @@ def cards_text(program, ids) -> str:
     shown = [display[c] for c in ids if c is not None]
     hidden = sum(1 for c in ids if c is None)
     return " ".join(shown) + (" " + msg(program.lang, "face_down", n=hidden) if hidden else "")
+
+
+def warnings_note(program, path: str) -> str | None:
+    """One line for play and simulate when the ruleset has warnings (values the checker cannot
+    show are never null), or None: the game plays, a null stops it with its position, and
+    `validate` lists them.  Said once, to stderr, so that neither the table nor --json output
+    is disturbed by what only the ruleset's author can act on."""
+    n = len(program.warnings)
+    if not n:
+        return None
+    what = f"{n} value{'s' * (n > 1)} the checker cannot show {'are' if n > 1 else 'is'} never null"
+    return format_problem(Problem(path, 0, 0, f"{what} (the game stops there if one is); "
+                                              f"'interpret validate {path}' lists them", severity=WARNING))
+

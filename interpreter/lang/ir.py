@@ -427,3 +427,4 @@ class Ruleset:
     procedure_params: tuple = ()        # (procedure, parameter, type) of every procedure's parameters
     step_ids: dict = field(default_factory=dict)    # a step's id -> its node
     guide: dict = field(default_factory=dict)       # what a player reads: description, play, goal, rules, notes (its path)
+    warnings: tuple = ()                # Problems of severity WARNING: what the checker cannot prove

@@ -22,18 +22,23 @@ _TOKEN_NAMES = {
     "ADD_OP": "'+' or '-'", "MUL_OP": "'*', '/', '//' or '%'", "MINUS": "'-'", "IF": "'if'",
     "ELSE": "'else'", "AND": "'and'", "OR": "'or'", "NOT": "'not'", "TRUE": "'true'",
     "FALSE": "'false'", "NULL": "'null'", "$END": "the end", "__ANON_0": "'=>'",
+    "__ANON_1": "'??'", "__ANON_2": "'?.'",
 }
 
 
 class ExprError(InterpreterError):
     """A problem inside one expression, at a character offset of its text (and, where the
-    bad part is known, `end`: the offset just past it, for a span under it)."""
+    bad part is known, `end`: the offset just past it, for a span under it; `hint`, a short
+    suggestion).  The checker also makes one of a warning (check/nulls.py), which it notes
+    instead of raising."""
 
-    def __init__(self, message: str, offset: int = 0, wrap: bool = True, end: int | None = None):
+    def __init__(self, message: str, offset: int = 0, wrap: bool = True, end: int | None = None,
+                 hint: str | None = None):
         super().__init__(message)
         self.message = message
         self.offset = offset
         self.end = end
+        self.hint = hint
         # False for a fault of the whole expression (its size, its depth, the work of
         # folding it): one found inside a function's body is reported at the call.
         self.wrap = wrap
@@ -91,6 +96,16 @@ def _syntax_message(e: UnexpectedInput, text: str) -> str:
     return "syntax error"
 
 
+def end_of(node) -> int | None:
+    """Offset just past a tree node or token in the expression text, when it is known."""
+    if isinstance(node, Token):
+        return node.end_pos
+    meta = getattr(node, "meta", None)
+    if meta is not None and not meta.empty:
+        return meta.end_pos
+    return None
+
+
 def offset_of(node) -> int:
     """Offset of a tree node or token in the expression text."""
     if isinstance(node, Token):
@@ -102,7 +117,8 @@ def offset_of(node) -> int:
 
 
 # -- expression text back from a tree, for messages at run time ------------------------
-_SIMPLE = {"name", "number", "string", "true", "false", "null", "literal", "call", "attr", "index", "list"}
+_SIMPLE = {"name", "number", "string", "true", "false", "null", "literal", "call", "attr", "safe_attr", "index",
+           "list"}
 
 
 def unparse(t, params=None) -> str:
@@ -125,6 +141,10 @@ def unparse(t, params=None) -> str:
         return "null" if v is None else ("true" if v else "false") if isinstance(v, bool) else repr(v)
     if d == "attr":
         return f"{_operand(ch[0], params)}.{ch[1].value}"
+    if d == "safe_attr":
+        return f"{_operand(ch[0], params)}?.{ch[1].value}"
+    if d == "coalesce":
+        return f"{_operand(ch[0], params)} ?? {_operand(ch[1], params)}"
     if d == "index":
         return f"{_operand(ch[0], params)}[{unparse(ch[1], params)}]"
     if d == "slice":
@@ -166,7 +186,7 @@ def free_names(t) -> set:
         return {t.children[0].value}
     if t.data == "lambda_":
         return free_names(t.children[1]) - {t.children[0].value}
-    if t.data == "attr":
+    if t.data in ("attr", "safe_attr"):
         return free_names(t.children[0])
     if t.data == "call":
         return free_names(t.children[1])

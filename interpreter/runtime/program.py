@@ -141,6 +141,7 @@ class Program:
     rules: object = None                           # (data, Source) it was built from: what a worker elsewhere needs
     rules_text: str = ""                           # the rules in prose, for people (interpret rules, '?')
     rules_path: str = ""                           # the file they were read from: no output replaces it
+    warnings: tuple = ()                           # what the checker could not prove (Problems): it plays
     facts: tuple = ()                              # standing facts of the options in force, shown on the table
     guide: dict = field(default_factory=dict)      # what a player reads: description, play, goal, rules (how_to_play), notes
     table: tuple = ()                              # TableSpec of each value of the table section
