@@ -29,11 +29,45 @@ def ruleset(name: str) -> str:
     return str(RULESETS / f"{name}.yaml")
 
 
+def fuzz_examples(n: int) -> int:
+    """How many examples a fuzz test tries: `n` in the default run, a contributor's quick
+    check before each commit; FUZZ_SCALE times as many where it is set (CI's slow run sets 4)."""
+    return n * max(1, int(os.environ.get("FUZZ_SCALE", "1")))
+
+
+_PROGRAMS: dict = {}
+
+
+def shipped_program(game: str, options=None):
+    """The built program of a shipped game, made once per set of options in a test run: a
+    program is read-only (each game's state is its own), and building one takes a good part
+    of a second, which hundreds of tests that read like the rules would pay again."""
+    key = (game, tuple(sorted((options or {}).items())))
+    try:
+        program = _PROGRAMS.get(key)
+    except TypeError:                  # an option value that is a list: not kept
+        return load_program(ruleset(game), options or {})
+    if program is None:
+        program = _PROGRAMS[key] = load_program(ruleset(game), options or {})
+    return program
+
+
+def option_variants(path: str):
+    """(option, choice, program) for every choice of every option of a ruleset file: the file
+    is read and checked against the schema once, and only checked and built per choice."""
+    from interpreter.pipeline import compile_ruleset
+    from interpreter.source.overlay import load_rules
+    data, source = load_rules(str(path))
+    for option, spec in load_program(str(path)).option_specs.items():
+        for choice in spec["choices"]:
+            yield option, choice, compile_ruleset(data, source, {option: str(choice)})
+
+
 class Table:
     """One game under test: stack the deck, make moves by label, read the state by name."""
 
     def __init__(self, game: str, stack=(), options=None, seed: int = 0, players=None, stacks=None):
-        self.program = load_program(ruleset(game), options or {})
+        self.program = shipped_program(game, options)
         self.state = new_game(self.program, seed=seed, players=players,
                               stacks=stacks if stacks is not None else ([list(stack)] if stack else None))
 

@@ -452,7 +452,7 @@ def test_dealer_role_passes_left_skipping_the_eliminated():               # R49,
 
 # -- whole games -----------------------------------------------------------------
 
-@pytest.mark.parametrize("players", [2, 3, 6, 20])
+@pytest.mark.parametrize("players", [2, 3, pytest.param(6, marks=pytest.mark.slow), pytest.param(20, marks=pytest.mark.slow)])
 def test_whole_games_end_cleanly_with_lives_and_tokens_conserved(players):
     from interpreter.play.agents import RandomAgent
     for seed in range(15):

@@ -18,7 +18,7 @@ import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from conftest import messages
+from conftest import fuzz_examples, messages
 from interpreter import load_program, new_game
 from interpreter.cli import run
 from interpreter.errors import RulesError
@@ -349,7 +349,8 @@ def expression_texts(draw):
     return program, scope, text
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@pytest.mark.fuzz
+@settings(max_examples=fuzz_examples(50), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(case=expression_texts(), seed=st.integers(0, 5), nulls=st.booleans())
 def test_random_and_mutated_expressions_raise_only_the_projects_errors(case, seed, nulls):
     program, scope, text = case

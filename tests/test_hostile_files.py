@@ -30,7 +30,7 @@ import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from conftest import messages, value_paths
+from conftest import fuzz_examples, messages, value_paths
 from interpreter import limits
 from interpreter.play import records
 from interpreter.play.targets import OutputFailed
@@ -370,7 +370,8 @@ def _mutate_text(text, action, pick, char):
     return "".join(lines[:j] + [char * 3 + "\n"] + lines[j + 1:])
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@pytest.mark.fuzz
+@settings(max_examples=fuzz_examples(25), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(which=st.integers(0, 2 * len(SCENARIOS)), how=st.sampled_from(["text", "structure"]), command=st.integers(0, 5),
        action=st.sampled_from(["delete_char", "duplicate_char", "replace_char", "delete_line", "duplicate_line",
                                "replace_line"]),

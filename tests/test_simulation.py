@@ -13,6 +13,7 @@ import pytest
 
 from interpreter import apply, load_program, new_game
 from interpreter.play.agents import Decision, RandomAgent
+from conftest import option_variants
 
 RULESETS = sorted((pathlib.Path(__file__).parent.parent / "rulesets").glob("*.yaml"))
 SEEDS = range(40)
@@ -90,13 +91,10 @@ def test_every_option_value_plays_to_the_end_on_more_seeds(path):
 
 
 def _every_option_value_plays(path, seeds):
-    program = load_program(str(path))
-    for name, spec in program.option_specs.items():
-        for choice in spec["choices"]:
-            variant = load_program(str(path), {name: str(choice)})
-            for seed in seeds:
-                s, _ = random_game(variant, seed)
-                assert s.over, (name, choice)
+    for name, choice, variant in option_variants(path):
+        for seed in seeds:
+            s, _ = random_game(variant, seed)
+            assert s.over, (name, choice)
 
 
 @pytest.mark.parametrize("path", RULESETS, ids=lambda p: p.stem)

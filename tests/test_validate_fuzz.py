@@ -2,13 +2,13 @@
 from __future__ import annotations
 
 import copy
-import os
 import pathlib
 
+import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from conftest import value_paths
+from conftest import fuzz_examples, value_paths
 from interpreter import check_file
 
 RULESETS = sorted((pathlib.Path(__file__).parent.parent / "rulesets").glob("*.yaml"))
@@ -35,7 +35,8 @@ def _mutate(data, path, action, value):
     return data
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@pytest.mark.fuzz
+@settings(max_examples=fuzz_examples(25), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(game=st.sampled_from(sorted(DATA)), pick=st.integers(0, 10**6),
        action=st.sampled_from(["delete", "rename", "replace"]), value=VALUES)
 def test_a_mutated_ruleset_gets_problems_not_a_crash(tmp_path, game, pick, action, value):
@@ -54,7 +55,8 @@ PLAY_VALUES = st.sampled_from([None, 0, -1, 3, 2.5, "x", "", "1 / 0", "top(stock
                                "current.hand", "players", "end_turn", "end_game", 10**6, True, [], {}])
 
 
-@settings(max_examples=int(os.environ.get("FUZZ_EXAMPLES", 25)), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@pytest.mark.fuzz
+@settings(max_examples=fuzz_examples(6), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(game=st.sampled_from(sorted(DATA)), pick=st.integers(0, 10**6),
        action=st.sampled_from(["delete", "replace"]), value=PLAY_VALUES, seed=st.integers(0, 50))
 def test_a_mutated_ruleset_plays_replays_and_resumes_without_a_python_error(tmp_path, game, pick, action, value,
