@@ -20,12 +20,16 @@ CATALOG = {
         "draw": "Result: a draw.", "wins": "Result: {name} wins.", "share": "Result: {names} share the win.",
         "scores": "Scores", "seed_decisions": "(seed {seed}, {n} decisions)",
         "please": "Please type a number from 1 to {n} (or part of an option's name; ? for help).",
-        "help": "Type the number of a move, or part of its name. 'view' shows the table again, "
-                "'hint' asks the planning bot for a suggestion.",
+        "help": "A number picks the numbered move; a card is named by its id or as shown (8s or 8♠), a move by a word of it. "
+                "A number that could also mean a card or another move is asked again (#3 is always move 3). "
+                "'view' shows the table again, 'hint' asks the planning bot for a suggestion.",
         "hint": "hint: {label}",
         "rules_more": "Type 'rules' for the whole rules of the game.",
         "forced": "(your only legal move: {label})",
         "not_allowed": "'{label}' is not allowed now",
+        "rule_cards": "1-{n}, or a card such as '{example}'; ? for help",
+        "rule_words": "1-{n}, or a word of a move; ? for help",
+        "could_mean": "'{answer}' could mean move {answer} or a move it names (below): type #{answer} for move {answer}, or more of the other's name",
     },
     "fr": {
         "many": "{n} choix : tapez les cartes de l'un d'eux (comme dans « {example} »), un mot de son nom ou son numéro ; « list » les montre tous",
@@ -41,12 +45,16 @@ CATALOG = {
         "share": "Résultat : {names} partagent la victoire.", "scores": "Scores",
         "seed_decisions": "(graine {seed}, {n} décisions)",
         "please": "Tapez un nombre de 1 à {n} (ou une partie du nom d'un choix ; ? pour l'aide).",
-        "help": "Tapez le numéro d'un coup, ou une partie de son nom. 'view' montre de nouveau la table, "
-                "'hint' demande un conseil au robot.",
+        "help": "Un nombre choisit le coup de ce numéro ; une carte se nomme par son identifiant ou comme elle est montrée (8s ou 8♠), "
+                "un coup par un mot de son nom. Un nombre qui peut aussi désigner une carte ou un autre coup est redemandé "
+                "(#3 est toujours le coup 3). 'view' montre de nouveau la table, 'hint' demande un conseil au robot.",
         "hint": "conseil : {label}",
         "rules_more": "Tapez 'rules' pour lire toutes les règles du jeu.",
         "forced": "(votre seul coup possible : {label})",
         "not_allowed": "« {label} » n'est pas permis maintenant",
+        "rule_cards": "1-{n}, ou une carte comme « {example} » ; ? pour l'aide",
+        "rule_words": "1-{n}, ou un mot d'un coup ; ? pour l'aide",
+        "could_mean": "« {answer} » peut désigner le coup {answer} ou un coup qu'il nomme (ci-dessous) : tapez #{answer} pour le coup {answer}, ou plus du nom de l'autre",
     },
     "no": {
         "many": "{n} valg: skriv kortene i ett av dem (som i «{example}»), et ord av det eller nummeret; «list» viser alle",
@@ -62,12 +70,16 @@ CATALOG = {
         "share": "Resultat: {names} deler seieren.", "scores": "Poeng",
         "seed_decisions": "(frø {seed}, {n} valg)",
         "please": "Skriv et tall fra 1 til {n} (eller en del av navnet på et valg; ? for hjelp).",
-        "help": "Skriv nummeret på et trekk, eller en del av navnet. 'view' viser bordet igjen, "
-                "'hint' ber roboten om et råd.",
+        "help": "Et tall velger trekket med det nummeret; et kort nevnes ved id-en eller slik det vises (8s eller 8♠), et trekk "
+                "ved et ord i det. Et tall som også kan bety et kort eller et annet trekk, blir spurt om igjen (#3 er alltid "
+                "trekk 3). 'view' viser bordet igjen, 'hint' ber roboten om et råd.",
         "hint": "råd: {label}",
         "rules_more": "Skriv 'rules' for alle reglene i spillet.",
         "forced": "(ditt eneste lovlige trekk: {label})",
         "not_allowed": "«{label}» er ikke lov nå",
+        "rule_cards": "1-{n}, eller et kort som «{example}»; ? for hjelp",
+        "rule_words": "1-{n}, eller et ord i et trekk; ? for hjelp",
+        "could_mean": "«{answer}» kan bety trekk {answer} eller et trekk det nevner (under): skriv #{answer} for trekk {answer}, eller mer av navnet på det andre",
     },
     "da": {
         "many": "{n} valg: skriv kortene i et af dem (som i »{example}«), et ord af det eller dets nummer; »list« viser dem alle",
@@ -83,12 +95,16 @@ CATALOG = {
         "share": "Resultat: {names} deler sejren.", "scores": "Point",
         "seed_decisions": "(frø {seed}, {n} valg)",
         "please": "Skriv et tal fra 1 til {n} (eller en del af navnet på et valg; ? for hjælp).",
-        "help": "Skriv nummeret på et træk, eller en del af navnet. 'view' viser bordet igen, "
-                "'hint' beder robotten om et råd.",
+        "help": "Et tal vælger trækket med det nummer; et kort nævnes ved sit id eller som det vises (8s eller 8♠), et træk "
+                "ved et ord i det. Et tal, der også kan betyde et kort eller et andet træk, bliver spurgt om igen (#3 er "
+                "altid træk 3). 'view' viser bordet igen, 'hint' beder robotten om et råd.",
         "hint": "råd: {label}",
         "rules_more": "Skriv 'rules' for alle spillets regler.",
         "forced": "(dit eneste lovlige træk: {label})",
         "not_allowed": "»{label}« er ikke tilladt nu",
+        "rule_cards": "1-{n}, eller et kort som »{example}«; ? for hjælp",
+        "rule_words": "1-{n}, eller et ord i et træk; ? for hjælp",
+        "could_mean": "»{answer}« kan betyde træk {answer} eller et træk, det nævner (nedenfor): skriv #{answer} for træk {answer}, eller mere af navnet på det andet",
     },
     "el": {
         "many": "{n} επιλογές: γράψτε τα φύλλα μίας (όπως στο «{example}»), μια λέξη της ή τον αριθμό της· το «list» τις δείχνει όλες",
@@ -104,12 +120,16 @@ CATALOG = {
         "share": "Αποτέλεσμα: {names} μοιράζονται τη νίκη.", "scores": "Πόντοι",
         "seed_decisions": "(σπόρος {seed}, {n} αποφάσεις)",
         "please": "Πληκτρολογήστε έναν αριθμό από 1 έως {n} (ή μέρος του ονόματος μιας επιλογής· ? για βοήθεια).",
-        "help": "Πληκτρολογήστε τον αριθμό μιας κίνησης ή μέρος του ονόματός της. 'view' δείχνει ξανά το τραπέζι, "
-                "'hint' ζητά συμβουλή από το ρομπότ.",
+        "help": "Ένας αριθμός επιλέγει την κίνηση με αυτόν τον αριθμό· ένα φύλλο γράφεται με το αναγνωριστικό του ή όπως "
+                "φαίνεται (8s ή 8♠), μια κίνηση με μια λέξη της. Ένας αριθμός που μπορεί να σημαίνει και φύλλο ή άλλη κίνηση "
+                "ζητείται ξανά (το #3 είναι πάντα η κίνηση 3). 'view' δείχνει ξανά το τραπέζι, 'hint' ζητά συμβουλή από το ρομπότ.",
         "hint": "συμβουλή: {label}",
         "rules_more": "Πληκτρολογήστε 'rules' για όλους τους κανόνες του παιχνιδιού.",
         "forced": "(η μόνη επιτρεπτή κίνησή σας: {label})",
         "not_allowed": "«{label}» δεν επιτρέπεται τώρα",
+        "rule_cards": "1-{n}, ή ένα φύλλο όπως «{example}»· ? για βοήθεια",
+        "rule_words": "1-{n}, ή μια λέξη μιας κίνησης· ? για βοήθεια",
+        "could_mean": "το «{answer}» μπορεί να σημαίνει την κίνηση {answer} ή μια κίνηση που ονομάζει (παρακάτω): γράψτε #{answer} για την κίνηση {answer}, ή περισσότερο από το όνομα της άλλης",
     },
 }
 
