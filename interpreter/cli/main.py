@@ -119,8 +119,8 @@ def run(argv, stdin=None, stdout=None, stderr=None) -> int:
         print(f"interpret: error: --think must be more than 0 and at most {MAX_THINK:g} seconds, not {think:g}",
               file=stderr)
         return 2
-    iterations = getattr(args, "iterations", None) or 1
-    if not 1 <= iterations <= MAX_ITERATIONS:
+    iterations = getattr(args, "iterations", None)
+    if iterations is not None and not 1 <= iterations <= MAX_ITERATIONS:
         print(f"interpret: error: --iterations must be 1 to {MAX_ITERATIONS}, not {iterations}", file=stderr)
         return 2
     jobs = getattr(args, "jobs", 1)
