@@ -310,7 +310,7 @@ def _command_parser(command):
     p.add_argument("--plain", action="store_true", help="plain lines instead of the drawn table (for pipes and "
                    "screen readers; the default when the output is not a terminal)")
     p.add_argument("--watch", action="store_true", help="bots in every seat, even at a terminal (where a person "
-                   "otherwise takes seat 1 when no --human is given)")
+                   "otherwise takes seat 1 when no --human is given), the planning bot unless --bot says otherwise")
     p.add_argument("--ask-forced", action="store_true",
                    help="ask a person even when only one move is legal (by default it is played for them)")
     _bot_arguments(p)
