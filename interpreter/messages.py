@@ -34,12 +34,16 @@ CATALOG = {
         "draw": "Result: a draw.", "wins": "Result: {name} wins.", "share": "Result: {names} share the win.",
         "scores": "Scores", "seed_decisions": "(seed {seed}, {n} decisions)",
         "please": "Please type a number from 1 to {n} (or part of an option's name; ? for help).",
-        "help": "Type the number of a move, or part of its name. 'view' shows the table again, "
-                "'hint' asks the planning bot for a suggestion, 'rules' shows the whole rules.",
+        "help": "A number picks the move of that number; a card is typed with its suit, by its id or as shown (8s or 8♠); "
+                "a word picks the move it names. 'view' shows the table again, 'hint' asks the planning bot for a "
+                "suggestion, 'rules' shows the whole rules.",
         "hint": "hint: {label}",
         "rules_more": "Type 'rules' for the whole rules of the game.",
         "forced": "(your only legal move: {label})",
         "not_allowed": "'{label}' is not allowed now",
+        "rule_cards": "1-{n}, or a card such as '{example}'; ? for help",
+        "rule_words": "1-{n}, or a word of a move; ? for help",
+        "no_move": "There is no move {answer} (the moves are 1 to {n}); a card is typed with its suit. The moves with that rank:",
     },
     "fr": {
         "more": "... ({n} de plus)",
@@ -69,12 +73,16 @@ CATALOG = {
         "share": "Résultat : {names} partagent la victoire.", "scores": "Scores",
         "seed_decisions": "(graine {seed}, {n} décisions)",
         "please": "Tapez un nombre de 1 à {n} (ou une partie du nom d'un choix ; ? pour l'aide).",
-        "help": "Tapez le numéro d'un coup, ou une partie de son nom. « voir » montre de nouveau la table, "
+        "help": "Un nombre choisit le coup de ce numéro ; une carte se tape avec sa couleur, par son identifiant ou comme "
+                "elle est montrée (8s ou 8♠) ; un mot choisit le coup qu'il nomme. « voir » montre de nouveau la table, "
                 "« conseil » demande un conseil au robot, « règles » montre toutes les règles.",
         "hint": "conseil : {label}",
         "rules_more": "Tapez « règles » pour lire toutes les règles du jeu.",
         "forced": "(votre seul coup possible : {label})",
         "not_allowed": "« {label} » n'est pas permis maintenant",
+        "rule_cards": "1-{n}, ou une carte comme « {example} » ; ? pour l'aide",
+        "rule_words": "1-{n}, ou un mot d'un coup ; ? pour l'aide",
+        "no_move": "Il n'y a pas de coup {answer} (les coups vont de 1 à {n}) ; une carte se tape avec sa couleur. Les coups de cette valeur :",
     },
     "no": {
         "more": "... ({n} til)",
@@ -104,12 +112,16 @@ CATALOG = {
         "share": "Resultat: {names} deler seieren.", "scores": "Poeng",
         "seed_decisions": "(frø {seed}, {n} valg)",
         "please": "Skriv et tall fra 1 til {n} (eller en del av navnet på et valg; ? for hjelp).",
-        "help": "Skriv nummeret på et trekk, eller en del av navnet. «vis» viser bordet igjen, "
-                "«råd» ber roboten om et råd, «regler» viser alle reglene.",
+        "help": "Et tall velger trekket med det nummeret; et kort skrives med fargen, ved id-en eller slik det vises "
+                "(8s eller 8♠); et ord velger trekket det nevner. «vis» viser bordet igjen, «råd» ber roboten om et råd, "
+                "«regler» viser alle reglene.",
         "hint": "råd: {label}",
         "rules_more": "Skriv «regler» for alle reglene i spillet.",
         "forced": "(ditt eneste lovlige trekk: {label})",
         "not_allowed": "«{label}» er ikke lov nå",
+        "rule_cards": "1-{n}, eller et kort som «{example}»; ? for hjelp",
+        "rule_words": "1-{n}, eller et ord i et trekk; ? for hjelp",
+        "no_move": "Det finnes ikke noe trekk {answer} (trekkene er 1 til {n}); et kort skrives med fargen. Trekkene med den verdien:",
     },
     "da": {
         "more": "... ({n} mere)",
@@ -139,12 +151,16 @@ CATALOG = {
         "share": "Resultat: {names} deler sejren.", "scores": "Point",
         "seed_decisions": "(frø {seed}, {n} valg)",
         "please": "Skriv et tal fra 1 til {n} (eller en del af navnet på et valg; ? for hjælp).",
-        "help": "Skriv nummeret på et træk, eller en del af navnet. »vis« viser bordet igen, "
-                "»råd« beder robotten om et råd, »regler« viser alle spillets regler.",
+        "help": "Et tal vælger trækket med det nummer; et kort skrives med sin kulør, ved sit id eller som det vises "
+                "(8s eller 8♠); et ord vælger det træk, det nævner. »vis« viser bordet igen, »råd« beder robotten om et "
+                "råd, »regler« viser alle spillets regler.",
         "hint": "råd: {label}",
         "rules_more": "Skriv »regler« for alle spillets regler.",
         "forced": "(dit eneste lovlige træk: {label})",
         "not_allowed": "»{label}« er ikke tilladt nu",
+        "rule_cards": "1-{n}, eller et kort som »{example}«; ? for hjælp",
+        "rule_words": "1-{n}, eller et ord i et træk; ? for hjælp",
+        "no_move": "Der er intet træk {answer} (trækkene er 1 til {n}); et kort skrives med sin kulør. Trækkene med den værdi:",
     },
     "el": {
         "more": "... (άλλες {n})",
@@ -174,12 +190,16 @@ CATALOG = {
         "share": "Αποτέλεσμα: {names} μοιράζονται τη νίκη.", "scores": "Πόντοι",
         "seed_decisions": "(σπόρος {seed}, {n} αποφάσεις)",
         "please": "Πληκτρολογήστε έναν αριθμό από 1 έως {n} (ή μέρος του ονόματος μιας επιλογής· ? για βοήθεια).",
-        "help": "Πληκτρολογήστε τον αριθμό μιας κίνησης ή μέρος του ονόματός της. «τραπέζι» δείχνει ξανά το τραπέζι, "
-                "«συμβουλή» ζητά συμβουλή από το ρομπότ, «κανόνες» δείχνει όλους τους κανόνες.",
+        "help": "Ένας αριθμός επιλέγει την κίνηση με αυτόν τον αριθμό· ένα φύλλο γράφεται με το χρώμα του, με το "
+                "αναγνωριστικό του ή όπως φαίνεται (8s ή 8♠)· μια λέξη επιλέγει την κίνηση που ονομάζει. «τραπέζι» "
+                "δείχνει ξανά το τραπέζι, «συμβουλή» ζητά συμβουλή από το ρομπότ, «κανόνες» δείχνει όλους τους κανόνες.",
         "hint": "συμβουλή: {label}",
         "rules_more": "Πληκτρολογήστε «κανόνες» για όλους τους κανόνες του παιχνιδιού.",
         "forced": "(η μόνη επιτρεπτή κίνησή σας: {label})",
         "not_allowed": "«{label}» δεν επιτρέπεται τώρα",
+        "rule_cards": "1-{n}, ή ένα φύλλο όπως «{example}»· ? για βοήθεια",
+        "rule_words": "1-{n}, ή μια λέξη μιας κίνησης· ? για βοήθεια",
+        "no_move": "Δεν υπάρχει κίνηση {answer} (οι κινήσεις είναι 1 έως {n})· ένα φύλλο γράφεται με το χρώμα του. Οι κινήσεις με αυτή την αξία:",
     },
 }
 

@@ -108,7 +108,7 @@ def test_an_imagined_deal_renames_the_cards_in_a_local_list_of_lists(tmp_path):
 def test_a_persons_log_does_not_hold_the_seed_of_the_deal(tmp_path, monkeypatch):
     monkeypatch.setenv("HOME", str(tmp_path))
     log = tmp_path / "events.jsonl"
-    run([str(ROOT / "rulesets/gin_rummy.yaml"), "--human", "1", "--log", str(log), "--view", "1", "--plain"],
+    run([str(ROOT / "rulesets/gin_rummy.yaml"), "--human", "1", "--bot", "random", "--log", str(log), "--view", "1", "--plain"],
         stdin=io.StringIO("1\n"), stdout=io.StringIO())
     header = json.loads(log.read_text().splitlines()[0])
     assert "seed" not in header        # the game was interrupted: the person was never told the seed

@@ -54,7 +54,7 @@ def test_wrong_player_count_is_a_clear_error():
 
 def test_human_sees_their_hand_and_numbered_moves_and_bad_input_asks_again():
     moves = "\n".join(["0", "nonsense", "99"] + ["1"] * 400) + "\n"
-    code, out, err = call(ruleset("ninety_nine"), "--seed", "5", "--human", "1", stdin=moves)
+    code, out, err = call(ruleset("ninety_nine"), "--seed", "5", "--human", "1", "--bot", "random", stdin=moves)
     assert code == 0, err
     assert "your hand:" in out and "  1. play" in out
     assert out.count("Please type a number") >= 3
@@ -62,7 +62,7 @@ def test_human_sees_their_hand_and_numbered_moves_and_bad_input_asks_again():
 
 
 def test_human_account_hides_the_other_players_cards():
-    code, out, _ = call(ruleset("hearts2"), "--seed", "2", "--human", "1", stdin="1\n" * 2000)
+    code, out, _ = call(ruleset("hearts2"), "--seed", "2", "--human", "1", "--bot", "random", stdin="1\n" * 2000)
     assert "(to you) you are dealt" in out
     assert "(to Player 2)" not in out
     # Player 2's deal is never printed to Player 1
@@ -70,7 +70,7 @@ def test_human_account_hides_the_other_players_cards():
 
 
 def test_input_ending_early_saves_the_game_and_says_how_to_resume():
-    code, out, err = call(ruleset("hearts2"), "--seed", "2", "--human", "1", stdin="1\n")
+    code, out, err = call(ruleset("hearts2"), "--seed", "2", "--human", "1", "--bot", "random", stdin="1\n")
     assert code == 2 and "input ended" in out and "interpret resume" in out and "Traceback" not in err
 
 
@@ -143,7 +143,7 @@ def test_simulate_with_an_mc_seat():
 
 
 def test_a_person_may_ask_for_help_the_table_again_or_a_hint():
-    code, out, _ = call(ruleset("ninety_nine"), "--seed", "3", "--human", "1", stdin="?\nhint\nview\n" + "1\n" * 300)
+    code, out, _ = call(ruleset("ninety_nine"), "--seed", "3", "--human", "1", "--bot", "random", stdin="?\nhint\nview\n" + "1\n" * 300)
     assert code == 0
     assert "'hint' asks the planning bot" in out
     assert "hint: play " in out

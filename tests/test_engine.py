@@ -176,7 +176,7 @@ def test_the_mc_bot_avoids_an_obviously_losing_card():
     t.refresh()
     labels = t.legal()
     choice = MonteCarloAgent(seed=1, playouts=8).choose(Decision(t.program, t.state))
-    assert labels[choice] != "play 5♣ (total 94)"       # 5 reaches 99 and loses at once
+    assert labels[choice] != "play 5♣ (total 99)"       # 5 reaches 99 and loses at once
 
 
 def test_with_a_standing_the_mc_bot_plans_to_the_end_of_the_hand_and_wins_hearts2():

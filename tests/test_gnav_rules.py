@@ -489,7 +489,7 @@ def test_the_terminal_account_of_a_person_shows_only_what_that_seat_may_know():
     from conftest import ruleset
     from interpreter.cli import run
     out = io.StringIO()
-    code = run([ruleset("gnav"), "--players", "4", "--human", "2", "--seed", "3"],
+    code = run([ruleset("gnav"), "--players", "4", "--human", "2", "--bot", "random", "--seed", "3"],
                stdin=io.StringIO("1\n" * 500), stdout=out, stderr=io.StringIO())
     text = out.getvalue()
     assert code == 0

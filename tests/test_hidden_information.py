@@ -413,7 +413,7 @@ def test_an_imagined_deal_offers_the_options_the_seat_was_shown():
 def test_a_game_with_a_person_does_not_show_its_seed_while_it_runs(tmp_path, monkeypatch):
     monkeypatch.setenv("CARD_INTERPRETER_RECORDS", str(tmp_path))
     out = io.StringIO()
-    code = run([str(ROOT / "rulesets/gnav2.yaml"), "--human", "1"], stdin=io.StringIO(""), stdout=out)
+    code = run([str(ROOT / "rulesets/gnav2.yaml"), "--human", "1", "--bot", "random"], stdin=io.StringIO(""), stdout=out)
     assert code == 2                                       # input ended at the first decision
     header = out.getvalue().splitlines()[0]
     assert "seed" not in header
@@ -432,7 +432,7 @@ def test_the_seed_is_shown_when_only_bots_play():
 
 def test_a_log_beside_a_person_shows_only_that_persons_view(tmp_path):
     log = tmp_path / "events.jsonl"
-    run([str(ROOT / "rulesets/gnav2.yaml"), "--human", "1", "--seed", "2", "--log", str(log)],
+    run([str(ROOT / "rulesets/gnav2.yaml"), "--human", "1", "--bot", "random", "--seed", "2", "--log", str(log)],
         stdin=io.StringIO(""), stdout=io.StringIO())
     entries = [json.loads(line) for line in log.read_text().splitlines()]
     assert entries and all(e.get("to") in (None, 1) for e in entries if e["type"] == "say")
@@ -440,7 +440,7 @@ def test_a_log_beside_a_person_shows_only_that_persons_view(tmp_path):
 
 def test_a_log_of_a_bots_view_is_refused_beside_a_person(tmp_path):
     err = io.StringIO()
-    code = run([str(ROOT / "rulesets/gnav2.yaml"), "--human", "1", "--log", str(tmp_path / "x.jsonl"),
+    code = run([str(ROOT / "rulesets/gnav2.yaml"), "--human", "1", "--bot", "random", "--log", str(tmp_path / "x.jsonl"),
                 "--view", "2"], stdin=io.StringIO(""), stdout=io.StringIO(), stderr=err)
     assert code == 2 and "only what a person may see" in err.getvalue()
 
@@ -450,7 +450,7 @@ def test_a_person_sees_a_shown_variable_only_as_far_as_its_visibility_allows(tmp
     path.write_text(VISIBILITY.replace("bid: {initial: 0, visibility: owner}",
                                        "bid: {initial: 0, visibility: owner, show: true}"), encoding="utf-8")
     out = io.StringIO()
-    run([str(path), "--human", "1", "--seed", "1"], stdin=io.StringIO(""), stdout=out)
+    run([str(path), "--human", "1", "--bot", "random", "--seed", "1"], stdin=io.StringIO(""), stdout=out)
     assert "  bid: Player 1 5, Player 2 ?" in out.getvalue()
 
 

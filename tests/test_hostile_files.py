@@ -223,7 +223,7 @@ def test_a_record_that_cannot_be_written_is_a_clear_error(tmp_path):
 
 def test_an_interrupted_game_leaves_only_its_record(tmp_path):
     rec = tmp_path / "g.json"
-    code, out, _ = call(ROOT / "rulesets" / "ninety_nine.yaml", "--seed", 3, "--human", 1, "--record", rec,
+    code, out, _ = call(ROOT / "rulesets" / "ninety_nine.yaml", "--seed", 3, "--human", 1, "--bot", "random", "--record", rec,
                         stdin="1\n")
     assert code == 2 and "decisions saved" in out
     assert _leftovers(tmp_path) == [] and json.loads(rec.read_text(encoding="utf-8"))["decisions"]
@@ -262,7 +262,7 @@ def _kill_a_game_at_a_random_moment(folder, signum, seed):
     into the game; return its exit code, output and errors."""
     env = dict(os.environ, CARD_INTERPRETER_RECORDS=str(folder), PYTHONUNBUFFERED="1")
     p = subprocess.Popen([sys.executable, "-c", "from interpreter.cli import main; main()",
-                          str(ROOT / "rulesets" / "gnav.yaml"), "--human", "1", "--players", "20", "--seed", str(seed)],
+                          str(ROOT / "rulesets" / "gnav.yaml"), "--human", "1", "--bot", "random", "--players", "20", "--seed", str(seed)],
                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=folder)
     try:
         p.stdin.write(b"1\n" * 5000)                  # answers enough for the game; the pipe stays open

@@ -60,40 +60,60 @@ def test_starter_is_turn_alternative_player_two_plays_first():         # A4 alte
     assert nn(starter_is_turn="first_turn").deciding == 1
 
 
+def test_each_move_says_the_total_its_card_makes():                       # R14, R17, R18
+    t = nn(p1="9♣ 10♣ 2♣ 3♣ 4♣")                          # the starter 7♠ makes the total 7
+    assert t.legal() == ["play 2♣ (total 9)", "play 3♣ (total 10)", "play 4♣ (total 11)",
+                         "play 9♣ (total 0)", "play 10♣ (total -3)"]
+
+
+def test_each_move_says_the_total_its_card_makes_in_danish():
+    from conftest import ruleset
+    from interpreter import labels, load_program, new_game
+    program = load_program(ruleset("ninety_nine"), {"first_player": "seat_1"}, "da")
+    s = new_game(program, seed=0, stacks=[deal("9♣ 10♣ 2♣ 3♣ 4♣", "2♦ 3♦ 4♦ 5♦ 6♦", "7♠")])
+    assert labels(program, s) == ["spil 2♣ (sum 9)", "spil 3♣ (sum 10)", "spil 4♣ (sum 11)",
+                                  "spil 9♣ (sum 0)", "spil 10♣ (sum -3)"]
+
+
+def test_a_card_that_may_count_two_ways_names_both_totals():             # A5 alternative
+    t = nn(p1="10♣ 3♣ 2♣ 4♣ 6♣", ten_value="choose")
+    assert "play 10♣ (total 17 or -3)" in t.legal()
+
+
 def test_players_alternate():                                            # R12
-    t = nn().play("play 2♣ (total 7)")
+    t = nn().play("play 2♣ (total 9)")
     assert t.deciding == 1
 
 
 def test_a_card_raises_the_total_by_its_value():                         # R13, R14
-    t = nn().play("play 3♣ (total 7)")
+    t = nn().play("play 3♣ (total 10)")
     assert t.var("total") == 10
 
 
 def test_after_playing_draw_back_to_five():                              # R16
-    t = nn(draws="8♥ 8♦").play("play 3♣ (total 7)")
+    t = nn(draws="8♥ 8♦").play("play 3♣ (total 10)")
     assert len(t.zone("hand", 0)) == 5 and "8♥" in t.zone("hand", 0)
 
 
 def test_nine_resets_the_total_to_zero():                                # R17
-    t = nn(p1="9♣ 3♣ 4♣ 5♣ 6♣").play("play 9♣ (total 7)")
+    t = nn(p1="9♣ 3♣ 4♣ 5♣ 6♣").play("play 9♣ (total 0)")
     assert t.var("total") == 0
     assert 'says "reset"' in t.text()
 
 
 def test_ten_subtracts_ten():                                           # R18, R14 example
-    t = nn(p1="10♣ 3♣ 4♣ 5♣ 6♣", starter="9♠", starter_card="counts").play("play 10♣ (total 9)")
+    t = nn(p1="10♣ 3♣ 4♣ 5♣ 6♣", starter="9♠", starter_card="counts").play("play 10♣ (total -1)")
     assert t.var("total") == -1
     assert 'says "subtract 10"' in t.text()
 
 
 def test_total_may_go_negative():                                        # A6
-    t = nn(p1="10♣ 3♣ 4♣ 5♣ 6♣", starter="4♠").play("play 10♣ (total 4)")
+    t = nn(p1="10♣ 3♣ 4♣ 5♣ 6♣", starter="4♠").play("play 10♣ (total -6)")
     assert t.var("total") == -6
 
 
 def test_floor_zero_alternative():                                       # A6 alternative
-    t = nn(p1="10♣ 3♣ 4♣ 5♣ 6♣", starter="4♠", negative_total="floor_zero").play("play 10♣ (total 4)")
+    t = nn(p1="10♣ 3♣ 4♣ 5♣ 6♣", starter="4♠", negative_total="floor_zero").play("play 10♣ (total 0)")
     assert t.var("total") == 0
 
 
@@ -104,13 +124,13 @@ def _at_total(t, total):
 
 
 def test_reaching_99_loses_at_once():                                    # R19, R20, A1, A11
-    t = _at_total(nn(p1="5♣ 3♣ 9♣ 10♣ 6♣"), 94).play("play 5♣ (total 94)")
+    t = _at_total(nn(p1="5♣ 3♣ 9♣ 10♣ 6♣"), 94).play("play 5♣ (total 99)")
     assert t.over and t.winners == [1]
     assert "reaches 99 and loses" in t.text()
 
 
 def test_exceed_alternative_allows_exactly_99():                          # A1 alternative
-    t = _at_total(nn(p1="5♣ 3♣ 9♣ 10♣ 6♣", loss_threshold="exceed"), 94).play("play 5♣ (total 94)")
+    t = _at_total(nn(p1="5♣ 3♣ 9♣ 10♣ 6♣", loss_threshold="exceed"), 94).play("play 5♣ (total 99)")
     assert t.var("total") == 99 and "reaches 99" not in t.text()
     assert t.winners == [0]          # P2 then holds no card that keeps the total at 99 or less
 
@@ -118,39 +138,39 @@ def test_exceed_alternative_allows_exactly_99():                          # A1 a
 def test_player_without_a_safe_card_is_eliminated():                    # R15, A11
     t = nn(p1="5♣ 6♣ 7♣ 8♣ 4♣", p2="2♦ 3♦ 4♦ 5♦ 6♦")
     t = _at_total(t, 94)
-    t.play("play 5♣ (total 94)")          # P1 loses by playing into 99
+    t.play("play 5♣ (total 99)")          # P1 loses by playing into 99
     assert t.over
     t = _at_total(nn(p1="5♣ 6♣ 7♣ 8♣ 4♣", p2="7♦ 8♦ 6♦ 5♦ 7♥", draws="8♥"), 90)
-    t.play("play 4♣ (total 90)")          # 94: P2 holds only 5+ cards
+    t.play("play 4♣ (total 94)")          # 94: P2 holds only 5+ cards
     assert t.over and t.winners == [0]
     assert "cannot play without reaching" in t.text()
 
 
 def test_a_losing_card_may_be_played_deliberately():                     # A8
     t = _at_total(nn(p1="5♣ 3♣ 2♣ 4♣ 6♣"), 94)
-    assert "play 5♣ (total 94)" in t.legal()
+    assert "play 5♣ (total 99)" in t.legal()
 
 
 def test_losing_move_forbidden_alternative():                            # A8 alternative
     t = _at_total(nn(p1="5♣ 3♣ 2♣ 4♣ 6♣", losing_move="forbidden"), 94)
-    assert "play 5♣ (total 94)" not in t.legal() and "play 4♣ (total 94)" in t.legal()
+    assert "play 5♣ (total 99)" not in t.legal() and "play 4♣ (total 98)" in t.legal()
 
 
 def test_ten_choose_alternative_offers_plus_or_minus():                  # A5 alternative
-    t = nn(p1="10♣ 3♣ 2♣ 4♣ 6♣", ten_value="choose").play("play 10♣ (total 7)")
-    assert t.legal() == ["10♣ as plus", "10♣ as minus"]
-    t.play("10♣ as plus")
+    t = nn(p1="10♣ 3♣ 2♣ 4♣ 6♣", ten_value="choose").play("play 10♣ (total 17 or -3)")
+    assert t.legal() == ["10♣ as plus (total 17)", "10♣ as minus (total -3)"]
+    t.play("10♣ as plus (total 17)")
     assert t.var("total") == 17
 
 
 def test_any_card_minus_alternative():                                   # A5 alternative
-    t = nn(ten_value="any_card_minus").play("play 3♣ (total 7)")
-    assert t.legal() == ["3♣ as plus", "3♣ as minus"]
+    t = nn(ten_value="any_card_minus").play("play 3♣ (total 10 or -3)")
+    assert t.legal() == ["3♣ as plus (total 10)", "3♣ as minus (total -3)"]
 
 
 def test_nine_choose_alternative():                                      # A7 alternative
-    t = nn(p1="9♣ 3♣ 2♣ 4♣ 6♣", nine_value="choose").play("play 9♣ (total 7)")
-    t.play("9♣ as plus")
+    t = nn(p1="9♣ 3♣ 2♣ 4♣ 6♣", nine_value="choose").play("play 9♣ (total 16 or 0)")
+    t.play("9♣ as plus (total 16)")
     assert t.var("total") == 16
 
 
@@ -158,7 +178,7 @@ def test_empty_draw_pile_skips_the_draw():                                # A9
     t = nn()
     t.state.zones["stock"].clear()
     t.refresh()
-    t.play("play 3♣ (total 7)")
+    t.play("play 3♣ (total 10)")
     assert len(t.zone("hand", 0)) == 4 and "does not draw" in t.text()
 
 
@@ -166,7 +186,7 @@ def test_empty_draw_pile_reshuffle_alternative():                         # A9 (
     t = nn(empty_draw_pile="reshuffle")
     t.state.zones["stock"].clear()
     t.refresh()
-    t.play("play 3♣ (total 7)")
+    t.play("play 3♣ (total 10)")
     assert len(t.zone("hand", 0)) == 5 and t.zone("pile") == ["3♣"]
 
 
@@ -174,12 +194,12 @@ def test_empty_draw_pile_draw_game_alternative():                         # A9 (
     t = nn(empty_draw_pile="draw_game")
     t.state.zones["stock"].clear()
     t.state.zones["hand"][1][:] = []
-    t.play("play 3♣ (total 7)")
+    t.play("play 3♣ (total 10)")
     assert t.over and t.winners == []
 
 
 def test_per_player_totals_alternative():                                # A2 alternative
-    t = nn(total_model="per_player").play("play 3♣ (total 7)")
+    t = nn(total_model="per_player").play("play 3♣ (total 10)")
     assert t.pvar("own_total", 0) == 10 and t.pvar("own_total", 1) == 7
 
 

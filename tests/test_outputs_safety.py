@@ -59,7 +59,7 @@ def mine(tmp_path) -> pathlib.Path:
 def a_person_s_record(tmp_path) -> pathlib.Path:
     """The record of a game with a person, interrupted after one decision."""
     rec = tmp_path / "game.json"
-    code, out, _ = call(mine(tmp_path), "--seed", 2, "--human", 1, "--plain", "--record", rec, stdin="1\n")
+    code, out, _ = call(mine(tmp_path), "--seed", 2, "--human", 1, "--bot", "random", "--plain", "--record", rec, stdin="1\n")
     assert code == 2 and "decisions saved" in out
     return rec
 
@@ -401,6 +401,6 @@ def test_a_records_folder_that_is_a_file_is_refused_before_a_person_plays(tmp_pa
     taken = tmp_path / "records"
     taken.write_text("not a folder\n", encoding="utf-8")
     monkeypatch.setenv("CARD_INTERPRETER_RECORDS", str(taken))
-    code, out, err = call(mine(tmp_path), "--seed", 2, "--human", 1, "--plain", stdin="1\n" * 200)
+    code, out, err = call(mine(tmp_path), "--seed", 2, "--human", 1, "--bot", "random", "--plain", stdin="1\n" * 200)
     assert code == 2 and f"{taken} is not a folder" in err and "your turn" not in out
     assert taken.read_text(encoding="utf-8") == "not a folder\n"

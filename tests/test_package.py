@@ -90,7 +90,7 @@ def test_resume_without_a_file_takes_the_latest_unfinished_game(tmp_path, monkey
     assert code == 2 and "no unfinished game is recorded" in err
     code, _, _ = _call("ninety_nine", "--seed", "2", "--quiet", "--record", str(tmp_path / "done.json"))
     assert code == 0
-    _call("ninety_nine", "--seed", "5", "--human", "1", "--record", str(tmp_path / "open.json"), stdin="1\n")
+    _call("ninety_nine", "--seed", "5", "--human", "1", "--bot", "random", "--record", str(tmp_path / "open.json"), stdin="1\n")
     assert (tmp_path / "open.json").exists()        # the person left after one move: the game is unfinished
     from interpreter.play.records import latest_unfinished
     assert latest_unfinished() == str(tmp_path / "open.json")
@@ -129,7 +129,7 @@ def test_a_ruleset_copied_elsewhere_keeps_its_rules(tmp_path):
 
 
 def test_at_the_table_a_question_mark_shows_the_rules_in_short_and_rules_shows_them_all():
-    code, out, _ = _call("ninety_nine", "--seed", "3", "--human", "1", stdin="?\nrules\n" + "1\n" * 200)
+    code, out, _ = _call("ninety_nine", "--seed", "3", "--human", "1", "--bot", "random", stdin="?\nrules\n" + "1\n" * 200)
     assert code == 0
     assert "Type 'rules' for the whole rules of the game." in out and "How to win: " in out
     assert "\nThe rules\n" in out and "Cards (40):" in out
@@ -155,11 +155,11 @@ result: {winners: "[player(0)]"}
 def test_a_forced_move_is_played_for_the_person_unless_they_ask(tmp_path):
     path = tmp_path / "forced.yaml"
     path.write_text(FORCED)
-    code, out, _ = _call(str(path), "--human", "1", "--seed", "1", "--record", str(tmp_path / "r.json"))
-    assert code == 0 and out.count("(your only legal move: take the only way)") == 2 and "[1-1]" not in out
-    code, out, _ = _call(str(path), "--human", "1", "--seed", "1", "--ask-forced", "--record", str(tmp_path / "s.json"),
+    code, out, _ = _call(str(path), "--human", "1", "--bot", "random", "--seed", "1", "--record", str(tmp_path / "r.json"))
+    assert code == 0 and out.count("(your only legal move: take the only way)") == 2 and "[1-1," not in out
+    code, out, _ = _call(str(path), "--human", "1", "--bot", "random", "--seed", "1", "--ask-forced", "--record", str(tmp_path / "s.json"),
                          stdin="1\n1\n")
-    assert code == 0 and out.count("[1-1]") == 2
+    assert code == 0 and out.count("[1-1,") == 2
 
 
 def test_public_cards_of_another_player_are_listed_however_many():
@@ -178,16 +178,16 @@ def test_public_cards_of_another_player_are_listed_however_many():
 
 
 def test_an_illegal_answer_is_told_why_in_the_games_own_words():
-    code, out, _ = _call("hearts2", "--human", "1", "--seed", "11", stdin="8♥\n" + "1\n" * 400)
+    code, out, _ = _call("hearts2", "--human", "1", "--bot", "random", "--seed", "11", stdin="8♥\n" + "1\n" * 400)
     assert code == 0
     assert "'play 8♥' is not allowed now: you must follow suit while you can" in out
-    code, out, _ = _call("hearts2", "--human", "1", "--seed", "11", "--lang", "el", stdin="8♥\n" + "1\n" * 400)
+    code, out, _ = _call("hearts2", "--human", "1", "--bot", "random", "--seed", "11", "--lang", "el", stdin="8♥\n" + "1\n" * 400)
     assert "«παίζω 8♥» δεν επιτρέπεται τώρα: πρέπει να ακολουθήσετε το χρώμα όσο μπορείτε" in out
 
 
 
 def test_gnav_says_why_a_player_may_not_ask_the_bag_and_why_a_life_is_lost():
-    code, out, _ = _call("gnav", "--human", "1", "--seed", "5", "--players", "4", stdin="ask the bag\n" + "1\n" * 400)
+    code, out, _ = _call("gnav", "--human", "1", "--bot", "random", "--seed", "5", "--players", "4", stdin="ask the bag\n" + "1\n" * 400)
     assert "'ask the bag' is not allowed now: only Player 4, the dealer, may ask the bag" in out
     assert "Player 4 has the lowest piece: 0" in out
 
@@ -232,10 +232,10 @@ def test_gnav2_says_why_a_card_cannot_be_played():
 
 
 def test_a_card_is_named_by_its_id_or_name_in_any_case_and_an_ambiguous_word_is_said_so():
-    code, out, _ = _call("hearts2", "--human", "1", "--seed", "11", stdin="play\nqc\n" + "1\n" * 400)
+    code, out, _ = _call("hearts2", "--human", "1", "--bot", "random", "--seed", "11", stdin="play\nqc\n" + "1\n" * 400)
     assert "'play' fits 2 options" in out
     assert "Player 1 plays Q♣" in out
-    code, out, _ = _call("hearts2", "--human", "1", "--seed", "11", stdin="Q♣\n" + "1\n" * 400)
+    code, out, _ = _call("hearts2", "--human", "1", "--bot", "random", "--seed", "11", stdin="Q♣\n" + "1\n" * 400)
     assert "Player 1 plays Q♣" in out
 
 
@@ -285,11 +285,11 @@ result: {winners: "[]"}
 def test_an_option_of_several_cards_is_named_by_typing_its_cards_and_a_long_list_is_cut_short(tmp_path):
     path = tmp_path / "sub.yaml"
     path.write_text(SUBSETS, encoding="utf-8")
-    code, out, _ = _call(str(path), "--human", "1", "--plain", "--seed", "2", stdin="9♦, 3c 7D\n")
+    code, out, _ = _call(str(path), "--human", "1", "--bot", "random", "--plain", "--seed", "2", stdin="9♦, 3c 7D\n")
     assert "your hand: 9♦ 7♦ 5♦ 3♦ 9♣ 7♣ 5♣ 3♣" in out          # no shuffle: every other card
     assert "  10. " in out and "  11. " not in out and "(245 more)" in out      # 255 sets: the first 10
     assert "255 options: type the cards of one" in out
-    assert "Pass any of your 8 cards [1-255]" in out                # the prompt is a text with {parts}
+    assert "Pass any of your 8 cards [1-255," in out                # the prompt is a text with {parts}
     assert "9♦ 7♦ 3♣ passed" in out
 
 

@@ -75,7 +75,7 @@ def test_a_malformed_record_gets_positions_not_a_traceback(tmp_path):
 
 def test_a_game_with_a_person_is_recorded_automatically(tmp_path, monkeypatch):
     monkeypatch.setenv("CARD_INTERPRETER_RECORDS", str(tmp_path))
-    code, out, _ = call(ruleset("ninety_nine"), "--seed", 5, "--human", 1, stdin="1\n" * 100)
+    code, out, _ = call(ruleset("ninety_nine"), "--seed", 5, "--human", 1, "--bot", "random", stdin="1\n" * 100)
     assert code == 0
     line = next(l for l in out.splitlines() if "this game is recorded in" in l)
     path = line.split("recorded in ", 1)[1]
@@ -85,10 +85,10 @@ def test_a_game_with_a_person_is_recorded_automatically(tmp_path, monkeypatch):
 def test_an_interrupted_game_resumes_to_the_same_end(tmp_path):
     moves = "1\n" * 400
     full = tmp_path / "full.json"
-    code, out_full, _ = call(ruleset("hearts2"), "--seed", 12, "--human", 1, "--record", full, stdin=moves)
+    code, out_full, _ = call(ruleset("hearts2"), "--seed", 12, "--human", 1, "--bot", "random", "--record", full, stdin=moves)
     assert code == 0
     part = tmp_path / "part.json"
-    code, out, _ = call(ruleset("hearts2"), "--seed", 12, "--human", 1, "--record", part, stdin="1\n" * 20)
+    code, out, _ = call(ruleset("hearts2"), "--seed", 12, "--human", 1, "--bot", "random", "--record", part, stdin="1\n" * 20)
     assert code == 2 and f"interpret resume {part}" in out
     assert 20 <= len(json.loads(part.read_text(encoding="utf-8"))["decisions"]) < 200
     code, out_resumed, _ = call("resume", part, stdin=moves)

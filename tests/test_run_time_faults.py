@@ -110,7 +110,7 @@ def test_a_choice_between_numbers_shows_each_number(tmp_path):
     flow = ("flow:\n  round:\n    - turns:\n        count: 1\n        do:\n"
             "          - choose: [0, 1, 2]\n            as: n\n          - log: \"{current} picks {n}\"\n"
             "    - end_game\n")
-    code, out, err = play(tmp_path, flow, "--human", "1")
+    code, out, err = play(tmp_path, flow, "--human", "1", "--bot", "random")
     assert "1. 0" in out and "2. 1" in out and "3. 2" in out
 
 
@@ -208,7 +208,7 @@ def test_a_text_the_rules_cannot_compute_is_shown_as_such_and_the_game_goes_on(t
 def test_a_label_the_rules_cannot_compute_still_names_the_option(tmp_path):
     flow = ("flow:\n  round:\n    - set: {x: 0}\n    - turns:\n        count: 1\n        do:\n"
             "          - choose: [1, 2]\n            as: n\n            label: \"take {n // x}\"\n    - end_game\n")
-    code, out, err = play(tmp_path, flow, "--human", "1")
+    code, out, err = play(tmp_path, flow, "--human", "1", "--bot", "random")
     assert "1. option 1 (its label cannot be shown: division by zero)" in out
     code, out, err = play(tmp_path, flow)
     assert code == 0, err

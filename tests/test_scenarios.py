@@ -50,7 +50,7 @@ zones:
   hand: [["5♣", "3♣", "2♣", "4♣", "6♣"], ["2♦", "3♦", "4♦", "5♦", "6♦"]]
 set:
   total: 94
-decisions: ["play 3♣ (total 94)"]
+decisions: ["play 3♣ (total 97)"]
 expect:
   - after: 1
     that: ["total == 97"]
@@ -72,9 +72,9 @@ def test_a_failing_expectation_is_reported_with_its_position_and_the_account(tmp
 def test_exact_legal_moves_are_checked(tmp_path):
     text = BASE.replace("""  - after: 1
     that: ["total == 97"]""", """  - after: 0
-    legal: ["play 5♣ (total 94)", "play 3♣ (total 94)", "play 2♣ (total 94)", "play 4♣ (total 94)"]""")
+    legal: ["play 5♣ (total 99)", "play 3♣ (total 97)", "play 2♣ (total 96)", "play 4♣ (total 98)"]""")
     code, out = call("scenario", write(tmp_path, text))
-    assert code == 1 and "legal moves are" in out and "play 6♣ (total 94)" in out
+    assert code == 1 and "legal moves are" in out and "play 6♣ (total 100)" in out
 
 
 def test_a_card_the_ruleset_does_not_have(tmp_path):
@@ -83,7 +83,7 @@ def test_a_card_the_ruleset_does_not_have(tmp_path):
 
 
 def test_a_decision_that_is_not_legal(tmp_path):
-    code, out = call("scenario", write(tmp_path, BASE.replace("play 3♣ (total 94)", "play 9♣ (total 94)")))
+    code, out = call("scenario", write(tmp_path, BASE.replace("play 3♣ (total 97)", "play 9♣ (total 94)")))
     assert code == 1 and "s.yaml:8:" in out and "decision 1 'play 9♣ (total 94)' is not legal" in out
 
 
@@ -194,7 +194,7 @@ expect:
 
 
 def test_the_result_is_read_once_the_game_is_over(tmp_path):
-    text = BASE.replace("play 3♣", "play 5♣").replace("""  - after: 1
+    text = BASE.replace("play 3♣ (total 97)", "play 5♣ (total 99)").replace("""  - after: 1
     that: ["total == 97"]""", """  - after: 0
     that: ["winners == []"]
     winners: [2]
@@ -255,7 +255,7 @@ def test_giving_the_top_of_a_zone_keeps_the_rest_and_every_zone_keeps_its_size(t
 """, f"""seed: 0
 zones:
   stock: {{top: ["{held}"], bottom: ["{stock[-1]}"]}}
-""").replace("""decisions: ["play 3♣ (total 94)"]""", "").replace("""  - after: 1
+""").replace("""decisions: ["play 3♣ (total 97)"]""", "").replace("""  - after: 1
     that: ["total == 97"]""", f"""  - after: 0
     that: ["count(stock) == {len(stock)}", "count(players[0].hand) == 5",
            "top(stock) != null and top(stock).id == '{held}'",

@@ -52,8 +52,8 @@ def test_printable_escapes_what_drives_a_terminal_and_keeps_the_rest():
 
 
 @pytest.mark.parametrize("argv", [
-    ["RULESET", "--seed", "1", "--watch", "--plain"],
-    ["RULESET", "--seed", "1", "--human", "1", "--plain"],
+    ["RULESET", "--seed", "1", "--watch", "--bot", "random", "--plain"],
+    ["RULESET", "--seed", "1", "--human", "1", "--bot", "random", "--plain"],
     ["RULESET", "--seed", "1", "--quiet"],
     ["rules", "RULESET"],
     ["options", "RULESET"],
@@ -68,7 +68,7 @@ def test_no_text_of_a_ruleset_drives_the_terminal(tmp_path, argv):
 
 
 def test_a_newline_in_a_log_text_does_not_forge_a_line(tmp_path):
-    code, out, _ = _run(tmp_path, "RULESET", "--seed", "1", "--watch", "--plain")
+    code, out, _ = _run(tmp_path, "RULESET", "--seed", "1", "--watch", "--bot", "random", "--plain")
     assert code == 0
     assert "a line\\nResult: Seat 2 wins\\r" in out
     assert not any(line.startswith("Result: Seat 2") for line in out.splitlines())

@@ -114,13 +114,13 @@ def test_the_drawn_round_summary_puts_each_change_on_a_line_of_its_own():
 def test_a_person_at_a_pipe_gets_plain_lines_and_at_a_terminal_the_drawn_table(monkeypatch):
     from interpreter.cli import run
     out = io.StringIO()
-    assert run(["hearts2", "--seed", "1", "--human", "1"], stdin=io.StringIO("1\n" * 30), stdout=out) != 1
+    assert run(["hearts2", "--seed", "1", "--human", "1", "--bot", "random"], stdin=io.StringIO("1\n" * 30), stdout=out) != 1
     assert "-- your turn, Player 1 --" in out.getvalue() and "╭" not in out.getvalue()
     out = Tty()
-    run(["hearts2", "--seed", "1", "--human", "1"], stdin=Tty("1\n" * 30), stdout=out)
+    run(["hearts2", "--seed", "1", "--human", "1", "--bot", "random"], stdin=Tty("1\n" * 30), stdout=out)
     assert "╭" in out.getvalue() and "your hand" in out.getvalue()
     out = Tty()
-    run(["hearts2", "--seed", "1", "--human", "1", "--plain"], stdin=Tty("1\n" * 30), stdout=out)
+    run(["hearts2", "--seed", "1", "--human", "1", "--bot", "random", "--plain"], stdin=Tty("1\n" * 30), stdout=out)
     assert "╭" not in out.getvalue()
 
 
@@ -136,10 +136,10 @@ class Tty(io.StringIO):
 def test_at_a_terminal_a_game_by_name_seats_you_and_watch_seats_only_bots():
     from interpreter.cli import run
     out = Tty()
-    run(["hearts2", "--seed", "1"], stdin=Tty("1\n" * 40), stdout=out)
+    run(["hearts2", "--seed", "1", "--bot", "random"], stdin=Tty("1\n" * 40), stdout=out)
     assert "Player 1 (you)" in out.getvalue().splitlines()[0]
     out = Tty()
-    assert run(["hearts2", "--seed", "1", "--watch"], stdin=Tty(""), stdout=out) == 0
+    assert run(["hearts2", "--seed", "1", "--watch", "--bot", "random"], stdin=Tty(""), stdout=out) == 0
     assert "Player 1 (bot)" in out.getvalue().splitlines()[0] and "Result:" in out.getvalue()
 
 

@@ -75,7 +75,7 @@ def test_a_mutated_ruleset_plays_replays_and_resumes_without_a_python_error(tmp_
     f.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
     record = tmp_path / "game.json"
     calls = [[str(f), "--seed", str(seed), "--quiet"],
-             [str(f), "--seed", str(seed), "--human", "1", "--record", str(record)],
+             [str(f), "--seed", str(seed), "--human", "1", "--bot", "random", "--record", str(record)],
              ["replay", str(record)], ["resume", str(record)]]
     for argv in calls:
         if argv[0] in ("replay", "resume") and not record.exists():

@@ -11,6 +11,7 @@ that was null (Closures.fault).
 """
 from __future__ import annotations
 
+from ..lang.expr_ir import text_separator
 from ..lang.types import ANY, elem_of
 from ..lang.values import list_slice, number_range, shower, subsets_of
 from ..limits import MAX_WORK
@@ -354,7 +355,7 @@ def _text(c, node):
     """A value as a player reads it: a card's display, a player's name, a plain number."""
     a = node.args[0]
     f = c.fn(a)
-    show = shower(a.type, c.display)
+    show = shower(a.type, c.display, text_separator(node.args))
     if elem_of(a.type) is not None and a.type != ANY:      # a list is joined: count its length
         def text(s, l):
             v = f(s, l)

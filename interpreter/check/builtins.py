@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ..errors import did_you_mean
 from ..lang import expr_ir as ir
+from ..lang.expr_ir import text_separator
 from ..lang.syntax import ExprError, offset_of
 from ..lang.types import ANY, BOOL, NUM, PLAYER, STR, ZONE, compatible, elem_of, list_of
 from ..lang.values import number_range, shower, subsets_of
@@ -157,16 +158,24 @@ def _clockwise(c, name, args, t, scope, depth):
 
 
 def _text(c, name, args, t, scope, depth):
-    """A value as a player reads it: a card's display, a player's name, a plain number."""
-    arity(name, args, t, 1, 1)
+    """A value as a player reads it: a card's display, a player's name, a plain number; a
+    list joined by its second argument, a text written in the rules (text(totals, ' or '))."""
+    arity(name, args, t, 1, 2)
     a = c.sub(args[0], scope, depth)
-    show = shower(a.type, c.sym.display)
+    parts = [a]
+    if len(args) == 2:
+        sep = c.sub(args[1], scope, depth, STR)
+        if not sep.is_const:
+            raise ExprError("text()'s second argument, what joins a list, must be a text written "
+                            "in the rules, such as ' or '", offset_of(args[1]))
+        parts.append(sep)
+    show = shower(a.type, c.sym.display, text_separator(parts))
 
-    def text(v):
+    def text(v, *_):
         if elem_of(a.type) is not None and a.type != ANY:      # a list is joined: count its length
             c.charge(len(v or ()))
         return show(None, v)
-    return c.fold(_call(t, name, STR, [a]), text, a)
+    return c.fold(_call(t, name, STR, parts), text, *parts)
 
 
 def _range(c, name, args, t, scope, depth):

@@ -17,6 +17,7 @@ from ..source.shipped import resolve, shipped_path
 from ..check.options import allowed, explained, player_range
 from ..source.loader import load_file
 from ..play import records, targets
+from ..play.agents import TABLE_BOT
 from ..limits import MAX_ITERATIONS, MAX_JOBS, MAX_NUMBER, MAX_PLAYOUTS, MAX_THINK
 from ..messages import msg
 from ..shown import PrintableStream, printable
@@ -119,8 +120,8 @@ def run(argv, stdin=None, stdout=None, stderr=None) -> int:
         print(f"interpret: error: --think must be more than 0 and at most {MAX_THINK:g} seconds, not {think:g}",
               file=stderr)
         return 2
-    iterations = getattr(args, "iterations", 1)
-    if not 1 <= iterations <= MAX_ITERATIONS:
+    iterations = getattr(args, "iterations", None)
+    if iterations is not None and not 1 <= iterations <= MAX_ITERATIONS:
         print(f"interpret: error: --iterations must be 1 to {MAX_ITERATIONS}, not {iterations}", file=stderr)
         return 2
     jobs = getattr(args, "jobs", 1)
@@ -313,7 +314,7 @@ def _command_parser(command):
     p.add_argument("--plain", action="store_true", help="plain lines instead of the drawn table (for pipes and "
                    "screen readers; the default when the output is not a terminal)")
     p.add_argument("--watch", action="store_true", help="bots in every seat, even at a terminal (where a person "
-                   "otherwise takes seat 1 when no --human is given)")
+                   "otherwise takes seat 1 when no --human is given), the planning bot unless --bot says otherwise")
     p.add_argument("--ask-forced", action="store_true",
                    help="ask a person even when only one move is legal (by default it is played for them)")
     _bot_arguments(p)
@@ -321,14 +322,32 @@ def _command_parser(command):
 
 
 def _bot_arguments(p):
-    p.add_argument("--bot", choices=["random", "mc", "ismcts"], default="random",
-                   help="the bots: random, mc (plays each option out on imagined deals; slower, stronger) or "
-                        "ismcts (a tree search on imagined deals)")
+    p.add_argument("--bot", choices=["random", "mc", "ismcts"],
+                   help="the bots in the seats no person takes: random, mc (plays each option out on imagined "
+                        "deals) or ismcts (a tree search on imagined deals, the stronger). Default: ismcts when "
+                        "a person plays or with --watch (at most %d iterations and %g s a decision), random bots "
+                        "otherwise" % (TABLE_BOT["iterations"], TABLE_BOT["seconds"]))
     p.add_argument("--playouts", type=whole_number, default=20, help="with --bot mc: play-outs per option")
-    p.add_argument("--iterations", type=whole_number, default=400, help="with --bot ismcts: iterations a decision")
+    p.add_argument("--iterations", type=whole_number, help="with --bot ismcts: iterations a decision (alone: no "
+                                                            "time bound, the same play on every run of a seed)")
     p.add_argument("--think", type=float, metavar="SECONDS",
-                   help="with --bot ismcts: think this long a decision instead (its play is then not the same "
-                        "on every run of a seed)")
+                   help="with --bot ismcts: think this long a decision (alone: no bound on the iterations; its "
+                        "play is then not the same on every run of a seed)")
+
+
+def bot_asked(args, watched: bool) -> dict:
+    """The bots' kind and budget, as a record keeps it: as the command line asks, or by
+    default the table's planning bot (TABLE_BOT) where a person plays or --watch shows the
+    game, random bots in a game no one watches (a quick run, --json, --quiet, as simulate)."""
+    kind = args.bot or ("ismcts" if watched else "random")
+    if kind == "mc":
+        return {"kind": "mc", "playouts": args.playouts}
+    if kind != "ismcts":
+        return {"kind": "random"}
+    if args.iterations is None and args.think is None:
+        return dict(TABLE_BOT)
+    return {"kind": "ismcts", **({"iterations": args.iterations} if args.iterations is not None else {}),
+            **({"seconds": args.think} if args.think is not None else {})}
 
 
 def _validate(args, stdout, stderr) -> int:
@@ -398,10 +417,8 @@ def _play(args, stdin, stdout, stderr) -> int:
     seed = args.seed if args.seed is not None else _new_seed(bool(humans))
     kinds = ["human" if i in humans else "bot" for i in range(n)]
     record = path = None
+    bot = bot_asked(args, watched=bool(humans) or args.watch)
     if args.record or humans:
-        bot = {"kind": args.bot, "playouts": args.playouts} if args.bot == "mc" else \
-            {"kind": args.bot, "iterations": args.iterations, **({"seconds": args.think} if args.think else {})} \
-            if args.bot == "ismcts" else {"kind": "random"}
         record = records.new_record(program, args.ruleset, seed, n, kinds, bot=bot)
         path = args.record or records.default_path(program.name)
     if path and not args.record:
@@ -409,7 +426,7 @@ def _play(args, stdin, stdout, stderr) -> int:
     targets.check_outputs([records.output(path, "--record" if args.record else ""), log_output(args)],
                           targets.ruleset_reads(program))
     with records.playing(path) if path else contextlib.nullcontext():
-        table = TerminalTable(program, n, seed, kinds, args, stdin, stdout, record, path)
+        table = TerminalTable(program, n, seed, kinds, args, stdin, stdout, record, path, bot)
         return table.run(prefix=())
 
 
@@ -447,12 +464,8 @@ def _resumed(args, stdin, stdout, stderr) -> int:
     targets.check_outputs([log_output(args)], targets.ruleset_reads(program) +
                           [(os.path.abspath(args.file), "the record being resumed")])
     args.quiet = getattr(args, "quiet", False)
-    bot = record.get("bot") or {"kind": "random"}
-    args.bot, args.playouts = bot.get("kind", "random"), bot.get("playouts", 20)
-    args.iterations = bot.get("iterations", 400)
-    args.think = bot.get("seconds")
     table = TerminalTable(program, record["players"], record["seed"], record["agents"], args, stdin, stdout,
-                   record, args.file)
+                          record, args.file, record.get("bot") or {"kind": "random"})
     records.bot_catch_up(record, program, table.agents)
     table.say(msg(program.lang, "resuming", n=len(record["decisions"])))
     return table.run(prefix=[d["index"] for d in record["decisions"]])

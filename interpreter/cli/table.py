@@ -9,8 +9,7 @@ from ..errors import InterpreterError, UsageError
 from ..messages import msg
 from ..play import records, targets
 from ..play.rules_text import rules_lines, summary_lines, wrapped
-from ..play.agents import HumanAgent, MonteCarloAgent, RandomAgent
-from ..play.ismcts import ISMCTSAgent
+from ..play.agents import TABLE_BOT, HumanAgent, bot_named
 from ..play.table import play, result_data
 from ..runtime.events import event_for
 from ..shown import printable
@@ -21,7 +20,7 @@ from .terminal import result_line, width_of
 class TerminalTable:
     """One game at the terminal: its agents, its account, its record and its logs."""
 
-    def __init__(self, program, n, seed, kinds, args, stdin, stdout, record, record_path):
+    def __init__(self, program, n, seed, kinds, args, stdin, stdout, record, record_path, bot: dict):
         self.program, self.n, self.seed, self.kinds = program, n, seed, kinds
         self.args, self.stdin, self.stdout = args, stdin, stdout
         self.record, self.record_path = record, record_path
@@ -29,12 +28,12 @@ class TerminalTable:
         self.width = width_of(stdout) if _is_terminal(stdout) else None     # a pipe keeps whole lines
         humans = [i for i, k in enumerate(kinds) if k == "human"]
         self.viewer = humans[0] if len(humans) == 1 else (-1 if humans else None)
-        adviser = ISMCTSAgent(seed + 7, iterations=400)     # the stronger planner (README, "Bots")
+        adviser = bot_named({**TABLE_BOT, "seconds": 2 * TABLE_BOT["seconds"]}, seed + 7)   # asked for: it may take longer
         self.screen = _screen(program, args, stdout, self.say, self.viewer, n)
         self.agents = [HumanAgent(self.screen.table, self.ask, self.say, hint=adviser.choose,
                                   lang=program.lang, rules=self.rules,
                                   ask_forced=getattr(args, "ask_forced", False))
-                       if k == "human" else _bot(args, seed, seat) for seat, k in enumerate(kinds)]
+                       if k == "human" else bot_named(bot, seed * 1000 + seat + 1) for seat, k in enumerate(kinds)]
         self.log_view = _log_view(args, humans, n)
         self.log_output = log_output(args)
         self.log_file = targets.open_output(self.log_output) if self.log_output.path else None
@@ -195,12 +194,3 @@ def _log_view(args, humans: list, n: int):
         raise UsageError("with a person at the table, --log shows only what a person may see: "
                          f"add --view with a person's seat ({', '.join(str(h + 1) for h in humans)})")
     return seat
-
-
-def _bot(args, seed: int, seat: int):
-    if getattr(args, "bot", "random") == "mc":
-        return MonteCarloAgent(seed * 1000 + seat + 1, playouts=max(1, args.playouts))
-    if getattr(args, "bot", "random") == "ismcts":
-        return ISMCTSAgent(seed * 1000 + seat + 1, iterations=max(1, args.iterations),
-                           seconds=getattr(args, "think", None))
-    return RandomAgent(seed * 1000 + seat + 1)

@@ -135,3 +135,8 @@ class Function:
 class Template:
     """A text with {expression} parts: literal strings and nodes, in order."""
     parts: list = field(default_factory=list)
+
+
+def text_separator(args) -> str | None:
+    """What text(xs, sep) joins a list by: its constant second argument, if it has one."""
+    return args[1].const if len(args) > 1 else None

@@ -99,25 +99,28 @@ def plain(v) -> str:
     return "—" if v is None else str(v)
 
 
-def shower(typ: str, display):
+def shower(typ: str, display, sep: str | None = None):
     """fn(state, value) -> str for values of type `typ`; `display` is the card display table.
-    Only players need the state (their names), so constants of other types show without one."""
+    Only players need the state (their names), so constants of other types show without one.
+    A list is joined by `sep` (text(xs, ' or ')); by default cards by a space, the rest by ', '."""
     if typ == CARD:
         return lambda s, v: "—" if v is None else display[v]
     if typ == PLAYER:
         return lambda s, v: "nobody" if v is None else s.names[v]
     if typ in (ZONE, list_of(CARD)):
-        return lambda s, v: " ".join("—" if x is None else display[x] for x in v) if v else "—"
+        by = " " if sep is None else sep
+        return lambda s, v: by.join("—" if x is None else display[x] for x in v) if v else "—"
+    by = ", " if sep is None else sep
     if typ == list_of(PLAYER):
-        return lambda s, v: ", ".join("nobody" if x is None else s.names[x] for x in v) if v else "nobody"
+        return lambda s, v: by.join("nobody" if x is None else s.names[x] for x in v) if v else "nobody"
     if typ == BOOL:
         return lambda s, v: "yes" if v else "no"
     inner = elem_of(typ)
     if inner not in (None, ANY) and elem_of(inner) is not None:   # lists of lists: each shown as its type says
         show = shower(inner, display)
-        return lambda s, v: ", ".join("—" if x is None else show(s, x) for x in v) if v else "—"
+        return lambda s, v: by.join("—" if x is None else show(s, x) for x in v) if v else "—"
     if inner is not None:
-        return lambda s, v: ", ".join(plain(x) for x in v) if v else "—"
+        return lambda s, v: by.join(plain(x) for x in v) if v else "—"
     return lambda s, v: plain(v)
 
 

@@ -10,10 +10,11 @@ import math
 from dataclasses import dataclass
 
 from ..runtime.engine import apply, determinize, labels as option_labels, standing, view as seat_view, prompt as choice_prompt
-from ..runtime.engine import option_named, refusal as why_not
+from ..runtime.engine import example_card, option_named, options_numbered, refusal as why_not
 from ..errors import RulesError
 from ..messages import command, msg
 from ..runtime.state import Rng
+from .answers import read_answer, rule_of_answers
 from .ismcts import ISMCTSAgent
 
 
@@ -56,9 +57,20 @@ class Decision:
         """(label, why) when `answer` names an option the rules do not allow now (engine.refusal)."""
         return why_not(self._program, self._state, answer)
 
+    def numbered(self, number: str) -> list[int]:
+        """The legal options a bare number names besides the move of that number: a word of
+        its label, or a card of that rank the seat can see (engine.options_numbered)."""
+        return options_numbered(self._program, self._state, number)
+
+    @property
+    def example_card(self) -> str | None:
+        """A card that an option is, as a person types it ('7s'), for the prompt (engine.example_card)."""
+        return example_card(self._program, self._state)
+
 
 class RandomAgent:
     """Picks uniformly at random, from its own seeded generator."""
+    catches_up = True       # resumed, it sees the recorded decisions again: it is as it was, at once
 
     def __init__(self, seed: int = 0):
         self.rng = Rng(seed)
@@ -81,10 +93,10 @@ SHORT_LIST = 10         # ... but the first few are
 class HumanAgent:
     """A person at the terminal: shows their view and numbered options, asks until the answer is valid.
 
-    Besides a number or part of an option's name, a person may type `?` for help,
-    `view` to see the table again, `hint` for the planning bot's suggestion, `rules` for
-    the whole rules or `list` for every option: in English or in the table's language
-    (messages.command).
+    What they type is read by play/answers.py: a move's number, a card's name or a word of a
+    move, or a command in English or the table's language (messages.command): `?` for help,
+    `view` to see the table again, `hint` for the planning bot's suggestion, `rules` for the
+    whole rules, `list` for every option.
     """
 
     def __init__(self, show_view, ask, say, hint=None, lang: str = "en", rules=None, ask_forced: bool = False):
@@ -103,49 +115,37 @@ class HumanAgent:
             return 0
         self.show_view(decision)
         self._list(labels)
+        commands = {"help", "view", "list"} | ({"rules"} if self.rules is not None else set()) | \
+            ({"hint"} if self.hint is not None else set())
+        prompt = f"{decision.prompt} [{rule_of_answers(decision, labels, self.lang)}]: "
         while True:
-            answer = self.ask(f"{decision.prompt} [1-{len(labels)}]: ").strip()
-            if answer.isdigit() and 1 <= int(answer) <= len(labels):
-                return int(answer) - 1
-            word = answer.lower()
-            asked = command(self.lang, answer)      # in the table's language, or in English
-            if asked == "help":
-                self.say(msg(self.lang, "help"))
-                if self.rules is not None:
-                    for line in self.rules(False):
-                        self.say(line)
-                    self.say(msg(self.lang, "rules_more"))
+            kind, value = read_answer(self.ask(prompt), decision, labels, self.lang, commands)
+            if kind == "move":
+                return value
+            if kind == "command":
+                self._command(value, decision, labels)
                 continue
-            if asked == "rules" and self.rules is not None:
-                for line in self.rules(True):
+            for line in value:
+                self.say(line)
+
+    def _command(self, name: str, decision: Decision, labels: list) -> None:
+        """What '?', 'rules', 'view', 'list' and 'hint' show."""
+        if name == "help":
+            self.say(msg(self.lang, "help"))
+            if self.rules is not None:
+                for line in self.rules(False):
                     self.say(line)
-                continue
-            if asked == "view":
-                self.show_view(decision)
-                self._list(labels)
-                continue
-            if asked == "list":
-                self._list(labels, whole=True)
-                continue
-            if asked == "hint" and self.hint is not None:
-                self.say(msg(self.lang, "hint", label=labels[self.hint(decision)]))
-                continue
-            named = decision.named(answer) if answer and not answer.isdigit() else None
-            if named is not None:
-                return named
-            matches = [i for i, label in enumerate(labels)
-                       if answer and not answer.isdigit() and word in label.lower()]
-            if len(matches) == 1:
-                return matches[0]
-            if len(matches) > 1:
-                self.say(msg(self.lang, "ambiguous", answer=answer, n=len(matches)))
-                continue
-            refused = decision.refusal(answer) if not answer.isdigit() else None
-            if refused is not None:
-                label, why = refused
-                self.say(msg(self.lang, "not_allowed", label=label) + (f": {why}" if why else ""))
-                continue
-            self.say(msg(self.lang, "please", n=len(labels)))
+                self.say(msg(self.lang, "rules_more"))
+        elif name == "rules":
+            for line in self.rules(True):
+                self.say(line)
+        elif name == "view":
+            self.show_view(decision)
+            self._list(labels)
+        elif name == "list":
+            self._list(labels, whole=True)
+        elif name == "hint":
+            self.say(msg(self.lang, "hint", label=labels[self.hint(decision)]))
 
     def _list(self, labels, whole=False):
         """The options, numbered; past LONG_LIST of them (every pair of a hand, every set of
@@ -214,6 +214,24 @@ class MonteCarloAgent:
             return 0.0
         others = [v for p, v in enumerate(values) if p != seat]
         return values[seat] - (max(others) if others else 0)
+
+
+# The bots a person plays against (and that --watch shows): the ISMCTS bot, which plans
+# better than the mc bot for the same time (README, "Bots"), at most 400 iterations and at
+# most half a second a decision (a game whose play-outs are long, go_fish or president,
+# reaches the time first).  simulate and a game no one watches keep random bots.
+TABLE_BOT = {"kind": "ismcts", "iterations": 400, "seconds": 0.5}
+
+
+def bot_named(spec: dict, seed: int):
+    """The bot a record's `bot` (or the command line) names: random, mc with its play-outs
+    per option, ismcts with its iterations and/or seconds a decision."""
+    kind = spec.get("kind", "random")
+    if kind == "mc":
+        return MonteCarloAgent(seed, playouts=max(1, spec.get("playouts", 20)))
+    if kind == "ismcts":
+        return ISMCTSAgent(seed, iterations=spec.get("iterations"), seconds=spec.get("seconds"))
+    return RandomAgent(seed)
 
 
 @dataclass(frozen=True)

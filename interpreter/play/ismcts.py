@@ -34,11 +34,16 @@ class _Node:
 
 
 class ISMCTSAgent:
-    def __init__(self, seed: int = 0, iterations: int = 400, seconds: float | None = None,
+    """Searches `iterations` times a decision, or `seconds` long, whichever ends first (either
+    may be None: no bound of that kind); at least once.  With iterations alone its play is
+    the same on every run of a seed; a time bound keeps a decision short in a game whose
+    play-outs are long (go_fish, president), at the cost of that sameness."""
+
+    def __init__(self, seed: int = 0, iterations: int | None = 400, seconds: float | None = None,
                  exploration: float = 0.7, max_decisions: int = 2000):
         self.rng = Rng(seed)
-        self.iterations = iterations
-        self.seconds = seconds          # a time budget instead of a number of iterations
+        self.iterations = iterations if iterations is not None or seconds else 400   # never unbounded
+        self.seconds = seconds
         self.c = exploration
         self.max_decisions = max_decisions
         self._leads = [0.0, 0]          # the sum of the sizes of the leads seen, and how many
@@ -49,17 +54,17 @@ class ISMCTSAgent:
         program = decision.program
         root = _Node(None)
         deadline = time.perf_counter() + self.seconds if self.seconds else None
-        done = 0
-        while (done < self.iterations) if deadline is None else (time.perf_counter() < deadline):
+        done, most = 0, self.iterations
+        while done == 0 or ((most is None or done < most) and (deadline is None or time.perf_counter() < deadline)):
             try:
-                self._iterate(program, decision.imagine(self.rng), root)
+                self._iterate(program, decision.imagine(self.rng), root, deadline)
             except RulesError:          # an imagined world the rules cannot continue
                 pass
             done += 1
         visits = [root.children[i].visits if i in root.children else -1 for i in range(decision.count)]
         return max(range(decision.count), key=visits.__getitem__)
 
-    def _iterate(self, program, game, root: _Node) -> None:
+    def _iterate(self, program, game, root: _Node, deadline: float | None = None) -> None:
         horizon = game.rounds if program.standing is not None else None
         node, path, rng = root, [], self.rng
         expanded = False
@@ -88,7 +93,7 @@ class ISMCTSAgent:
             apply(program, game, i)
             path.append(node)
         if expanded:
-            self._play_out(program, game, horizon)
+            self._play_out(program, game, horizon, deadline)
         values = self._values(program, game)
         for n in path:
             n.visits += 1
@@ -104,11 +109,15 @@ class ISMCTSAgent:
                 best, at = score, i
         return at
 
-    def _play_out(self, program, game, horizon) -> None:
+    def _play_out(self, program, game, horizon, deadline: float | None = None) -> None:
+        """Random moves to the end (of the round, with a standing); with a time bound, no
+        further than its end (a long play-out, as in go_fish, stops there and counts as even)."""
         rng, n = self.rng, 0
         while not game.over and n < self.max_decisions and (horizon is None or game.rounds == horizon):
             apply(program, game, rng.below(len(game.pending[1])))
             n += 1
+            if deadline is not None and n % 32 == 0 and time.perf_counter() > deadline:
+                break
 
     def _values(self, program, game) -> list[float]:
         """What the game gave each player: a share of the win, or their rank mid-game."""

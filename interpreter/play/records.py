@@ -399,7 +399,9 @@ def check_result(record: dict, s) -> None:
 
 
 def bot_catch_up(record: dict, program, agents) -> None:
-    """Let bots see the recorded prefix again so their random generators are where they were.
+    """Let bots see the recorded prefix again so their random generators are where they were:
+    the random bots (`catches_up`).  A planning bot plans afresh from where the game is: its
+    decisions planned again would take as long as the game so far.
 
     Each decision must still be legal where it was made, with its index matching its
     label: a record that does not fit is a problem at that decision, not a crash."""
@@ -417,6 +419,6 @@ def bot_catch_up(record: dict, program, agents) -> None:
         if not d["index"] < len(legal) or legal[d["index"]] != d["label"]:
             raise wrong("it is not the legal move at its index; the record does not fit the ruleset")
         agent = agents[seat]
-        if record["agents"][seat] == "bot":
+        if record["agents"][seat] == "bot" and getattr(agent, "catches_up", False):
             agent.choose(Decision(program, s))
         apply(program, s, d["index"])

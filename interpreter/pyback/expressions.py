@@ -21,7 +21,7 @@ import itertools
 
 from . import cache
 from ..errors import RulesError
-from ..lang.expr_ir import draws_random, null_test
+from ..lang.expr_ir import draws_random, null_test, text_separator
 from ..lang.types import ANY, elem_of
 from ..lang.values import divide, list_slice, number_range, shower, subsets_of
 from ..limits import MAX_WORK
@@ -537,7 +537,7 @@ class Source:
 
     def _b_text(self, node):
         a = node.args[0]
-        show = self._const(shower(a.type, self.symbols.display))
+        show = self._const(shower(a.type, self.symbols.display, text_separator(node.args)))
         if elem_of(a.type) is not None and a.type != ANY:      # a list is joined: count its length
             return f"{show}(s, _charged_list(s, {self.text(a)}))"
         return f"{show}(s, {self.text(a)})"

@@ -292,8 +292,9 @@ def _label(label, s: State, option, i: int) -> str:
 
 
 def refusal(program: Program, s: State, answer: str):
-    """(label, why) of the option a person named (by its label, a word of it, or a card's
-    name) that the choice's list holds but the rules do not allow now; `why` is the choice's
+    """(label, why) of the option a person named (by its label, a word of it, a card's name,
+    or a bare number naming a card of that rank) that the choice's list holds but the rules do
+    not allow now; `why` is the choice's
     `refusal` text in the rules' own words (None without one).  None when the answer names
     no such option, or names a card the deciding seat cannot see (nothing is told of it)."""
     if s.pending is None:
@@ -305,7 +306,10 @@ def refusal(program: Program, s: State, answer: str):
     saved = s.work
     try:
         illegal = [o for o in spec.candidates(s, s.locals) if o not in legal]
-        for i, option, label in _named(program, s, seat, spec, illegal, answer, listed=False):
+        number = answer.strip()
+        named = _numbered(program, s, seat, spec, illegal, number, listed=False) if number.isascii() and number.isdigit() \
+            else _named(program, s, seat, spec, illegal, answer, listed=False)
+        for i, option, label in named:
             why = spec.refusal(s, s.locals, option) if spec.refusal is not None else None
             return label, why
     except (RulesError,) + RUN_TIME_FAULTS:
@@ -327,6 +331,56 @@ def option_named(program: Program, s: State, answer: str) -> int | None:
     if not fits:
         fits = list(_holding_cards(program, s, seat, spec, legal, answer))
     return fits[0][0] if len(fits) == 1 else None
+
+
+def options_numbered(program: Program, s: State, number: str) -> list[int]:
+    """The indexes of the legal options a bare number names besides the move of that number:
+    one whose label has the number as a word ('bid 4', 'ask Player 3'), or one holding a card
+    the deciding seat can see whose id or name is the number and then no other digit (its
+    rank: '8' names 8♠ and 8S, '1' does not name 10♠).  A person who types '8' may mean
+    either, and is asked which (play/answers.py)."""
+    if s.pending is None:
+        return []
+    seat, legal, cid = s.pending
+    return [i for i, _, _ in _numbered(program, s, seat, program.choices[cid], legal, number)]
+
+
+def _numbered(program, s, seat, spec, options, number, listed=True):
+    """(index, option, label) of each of `options` that a bare number names (options_numbered);
+    an option holding a card `seat` cannot see is never named by one (`listed` as in _named)."""
+    if not (number.isascii() and number.isdigit()):
+        return
+    hidden = _unseen(program, s, seat, spec, options)
+    deck = program.deck
+    for i, option in enumerate(options):
+        if i in hidden:
+            continue
+        label = _label(spec.label, s, option, i)
+        if number in label.lower().split() or \
+                any(_ranked(deck.ids[c], number) or _ranked(deck.display[c], number) for c in option_cards(spec, option)):
+            yield i, option, label
+
+
+def _ranked(name: str, number: str) -> bool:
+    """Whether a card's id or name is `number` and then something other than a digit ('8♠')."""
+    rest = name[len(number):]
+    return name.startswith(number) and not rest[:1].isdigit()
+
+
+def example_card(program: Program, s: State) -> str | None:
+    """The id of a card that a pending option is and the deciding seat can see (the last
+    listed), lower-cased as a person types it ('7s'): the prompt's example of naming a move by
+    its card."""
+    if s.pending is None:
+        return None
+    seat, legal, cid = s.pending
+    spec = program.choices[cid]
+    hidden = _unseen(program, s, seat, spec, legal)
+    for i, option in reversed(list(enumerate(legal))):
+        card = None if i in hidden else option_card(spec, option)
+        if card is not None:
+            return program.deck.ids[card].lower()
+    return None
 
 
 def _named(program, s, seat, spec, options, answer, listed=True):
