@@ -366,3 +366,12 @@ def test_the_tests_of_an_extra_skip_cleanly_where_it_is_not_installed():
                           cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stdout[-3000:]
     assert len(files) >= 5 and " passed" in done.stdout.splitlines()[-1] and " skipped" in done.stdout.splitlines()[-1]
+
+
+def test_list_builds_no_game_and_loads_neither_the_checker_nor_the_back_ends():
+    """`interpret list` is quick (well under a second): it reads the shipped files' headers."""
+    probe = ("import io, sys; from interpreter.cli import run; code = run(['list'], stdout=io.StringIO()); "
+             "print(code, sorted(m for m in ('interpreter.pipeline', 'interpreter.check.ruleset', "
+             "'interpreter.backend.program', 'interpreter.pyback.program', 'jsonschema', 'lark') if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.stdout.split("\n")[0] == "0 []", done.stderr

@@ -9,8 +9,6 @@ import pathlib
 import secrets
 import sys
 
-from .. import pipeline
-from ..pipeline import load_program
 from ..errors import (InterpreterError, Problem, RulesetError, UsageError, as_errors, did_you_mean, errors_only,
                       format_problem)
 from ..source.shipped import resolve, shipped_path
@@ -21,8 +19,6 @@ from ..play.agents import TABLE_BOT
 from ..limits import MAX_ITERATIONS, MAX_JOBS, MAX_NUMBER, MAX_PLAYOUTS, MAX_THINK
 from ..messages import msg
 from ..shown import PrintableStream, printable
-from . import lab
-from .table import TerminalTable, log_output
 from .terminal import result_line, warnings_note, whole_number
 
 COMMANDS = ("validate", "options", "play", "replay", "resume", "scenario", "simulate", "compare", "compile", "diff",
@@ -132,6 +128,12 @@ def run(argv, stdin=None, stdout=None, stderr=None) -> int:
     if seed is not None and not 0 <= seed < MAX_NUMBER:     # a record must be able to hold it
         print(f"interpret: error: --seed must be 0 to {MAX_NUMBER - 1}, not {seed}", file=stderr)
         return 2
+    if command == "list":                 # quick: neither builds nor imports the pipeline
+        return _list(stdout)
+    if command == "schema":
+        return _schema(args, stdout)
+    from .. import pipeline
+    from . import lab
     saved_backend = pipeline._default["backend"]
     try:
         if getattr(args, "backend", None):
@@ -157,16 +159,12 @@ def run(argv, stdin=None, stdout=None, stderr=None) -> int:
             return _diff(args, stdout)
         if command == "new":
             return _new(args, stdout)
-        if command == "list":
-            return _list(stdout)
         if command == "rules":
             from ..play.rules_text import rules_lines
             from .terminal import width_of
-            program = load_program(args.ruleset, _parse_options(args.option), args.lang)
+            program = pipeline.load_program(args.ruleset, _parse_options(args.option), args.lang)
             print("\n".join(rules_lines(program, width_of(stdout))), file=stdout)
             return 0
-        if command == "schema":
-            return _schema(args, stdout)
         return _play(args, stdin, stdout, stderr)
     except KeyboardInterrupt:
         print("\ninterrupted", file=stderr)
@@ -202,6 +200,7 @@ def _report(e: InterpreterError, out) -> int:
 def _parser(command):
     p = _command_parser(command)
     if command not in ("validate", "options", "compile", "diff", "new", "list", "schema", "rules"):
+        from .. import pipeline
         p.add_argument("--backend", choices=list(pipeline.BACKENDS), default=None,
                        help="how the rules run: 'generated' Python (the default, fastest) or 'closures' "
                             "(the reference the generated code is tested against)")
@@ -283,8 +282,10 @@ def _command_parser(command):
                        help="ask a person even when only one move is legal (by default it is played for them)")
         return p
     if command == "simulate":
+        from . import lab
         return lab.simulate_parser(_cores())
     if command == "compare":
+        from . import lab
         return lab.compare_parser(_cores())
     if command == "scenario":
         p = argparse.ArgumentParser(prog="interpret scenario", description="Run scenario files and check their expectations.")
@@ -378,6 +379,7 @@ def _print_problems(problems, out, most: int = 100) -> None:
 
 
 def _options(args, stdout) -> int:
+    from ..pipeline import load_program
     program = load_program(args.ruleset)
 
     def say(text):              # a ruleset's text stays on its line
@@ -399,10 +401,13 @@ def _options(args, stdout) -> int:
 
 
 def _parse_options(pairs) -> dict:
-    return lab.parse_options(pairs)
+    from .lab import parse_options
+    return parse_options(pairs)
 
 
 def _play(args, stdin, stdout, stderr) -> int:
+    from ..pipeline import load_program
+    from .table import TerminalTable, log_output
     program = load_program(args.ruleset, _parse_options(args.option), args.lang)
     note = warnings_note(program, args.ruleset)
     if note and not args.quiet:
@@ -455,6 +460,7 @@ def _resume(args, stdin, stdout, stderr) -> int:
 
 
 def _resumed(args, stdin, stdout, stderr) -> int:
+    from .table import TerminalTable, log_output
     record = records.load(args.file)
     program, changed = records.program_of(record)
     if changed:
@@ -550,6 +556,7 @@ def _diff(args, out) -> int:
     """Both files are checked first (a broken one is reported as validate reports it)."""
     from ..play.diff import rules_diff
     from ..source.overlay import load_rules
+    from ..pipeline import load_program
     a, b = load_program(args.a), load_program(args.b)
     lines = rules_diff(load_rules(args.a)[0], load_rules(args.b)[0], a.deck, b.deck)
     count = sum(1 for line in lines if not line.startswith(" "))
@@ -561,6 +568,7 @@ def _diff(args, out) -> int:
 
 
 def _compile(args, out) -> int:
+    from ..pipeline import load_program
     program = load_program(args.ruleset, _parse_options(args.option), args.lang, backend="generated")
     options = ", ".join(f"{k!r}: {v!r}" for k, v in program.options.items()) or "none"
     text = (f"# The generated Python of {program.name!r} ({args.ruleset!r}), options: {options}.\n"

@@ -18,7 +18,6 @@ import secrets
 import stat
 import time
 
-from ..pipeline import check_players, load_named_program
 from .agents import Decision
 from .table import result_summary
 from . import targets
@@ -27,7 +26,6 @@ from ..errors import InterpreterError, Problem, RulesetError, brief, format_prob
 from ..limits import MAX_ITERATIONS, MAX_PLAYOUTS
 from ..source.loader import FileRefused, load_file, read_bytes
 from ..source.overlay import rules_hash
-from ..check.schema import check
 
 FORMAT = "card-interpreter-record/1"
 
@@ -315,6 +313,7 @@ def load(path: str) -> dict:
         raise RulesetError([dataclasses.replace(p, hint="this is not a game record: records are the .json files "
                                                         "interpret writes (--record, or every game with a person)")
                             for p in e.problems]) from None
+    from ..check.schema import check          # here: a command that reads no record loads no schema checker
     problems = check(data, source, "record")
     if problems:
         raise RulesetError(problems)
@@ -329,6 +328,7 @@ def program_of(record: dict, ruleset_path: str | None = None):
 
     The record must fit its ruleset: options and language, the number of players
     and seats, the bot, the stacked deck; each misfit is a problem at its key."""
+    from ..pipeline import check_players, load_named_program
     src = record["_source"]
     path = ruleset_path or record["ruleset"]["file"]
     program = load_named_program(path, path, src, ("ruleset", "file"),
