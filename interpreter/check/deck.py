@@ -32,8 +32,9 @@ def localize(value, lang: str, languages: list):
     return value
 
 
-def build_deck(spec: dict, lang: str, languages: list, options: dict, report) -> Deck | None:
-    """Card tables for `spec`; problems go to report(path, message)."""
+def build_deck(spec: dict, lang: str, languages: list, options: dict, report, option_values=None) -> Deck | None:
+    """Card tables for `spec`; problems go to report(path, message).  `option_values`: what
+    each option of listed choices can take (a derived attribute compares options too)."""
     rows = _base_rows(spec, lang, languages, report)
     if rows is None:
         return None
@@ -54,7 +55,7 @@ def build_deck(spec: dict, lang: str, languages: list, options: dict, report) ->
     for row in rows:
         row["display"] = _fill(disp_tpl, row, ("deck", "display"), report) if disp_tpl else row["id"]
     attrs = _tables(rows)
-    _derive(spec.get("attributes", {}), rows, attrs, options, report)
+    _derive(spec.get("attributes", {}), rows, attrs, options, report, option_values or {})
     return Deck(attrs["id"][1], attrs["display"][1], attrs)
 
 
@@ -117,11 +118,11 @@ def _tables(rows) -> dict:
     return attrs
 
 
-def _derive(derived: dict, rows, attrs, options, report):
+def _derive(derived: dict, rows, attrs, options, report, option_values):
     """Evaluate each derived attribute for every card, in the order written: the expression
     is checked with `card` bound to each card in turn, and must fold to a constant."""
     for name, text in derived.items():
-        checker = ExprChecker(Symbols(options=options, card_attrs=attrs))
+        checker = ExprChecker(Symbols(options=options, card_attrs=attrs, option_values=option_values))
         try:
             tree = parse(text)
             c = checker.check_tree(tree, {"card": CARD})

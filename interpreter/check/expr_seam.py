@@ -96,7 +96,7 @@ def constant(typ, value):
     return expr_ir.Const(type=typ, const=value)
 
 
-def symbols(options, card_attrs, all_cards, shared_zones, player_zones) -> Symbols:
+def symbols(options, card_attrs, all_cards, shared_zones, player_zones, option_values=None) -> Symbols:
     """The table of names expressions may use; variables and functions enter it later."""
     return Symbols(options=options, card_attrs=card_attrs, all_cards=all_cards,
-                   shared_zones=shared_zones, player_zones=player_zones)
+                   shared_zones=shared_zones, player_zones=player_zones, option_values=option_values or {})

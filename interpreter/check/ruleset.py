@@ -15,7 +15,7 @@ from ..lang import ir
 from ..lang.types import ANY, BOOL, CARD, NULL, NUM, PLAYER, STR, a_, list_of, type_of_value
 from ..messages import msg
 from ..limits import DEFAULT_MAX_STEPS
-from .options import allowed, choice_key, of_type, player_range, resolve_options, within
+from .options import allowed, choice_key, of_type, option_values, player_range, resolve_options, within
 from ..source.loader import PROSE, FileRefused, Source, is_prose, read_prose
 from ..source.shipped import shipped_docs
 from .deck import build_deck, localize
@@ -123,7 +123,8 @@ class _Checker:
         self.lang = lang = lang or languages[0]
         if lang not in languages:
             raise UsageError(f"{d.get('name')} has no language '{lang}'; choose one of: {', '.join(languages)}")
-        deck = build_deck(d["deck"], lang, languages, options, self.report) if self.clean(("deck",)) else None
+        values = option_values(self._option_specs())
+        deck = build_deck(d["deck"], lang, languages, options, self.report, values) if self.clean(("deck",)) else None
         if deck is None:
             raise self._stop()
         self.zones = zones = self._zones()
@@ -131,7 +132,7 @@ class _Checker:
             self.report(("deck", "zone"), f"unknown zone '{d['deck']['zone']}'{did_you_mean(d['deck']['zone'], zones)}")
         self.sym = symbols(options, deck.attrs, tuple(range(len(deck.ids))),
                            {n for n, z in zones.items() if not z.per_player},
-                           {n for n, z in zones.items() if z.per_player})
+                           {n for n, z in zones.items() if z.per_player}, values)
         if self.clean(("players",)):
             self.sym.seats = player_range(d)[0]
         self.seam = ExprSeam(self.sym, self.report)

@@ -16,6 +16,7 @@ class FunctionDef:
 class Symbols:
     """Every name an expression may use, as declared by the ruleset."""
     options: dict = field(default_factory=dict)
+    option_values: dict = field(default_factory=dict)   # name -> every value an option of listed choices can take
     card_attrs: dict = field(default_factory=dict)      # name -> (type, table indexed by card)
     global_vars: dict = field(default_factory=dict)     # name -> type
     player_vars: dict = field(default_factory=dict)     # name -> type
