@@ -296,3 +296,17 @@ def test_an_overlays_rules_hash_does_not_change_with_the_ids_of_its_base(tmp_pat
     assert rules_hash(overlay) == before
     _write(tmp_path, "base.yaml", BASE.replace("double(1)", "double(2)"))
     assert rules_hash(overlay) != before
+
+
+def test_a_step_edit_holds_where_a_path_set_goes_through_the_same_steps(tmp_path):
+    """`set:` on a path through a list of steps copies that list for the combination; an
+    edit at a step id of that list (in the same overlay or one extending it) is made there,
+    not in the base's list that the combination no longer holds."""
+    _write(tmp_path, "base.yaml", BASE)
+    path = _write(tmp_path, "house.yaml", "extends: base.yaml\nname: house\nset: {flow.round.0.add.round_no: 1}\n"
+                                          "steps: [{remove: add_tally}]\n")
+    assert _final(pipeline.load_program(path)).vars == {"round_no": 2, "tally": 0}
+    _write(tmp_path, "first.yaml", "extends: base.yaml\nname: first\nset: {flow.round.1.add.tally: 5}\n")
+    path = _write(tmp_path, "second.yaml", "extends: first.yaml\nname: second\n"
+                                           "steps: [{after: count_round, insert: [add: {tally: 100}]}]\n")
+    assert _final(pipeline.load_program(path)).vars == {"round_no": 2, "tally": 210}

@@ -113,6 +113,7 @@ class _Combination:
         self.items = {}                 # id(list of steps edited) -> [(Source, path)] of its items
         self.keep = []                  # what the ids refer to, kept alive
         self.scalars = {}               # (id(mapping), key) -> (Source, path) of a plain value the overlay put there
+        self.ids = {}                   # step id -> (the list holding the step, the step), as merged
 
     def report(self, path, message, key=False):
         self.problems.append(self.src.problem(path, message, key=key))
@@ -155,6 +156,7 @@ class _Combination:
 
     # -- the combination ----------------------------------------------------------------------------
     def merged(self, base, ids):
+        self.ids = ids
         out = dict(base)
         self.places[id(out)] = self.places[id(base)]
         self.keep.append(out)
@@ -210,6 +212,10 @@ class _Combination:
         self.keep.append(new)
         if isinstance(old, list) and id(old) in self.items:
             self.items[id(new)] = list(self.items[id(old)])
+        if isinstance(old, list):       # a list of steps copied: its steps' ids point into the copy
+            for sid, (steps, step) in list(self.ids.items()):
+                if steps is old:
+                    self.ids[sid] = (new, step)
         if isinstance(old, dict):
             for k in old:
                 if (id(old), k) in self.scalars:
