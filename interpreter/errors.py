@@ -72,10 +72,12 @@ class InterpreterError(Exception):
 
 
 class RulesetError(InterpreterError):
-    """A ruleset (or other input file) has one or more problems."""
+    """A ruleset (or other input file) has one or more problems, in the order of their
+    files and lines; `first`: the file whose problems come first (an overlay's, before
+    those it causes in its bases)."""
 
-    def __init__(self, problems: list[Problem]):
-        self.problems = sorted(set(problems))
+    def __init__(self, problems: list[Problem], first: str | None = None):
+        self.problems = sorted(set(problems), key=lambda p: (p.file != first, p))
         super().__init__("\n".join(map(format_problem, self.problems)))
 
 

@@ -281,6 +281,8 @@ class ExprChecker:
             if name not in self.sym.card_attrs:
                 raise ExprError(f"cards have no attribute '{name}'{did_you_mean(name, self.sym.card_attrs)}", off)
             typ, table = self.sym.card_attrs[name]
+            if table is None:           # an attribute that could not be derived: reported where it is written
+                return ir.Missing(type=ANY, tree=t)
             if obj.is_const:
                 if obj.const is None:
                     raise ExprError(f"null has no attribute '{name}'", off)

@@ -59,7 +59,7 @@ class _Checker:
         return not any(p[:n] == path for p in self.skip)
 
     def _stop(self):
-        return RulesetError(self.problems)
+        return RulesetError(self.problems, first=self.src.file)
 
     # -- what steps use: expressions and texts ---------------------------------
     def expr(self, text, path, scope=None, want=None, in_text=False, condition=False):
