@@ -435,3 +435,18 @@ table:
     texts = program.rules[0]["texts"]
     assert texts["cuckoo_stops"]["en"].endswith("shows the Cuckoo") and set(texts) == set(base.rules[0]["texts"])
     assert set(program.rules[0]["table"]) == set(base.rules[0].get("table") or {}) | {"pieces_left"}
+
+
+def test_a_plain_value_set_into_a_list_is_reported_at_its_line_in_the_overlay(tmp_path, monkeypatch):
+    _write(tmp_path, "house.yaml", "extends: hearts2\nname: house\nset:\n  flow.round.1: 5\n")
+    code, out = _validate(tmp_path, monkeypatch, "house.yaml")
+    assert code == 1 and out.startswith("house.yaml:4:17: item 2 of 'flow.round' is 5;") and "hearts2.yaml" not in out
+
+
+def test_a_step_edit_at_a_step_a_set_path_replaced_is_a_problem_of_the_overlay(tmp_path, monkeypatch):
+    _write(tmp_path, "house.yaml", "extends: ninety_nine\nname: house\nset:\n  flow.round.1: {log: hello}\n"
+                                   "steps: [{after: deal, insert: [log: dealt]}]\n")
+    assert _validate(tmp_path, monkeypatch, "house.yaml") == (1, (
+        "house.yaml:5:17: no step has the id 'deal' any more: a path in set: replaced it\n"
+        "    steps: [{after: deal, insert: [log: dealt]}]\n"
+        "                    ^\n"))

@@ -230,6 +230,8 @@ class _Combination:
         parent[key] = value
         if isinstance(parent, dict) and not isinstance(value, (dict, list)):
             self.scalars[id(parent), key] = (self.src, where)
+        elif isinstance(parent, list) and not isinstance(value, (dict, list)):
+            self.items.setdefault(id(parent), self.item_places(parent))[key] = (self.src, where)
 
     def with_ids(self, value, ids):
         """A value of the overlay, its steps' ids taken out and added to `ids`."""
@@ -336,7 +338,10 @@ class _Combination:
             self.report(where + (kind,), f"no step has the id '{target}'{did_you_mean(str(target), ids)}")
             return
         steps, step = ids[target]
-        i = next(j for j, s in enumerate(steps) if s is step)
+        i = next((j for j, s in enumerate(steps) if s is step), None)
+        if i is None:                   # a path set: replaced the step
+            self.report(where + (kind,), f"no step has the id '{target}' any more: a path in set: replaced it")
+            return
         items = self.items.setdefault(id(steps), self.item_places(steps))
         if kind == "remove":
             if "insert" in edit:
