@@ -148,3 +148,23 @@ def test_a_step_that_only_loses_its_id_is_no_difference(tmp_path):
                                             "c => c.suit == 'C' and c.rank in ['2', '4', '6'] and not (c in dead)), "
                                             "c => c.order)\", broken: false, trick_no: 0}]}]\n")
     assert _changes("hearts2", path) == ["  name: hearts2 -> house"]
+
+
+def test_a_procedure_given_parameters_shows_them_and_its_steps_changed(tmp_path):
+    path = _overlay(tmp_path, "house.yaml", """extends: gnav
+name: house
+procedures:
+  pay:
+    params: {}
+    do:
+      - if: "tokens(payer) > 0"
+        then: [add: {payer.lives: -2, pot: 1}]
+""")
+    lines = _changes("gnav", path)
+    assert lines[1:6] == ["  procedure pay params: (none) -> {}",
+                          "  procedure pay:",
+                          "    in if tokens(payer) > 0 > then, at the start",
+                          "    - {add: {payer.lives: -1, pot: 1}}",
+                          lines[5]]
+    assert lines[5].startswith("    - {log: {en: '{payer} loses a life:") and lines[6] == "    + {add: {payer.lives: -2, pot: 1}}"
+    assert "    after {if: tokens(payer) > 0}" in lines and "    -   {eliminate: payer}" in lines

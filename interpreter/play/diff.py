@@ -176,6 +176,15 @@ def _keys(what: str, a: dict, b: dict, steps=()) -> list[str]:
     return out
 
 
+def _procedure(name: str, a, b) -> list[str]:
+    """A procedure's parameters and steps (a plain list of steps, or `do` with `params`)."""
+    def parts(spec):
+        return (spec.get("params"), spec.get("do") or []) if isinstance(spec, dict) else (None, spec or [])
+    (params_a, steps_a), (params_b, steps_b) = parts(a), parts(b)
+    out = [] if params_a == params_b else [f"procedure {name} params: {_short(params_a)} -> {_short(params_b)}"]
+    return out + _steps(f"procedure {name}", steps_a, steps_b)
+
+
 def _phases(a: dict, b: dict) -> list[str]:
     """The flow's phases added, removed, or with other steps (`begin`, `end`) or conditions."""
     out = [f"phase {name} removed" for name in a if name not in b]
@@ -200,10 +209,10 @@ def _named(section: str, a: dict, b: dict) -> list[str]:
         if name not in a:
             out.append(f"{what} {name} added: {_short(value)}")
         elif a[name] != value:
-            if section == "procedures" and isinstance(value, list) and isinstance(a[name], list):
-                out += _steps(f"procedure {name}", a[name], value)
+            if section == "procedures":
+                out += _procedure(name, a[name], value)
             elif isinstance(value, dict) and isinstance(a[name], dict):
-                out += _keys(f"{what} {name}", a[name], value, steps=("do",) if section == "procedures" else ())
+                out += _keys(f"{what} {name}", a[name], value)
             else:
                 out.append(f"{what} {name}: {_short(a[name])} -> {_short(value)}")
     return out
@@ -294,11 +303,11 @@ def _steps(where: str, a: list, b: list) -> list[str]:
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         if tag == "equal":
             continue
-        groups = _changed("-", la[i1:i2]) + _changed("+", lb[j1:j2])
-        for k, (place, key, lines) in enumerate(groups):
-            if k == 0 or key != groups[k - 1][1]:         # steps changed in place: the place said once
-                out.append(f"  {place}")
-            out += lines
+        places = {}                     # the place of each run -> (as it reads, its lines)
+        for place, key, lines in _changed("-", la[i1:i2]) + _changed("+", lb[j1:j2]):
+            places.setdefault(key, (place, []))[1].extend(lines)    # steps changed in place: the place said once
+        for place, lines in places.values():
+            out += [f"  {place}"] + lines
     return out if len(out) > 1 else []
 
 
