@@ -336,6 +336,11 @@ ENTRY_MISTAKES = {
                   "house.yaml:4:56: cards have no attribute 'hart' (did you mean 'heart'?)\n"
                   "      only_hearts: {params: [p], expr: \"all(p.hand, c => c.hart)\"}\n"
                   "                                                           ^\n"),
+    "a function that does not parse": (
+        "hearts2", "functions:\n  only_hearts: {params: [p], expr: \"all(p.hand, c => c.heart\"}\n",
+        "house.yaml:4:56: the expression ends too early\n"
+        "      only_hearts: {params: [p], expr: \"all(p.hand, c => c.heart\"}\n"
+        "                                                           ^\n"),
     "texts": ("gnav", "texts:\n  cuckoo_stops: {en: \"{holdr.name} reveals the Cuckoo\"}\n",
               "house.yaml:4:24: unknown name 'holdr' (did you mean 'holder'?)\n"
               "      cuckoo_stops: {en: \"{holdr.name} reveals the Cuckoo\"}\n"

@@ -66,13 +66,15 @@ class ExprSeam:
 
     def define_functions(self, specs: dict) -> None:
         """Enter the ruleset's functions into the names.  Each body is checked once: at the
-        first call, with its argument types, or by `finish` if nothing calls it."""
+        first call, with its argument types, or by `finish` if nothing calls it.  A body that
+        does not parse is reported once, where it is written: its calls add no problem."""
         for name, spec in specs.items():
             try:
                 tree = parse(spec["expr"])
             except ExprError as e:
                 self.report(("functions", name, "expr"), e.message, e.offset)
                 tree = parse("null")
+                self.checker.functions[name] = None     # a body known to be wrong, as the checker keeps one
             self.symbols.functions[name] = FunctionDef(name, list(spec.get("params", [])), tree)
 
     def finish(self) -> None:
