@@ -341,6 +341,11 @@ ENTRY_MISTAKES = {
         "house.yaml:4:56: the expression ends too early\n"
         "      only_hearts: {params: [p], expr: \"all(p.hand, c => c.heart\"}\n"
         "                                                           ^\n"),
+    "a function of the wrong shape": (
+        "hearts2", "functions:\n  only_hearts: {params: p, expr: \"all(p.hand, c => c.heart)\"}\n",
+        "house.yaml:4:25: 'functions.only_hearts.params' should be a list, not a string\n"
+        "      only_hearts: {params: p, expr: \"all(p.hand, c => c.heart)\"}\n"
+        "                            ^\n"),
     "texts": ("gnav", "texts:\n  cuckoo_stops: {en: \"{holdr.name} reveals the Cuckoo\"}\n",
               "house.yaml:4:24: unknown name 'holdr' (did you mean 'holder'?)\n"
               "      cuckoo_stops: {en: \"{holdr.name} reveals the Cuckoo\"}\n"

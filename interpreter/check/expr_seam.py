@@ -77,6 +77,13 @@ class ExprSeam:
                 self.checker.functions[name] = None     # a body known to be wrong, as the checker keeps one
             self.symbols.functions[name] = FunctionDef(name, list(spec.get("params", [])), tree)
 
+    def define_misshapen(self, names) -> None:
+        """Enter functions whose shape the schema found wrong (and said so, where each is
+        written): known names whose calls give a stand-in, so that their callers add no problem."""
+        for name in names:
+            self.symbols.functions[name] = FunctionDef(name, None, parse("null"))
+            self.checker.functions[name] = None
+
     def finish(self) -> None:
         """Check the bodies nothing called; report each wrong body once, where it is written."""
         for name, e in self.checker.finish().items():

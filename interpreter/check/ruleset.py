@@ -141,7 +141,9 @@ class _Checker:
         self.phases = phases_of(d.get("flow")) if self.clean(("flow",)) else {}
         if self.phases:
             declare(self, self.phases, variables)
-        self.seam.define_functions(self._functions())
+        functions = self._functions()
+        self.seam.define_functions(functions)
+        self.seam.define_misshapen(n for n in _mapping(d.get("functions")) if n not in functions)
         self.events = self._events()
         self.procedures = self._procedure_params()
         flow, procedures, triggers = self._flow()

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 class FunctionDef:
     """A ruleset-defined function as written: a named expression with parameters."""
     name: str
-    params: list
+    params: list | None     # None: the function's shape is wrong (reported where it is written)
     tree: object        # its parsed body (a lark tree)
 
 
