@@ -328,6 +328,10 @@ ENTRY_MISTAKES = {
                 "house.yaml:4:80: default 'diamonds' of option 'special_queen' is not one of its choices\n"
                 "      special_queen: {description: which queen, choices: [spades, clubs], default: diamonds}\n"
                 "                                                                                   ^\n"),
+    "an option of the wrong shape": ("hearts2", "options:\n  special_queen: spades\n",
+                                     "house.yaml:4:18: 'options.special_queen' should be a mapping, not a string\n"
+                                     "      special_queen: spades\n"
+                                     "                     ^\n"),
     "variables": ("hearts2", "variables:\n  trick_no: {initial: \"count(stok)\", type: number}\n",
                   "house.yaml:4:30: unknown name 'stok' (did you mean 'stock'?)\n"
                   "      trick_no: {initial: \"count(stok)\", type: number}\n"

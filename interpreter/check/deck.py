@@ -32,9 +32,11 @@ def localize(value, lang: str, languages: list):
     return value
 
 
-def build_deck(spec: dict, lang: str, languages: list, options: dict, report, option_values=None) -> Deck | None:
+def build_deck(spec: dict, lang: str, languages: list, options: dict, report, option_values=None,
+               misshapen_options=frozenset()) -> Deck | None:
     """Card tables for `spec`; problems go to report(path, message).  `option_values`: what
-    each option of listed choices can take (a derived attribute compares options too)."""
+    each option of listed choices can take (a derived attribute compares options too);
+    `misshapen_options`: options the schema refused, read as stand-ins."""
     rows = _base_rows(spec, lang, languages, report)
     if rows is None:
         return None
@@ -55,7 +57,9 @@ def build_deck(spec: dict, lang: str, languages: list, options: dict, report, op
     for row in rows:
         row["display"] = _fill(disp_tpl, row, ("deck", "display"), report) if disp_tpl else row["id"]
     attrs = _tables(rows)
-    _derive(spec.get("attributes", {}), rows, attrs, options, report, option_values or {})
+    names = Symbols(options=options, card_attrs=attrs, option_values=option_values or {},
+                    misshapen_options=misshapen_options)
+    _derive(spec.get("attributes", {}), rows, names, report)
     return Deck(attrs["id"][1], attrs["display"][1], attrs)
 
 
@@ -118,13 +122,14 @@ def _tables(rows) -> dict:
     return attrs
 
 
-def _derive(derived: dict, rows, attrs, options, report, option_values):
+def _derive(derived: dict, rows, names: Symbols, report):
     """Evaluate each derived attribute for every card, in the order written: the expression
     is checked with `card` bound to each card in turn, and must fold to a constant.  One
     that cannot be derived is reported once and stays a name without values (UNDERIVED):
     the expressions that use it add no problem of their own."""
+    attrs = names.card_attrs
     for name, text in derived.items():
-        checker = ExprChecker(Symbols(options=options, card_attrs=attrs, option_values=option_values))
+        checker = ExprChecker(names)
         try:
             tree = parse(text)
             c = checker.check_tree(tree, {"card": CARD})
@@ -134,7 +139,7 @@ def _derive(derived: dict, rows, attrs, options, report, option_values):
             attrs[name] = UNDERIVED
             continue
         if not all(n.is_const for n in nodes):
-            if not _reads_underived(tree, attrs):
+            if not _reads_stand_in(tree, names):
                 report(("deck", "attributes", name),
                        "a derived attribute may use only the card's attributes and the options")
             attrs[name] = UNDERIVED
@@ -149,7 +154,9 @@ def _derive(derived: dict, rows, attrs, options, report, option_values):
 UNDERIVED = (ANY, None)
 
 
-def _reads_underived(tree, attrs) -> bool:
-    """Whether an expression reads an attribute that could not be derived."""
-    return any(t.data == "attr" and attrs.get(t.children[1].value) is UNDERIVED
+def _reads_stand_in(tree, names: Symbols) -> bool:
+    """Whether an expression reads an attribute that could not be derived, or an option the
+    schema refused: a problem said elsewhere, that makes this one no constant."""
+    return any(t.data == "attr" and (names.card_attrs.get(t.children[1].value) is UNDERIVED
+                                     or t.children[1].value in names.misshapen_options)
                for t in tree.iter_subtrees())

@@ -258,6 +258,8 @@ class ExprChecker:
         off = offset_of(name_tok)
         if isinstance(obj_t, Tree) and obj_t.data == "name" and obj_t.children[0].value == "options" \
                 and "options" not in scope:
+            if name in self.sym.misshapen_options:     # said where it is written
+                return ir.Missing(type=ANY, tree=t)
             if name not in self.sym.options:
                 raise ExprError(f"unknown option '{name}'{did_you_mean(name, self.sym.options)}", off)
             v = self.sym.options[name]

@@ -124,7 +124,9 @@ class _Checker:
         if lang not in languages:
             raise UsageError(f"{d.get('name')} has no language '{lang}'; choose one of: {', '.join(languages)}")
         values = option_values(self._option_specs())
-        deck = build_deck(d["deck"], lang, languages, options, self.report, values) if self.clean(("deck",)) else None
+        misshapen = frozenset(_mapping(d.get("options"))) - set(self._option_specs())
+        deck = build_deck(d["deck"], lang, languages, options, self.report, values, misshapen) \
+            if self.clean(("deck",)) else None
         if deck is None:
             raise self._stop()
         self.zones = zones = self._zones()
@@ -133,6 +135,7 @@ class _Checker:
         self.sym = symbols(options, deck.attrs, tuple(range(len(deck.ids))),
                            {n for n, z in zones.items() if not z.per_player},
                            {n for n, z in zones.items() if z.per_player}, values)
+        self.sym.misshapen_options = misshapen
         if self.clean(("players",)):
             self.sym.seats = player_range(d)[0]
         self.seam = ExprSeam(self.sym, self.report)

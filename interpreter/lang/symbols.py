@@ -17,6 +17,7 @@ class Symbols:
     """Every name an expression may use, as declared by the ruleset."""
     options: dict = field(default_factory=dict)
     option_values: dict = field(default_factory=dict)   # name -> every value an option of listed choices can take
+    misshapen_options: frozenset = frozenset()  # options declared in a shape the schema refused (not a mapping)
     card_attrs: dict = field(default_factory=dict)      # name -> (type, table indexed by card)
     global_vars: dict = field(default_factory=dict)     # name -> type
     player_vars: dict = field(default_factory=dict)     # name -> type
