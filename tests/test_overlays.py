@@ -354,6 +354,11 @@ ENTRY_MISTAKES = {
               "house.yaml:4:24: unknown name 'holdr' (did you mean 'holder'?)\n"
               "      cuckoo_stops: {en: \"{holdr.name} reveals the Cuckoo\"}\n"
               "                           ^\n"),
+    "a text of the wrong shape": ("gnav", "texts:\n  cuckoo_stops: [1]\n",
+                                  "house.yaml:4:17: 'texts.cuckoo_stops' should be a string or a number or a "
+                                  "mapping, not a list\n"
+                                  "      cuckoo_stops: [1]\n"
+                                  "                    ^\n"),
     "table": ("hearts2", "table:\n  points_now: {label: points, per_player: \"sum(p.takn, c => c.points)\"}\n",
               "house.yaml:4:50: players have no attribute 'takn' (did you mean 'taken'?)\n"
               "      points_now: {label: points, per_player: \"sum(p.takn, c => c.points)\"}\n"

@@ -86,12 +86,19 @@ class _Checker:
             binds.append((name, node))
             inner[name] = node.type
         if key not in self.texts:
-            self.report(path + ("say",), f"no text '{key}' in the ruleset's texts{did_you_mean(key, self.texts)}")
+            if not self._misshapen_text(key):
+                self.report(path + ("say",), f"no text '{key}' in the ruleset's texts{did_you_mean(key, self.texts)}")
             return ir.Template(path, "", stand_in_text())
         entry = self.texts[key]
         at = ("texts", key) + ((self._language_in(entry),) if isinstance(entry, dict) else ())
         text = str(localize(entry, self.lang, self.languages))
         return ir.Template(path, text, self.seam.template(text, at, inner), tuple(binds))
+
+    def _misshapen_text(self, key) -> bool:
+        """Whether the text KEY is one the schema found wrong (and said so where it is
+        written), or all texts are: its uses add no problem."""
+        texts = self.data.get("texts")
+        return key in texts if isinstance(texts, dict) else texts is not None
 
     def _language_in(self, entry: dict) -> str:
         """The key of the text `localize` picks from a text per language."""
@@ -105,8 +112,9 @@ class _Checker:
         found it wrong.  A text of the catalogue (`say`) is taken as it is written there."""
         if _said(value) and self.clean(path):
             if value["say"] not in self.texts:
-                self.report(path + ("say",), f"no text '{value['say']}' in the ruleset's texts"
-                                             f"{did_you_mean(value['say'], self.texts)}")
+                if not self._misshapen_text(value["say"]):
+                    self.report(path + ("say",), f"no text '{value['say']}' in the ruleset's texts"
+                                                 f"{did_you_mean(value['say'], self.texts)}")
                 return str(default or "")
             value = self.texts[value["say"]]
         return str(localize(value if self.clean(path) else default, self.lang, self.languages))
@@ -119,7 +127,7 @@ class _Checker:
         self._check_options()
         options = resolve_options({"name": d.get("name"), "options": self._option_specs()}, overrides)
         self.languages = languages = self._languages()
-        self.texts = _mapping(d.get("texts")) if self.clean(("texts",)) else {}
+        self.texts = {k: v for k, v in _mapping(d.get("texts")).items() if self.clean(("texts", k))}
         self.lang = lang = lang or languages[0]
         if lang not in languages:
             raise UsageError(f"{d.get('name')} has no language '{lang}'; choose one of: {', '.join(languages)}")
