@@ -336,6 +336,15 @@ ENTRY_MISTAKES = {
                   "house.yaml:4:30: unknown name 'stok' (did you mean 'stock'?)\n"
                   "      trick_no: {initial: \"count(stok)\", type: number}\n"
                   "                                 ^\n"),
+    "a variable of the wrong shape": ("hearts2", "player_variables:\n  score: [0]\n",
+                                      "house.yaml:4:10: 'player_variables.score' should be a number or true or "
+                                      "false or a string or a mapping, not a list\n"
+                                      "      score: [0]\n"
+                                      "             ^\n"),
+    "a zone of the wrong shape": ("hearts2", "zones:\n  taken: 5\n",
+                                  "house.yaml:4:10: 'zones.taken' should be a mapping, not a number\n"
+                                  "      taken: 5\n"
+                                  "             ^\n"),
     "functions": ("hearts2", "functions:\n  only_hearts: {params: [p], expr: \"all(p.hand, c => c.hart)\"}\n",
                   "house.yaml:4:56: cards have no attribute 'hart' (did you mean 'heart'?)\n"
                   "      only_hearts: {params: [p], expr: \"all(p.hand, c => c.hart)\"}\n"

@@ -140,9 +140,10 @@ class _Checker:
         self.zones = zones = self._zones()
         if d["deck"]["zone"] not in zones:
             self.report(("deck", "zone"), f"unknown zone '{d['deck']['zone']}'{did_you_mean(d['deck']['zone'], zones)}")
+        misshapen_zones = {n for n in zones if not self.clean(("zones", n))}    # of either kind: said once
         self.sym = symbols(options, deck.attrs, tuple(range(len(deck.ids))),
-                           {n for n, z in zones.items() if not z.per_player},
-                           {n for n, z in zones.items() if z.per_player}, values)
+                           {n for n, z in zones.items() if not z.per_player} | misshapen_zones,
+                           {n for n, z in zones.items() if z.per_player} | misshapen_zones, values)
         self.sym.misshapen_options = misshapen
         if self.clean(("players",)):
             self.sym.seats = player_range(d)[0]
@@ -248,6 +249,8 @@ class _Checker:
             else:
                 types[name] = type_of_value(decl)
                 initial[name] = decl
+            if not self.clean((section, name)):
+                types[name] = ANY       # its type unknown (the schema has said why): its uses add no problem
             visibility[name] = self._visibility(section, name, decl, types[name])
         variables = {}
         order = list(initial)

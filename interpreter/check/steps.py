@@ -263,7 +263,7 @@ class StepChecker:
         return None
 
     def _value(self, value, path, scope, typ, add):
-        if add and typ != NUM:
+        if add and typ not in (NUM, ANY):
             self.report(path, f"'add' needs a number variable, but this one holds {typ} values", key=True)
         return self.expr(value, path, scope, typ)
 
