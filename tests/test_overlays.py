@@ -359,6 +359,10 @@ ENTRY_MISTAKES = {
         "house.yaml:4:25: 'functions.only_hearts.params' should be a list, not a string\n"
         "      only_hearts: {params: p, expr: \"all(p.hand, c => c.heart)\"}\n"
         "                            ^\n"),
+    "an event of the wrong shape": ("gnav", "events:\n  ask: 3\n",
+                                    "house.yaml:4:8: 'events.ask' should be a mapping, not a number\n"
+                                    "      ask: 3\n"
+                                    "           ^\n"),
     "texts": ("gnav", "texts:\n  cuckoo_stops: {en: \"{holdr.name} reveals the Cuckoo\"}\n",
               "house.yaml:4:24: unknown name 'holdr' (did you mean 'holder'?)\n"
               "      cuckoo_stops: {en: \"{holdr.name} reveals the Cuckoo\"}\n"

@@ -299,7 +299,11 @@ class _Checker:
         return out
 
     def _events(self) -> dict:
+        """event -> {name: type} of what it carries; `misshapen_events`: those the schema
+        refused (what they carry unknown: the steps that raise them, and their triggers, are
+        left unchecked rather than reported against a guess)."""
         events = {name: {} for name in BUILTIN_EVENTS}
+        self.misshapen_events = {n for n in _mapping(self.data.get("events")) if not self.clean(("events", n))}
         for name, spec in _mapping(self.data.get("events")).items():
             carried = _mapping(_mapping(spec).get("with", {}))
             events[name] = {k: typ if isinstance(typ, str) else ANY for k, typ in carried.items()}
@@ -327,7 +331,7 @@ class _Checker:
         triggers = {}
         for name, found in triggers_on.items():
             triggers[name] = []
-            for i, t in found:
+            for i, t in found if name not in self.misshapen_events else ():
                 scope = dict(self.events[name])
                 when = self.expr(t["when"], ("triggers", i, "when"), scope, BOOL, condition=True) \
                     if "when" in t else None
