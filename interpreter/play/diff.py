@@ -225,7 +225,7 @@ NESTED = ("then", "else", "do", "otherwise", "answer", "repeat", "steps")    # a
 class _Line:
     """One step as a line of a diff: its own keys (`shown`, and `key` as it compares), the
     steps it holds below it.  `at` is where it sits (indices and keys from the list's
-    root), `within` says so as a person reads it ('repeat > turns 'trick', do'), and
+    root), `within` says so as a person reads it (`repeat > turns (trick) > do`), and
     `before` is the step before it in its list (None: the first)."""
     depth: int
     key: str
@@ -266,18 +266,18 @@ def _label(step: dict, key: str, with_id: bool = True) -> str:
     return name if part == kind else f"{name} > {part}"
 
 
-def _lines(steps, depth=0, at=(), within="", place_key="") -> list:
+def _lines(steps, depth=0, at=(), within="", within_key="") -> list:
     """Each step of `steps` (and of the steps it holds, indented beneath it) as a _Line."""
     out, before, before_key = [], None, None
     for i, step in enumerate(steps):
         head = _head(step) if isinstance(step, dict) else step
         shown = _short(_plain(head) if head else step)
         key = "  " * depth + _short(_plain(_without_id(head), keys=True), 10 ** 9)     # an id changes nothing in play
-        out.append(_Line(depth, key, shown, at + (i,), within, before, (place_key, before_key)))
+        out.append(_Line(depth, key, shown, at + (i,), within, before, (within_key, before_key)))
         for part, inner in _nested(step) if isinstance(step, dict) else ():
             label, bare = _label(step, part), _label(_plain(step, keys=True), part, with_id=False)
             out += _lines(inner, depth + 1, at + (i, part), f"{within} > {label}" if within else label,
-                          f"{place_key} > {bare}")
+                          f"{within_key} > {bare}")
         before, before_key = shown, key
     return out
 
@@ -312,8 +312,8 @@ def _steps(where: str, a: list, b: list) -> list[str]:
 
 
 def _changed(sign: str, lines: list) -> list[tuple[str, tuple, list[str]]]:
-    """One side of a change as (place, the place as it compares, lines): a run of steps one after another in one list,
-    each with the steps it holds indented beneath it."""
+    """One side of a change as (place, the place as it compares, lines): a run of steps one
+    after another in one list, each with the steps it holds indented beneath it."""
     groups, top, last = [], None, None
     for line in lines:
         if top is not None and line.at[:len(top.at)] == top.at and line.depth > top.depth:
@@ -323,7 +323,7 @@ def _changed(sign: str, lines: list) -> list[tuple[str, tuple, list[str]]]:
         if not follows:
             place = (f"in {line.within}, " if line.within else "") + \
                 (f"after {line.before}" if line.before is not None else "at the start")
-            groups.append((place, (line.place_key, line.at[:-1], line.before is None), []))
+            groups.append((place, line.place_key, []))
         groups[-1][2].append(f"  {sign} {line.shown}")
         top = last = line
     return groups
