@@ -85,11 +85,13 @@ class InterpreterError(Exception):
 
 
 class RulesetError(InterpreterError):
-    """A ruleset (or other input file) has one or more problems (its warnings may be listed
-    with its errors; a file with warnings only loads)."""
+    """A ruleset (or other input file) has one or more problems, in the order of their
+    files and lines; `first`: the file whose problems come first (an overlay's, before
+    those it causes in its bases).  Its warnings may be listed with its errors; a file with
+    warnings only loads."""
 
-    def __init__(self, problems: list[Problem]):
-        self.problems = sorted(set(problems))
+    def __init__(self, problems: list[Problem], first: str | None = None):
+        self.problems = sorted(set(problems), key=lambda p: (p.file != first, p))
         super().__init__("\n".join(map(format_problem, self.problems)))
 
 

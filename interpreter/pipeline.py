@@ -78,7 +78,8 @@ def _check_schema(data, source) -> None:
     problems = list(getattr(source, "problems", ())) + problems     # an overlay's own, first
     if problems:
         lines = {p.line for p in problems}
-        raise RulesetError(problems + [p for p in _checker_problems(data, source, wrong) if p.line not in lines])
+        raise RulesetError(problems + [p for p in _checker_problems(data, source, wrong) if p.line not in lines],
+                           first=source.file)
 
 
 def _checker_problems(data, source, wrong: frozenset) -> list[Problem]:

@@ -167,7 +167,8 @@ class Writer:
             return f"has({self.player(sc, d + 1, text)}, {r.randint(1, 4)})"
         if k == 9:
             return f"pick != null and pick.value >= {r.randint(1, 4)}"
-        return f"{self.text_expr(sc, d + 1, text)} == 'x'"
+        word = self.text_expr(sc, d + 1, text)
+        return f"{word} == " + ("'b'" if word == "options.mode" else "'x'")     # a value the option can take
 
     def text_expr(self, sc: Scope, d: int = 0, text: bool = False) -> str:
         options = ["word", "'x'", "options.mode", f"text({self.num(sc, d + 1, text)})", "top(stock)?.kind ?? 'none'"]

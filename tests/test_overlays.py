@@ -296,3 +296,189 @@ def test_an_overlays_rules_hash_does_not_change_with_the_ids_of_its_base(tmp_pat
     assert rules_hash(overlay) == before
     _write(tmp_path, "base.yaml", BASE.replace("double(1)", "double(2)"))
     assert rules_hash(overlay) != before
+
+
+def test_a_step_edit_holds_where_a_path_set_goes_through_the_same_steps(tmp_path):
+    """`set:` on a path through a list of steps copies that list for the combination; an
+    edit at a step id of that list (in the same overlay or one extending it) is made there,
+    not in the base's list that the combination no longer holds."""
+    _write(tmp_path, "base.yaml", BASE)
+    path = _write(tmp_path, "house.yaml", "extends: base.yaml\nname: house\nset: {flow.round.0.add.round_no: 1}\n"
+                                          "steps: [{remove: add_tally}]\n")
+    assert _final(pipeline.load_program(path)).vars == {"round_no": 2, "tally": 0}
+    _write(tmp_path, "first.yaml", "extends: base.yaml\nname: first\nset: {flow.round.1.add.tally: 5}\n")
+    path = _write(tmp_path, "second.yaml", "extends: first.yaml\nname: second\n"
+                                           "steps: [{after: count_round, insert: [add: {tally: 100}]}]\n")
+    assert _final(pipeline.load_program(path)).vars == {"round_no": 2, "tally": 210}
+
+
+# One mistake in each kind of entry an overlay can set: exactly what `interpret validate`
+# prints, at the line and column in the overlay, and nothing more (no follow-on problem in
+# the base that uses the entry).
+ENTRY_MISTAKES = {
+    "deck": ("hearts2", "deck:\n  exclude: [QS, QSS]\n",
+             "house.yaml:4:17: excluded card 'QSS' is not in the deck (did you mean 'QS'?)\n"
+             "      exclude: [QS, QSS]\n"
+             "                    ^\n"),
+    "attributes": ("hearts2", "deck:\n  attributes:\n    points: \"13 if card.id == 'QHH' else 1 if card.heart else 0\"\n",
+                   "house.yaml:5:31: no card of the deck has id 'QHH' (did you mean 'QH'?)\n"
+                   "        points: \"13 if card.id == 'QHH' else 1 if card.heart else 0\"\n"
+                   "                                  ^\n"),
+    "options": ("hearts2", "options:\n  special_queen: {description: which queen, choices: [spades, clubs], default: diamonds}\n",
+                "house.yaml:4:80: default 'diamonds' of option 'special_queen' is not one of its choices\n"
+                "      special_queen: {description: which queen, choices: [spades, clubs], default: diamonds}\n"
+                "                                                                                   ^\n"),
+    "an option of the wrong shape": ("hearts2", "options:\n  special_queen: spades\n",
+                                     "house.yaml:4:18: 'options.special_queen' should be a mapping, not a string\n"
+                                     "      special_queen: spades\n"
+                                     "                     ^\n"),
+    "variables": ("hearts2", "variables:\n  trick_no: {initial: \"count(stok)\", type: number}\n",
+                  "house.yaml:4:30: unknown name 'stok' (did you mean 'stock'?)\n"
+                  "      trick_no: {initial: \"count(stok)\", type: number}\n"
+                  "                                 ^\n"),
+    "a variable of the wrong shape": ("hearts2", "player_variables:\n  score: [0]\n",
+                                      "house.yaml:4:10: 'player_variables.score' should be a number or true or "
+                                      "false or a string or a mapping, not a list\n"
+                                      "      score: [0]\n"
+                                      "             ^\n"),
+    "a zone of the wrong shape": ("hearts2", "zones:\n  taken: 5\n",
+                                  "house.yaml:4:10: 'zones.taken' should be a mapping, not a number\n"
+                                  "      taken: 5\n"
+                                  "             ^\n"),
+    "functions": ("hearts2", "functions:\n  only_hearts: {params: [p], expr: \"all(p.hand, c => c.hart)\"}\n",
+                  "house.yaml:4:56: cards have no attribute 'hart' (did you mean 'heart'?)\n"
+                  "      only_hearts: {params: [p], expr: \"all(p.hand, c => c.hart)\"}\n"
+                  "                                                           ^\n"),
+    "a function that does not parse": (
+        "hearts2", "functions:\n  only_hearts: {params: [p], expr: \"all(p.hand, c => c.heart\"}\n",
+        "house.yaml:4:56: the expression ends too early\n"
+        "      only_hearts: {params: [p], expr: \"all(p.hand, c => c.heart\"}\n"
+        "                                                           ^\n"),
+    "a function of the wrong shape": (
+        "hearts2", "functions:\n  only_hearts: {params: p, expr: \"all(p.hand, c => c.heart)\"}\n",
+        "house.yaml:4:25: 'functions.only_hearts.params' should be a list, not a string\n"
+        "      only_hearts: {params: p, expr: \"all(p.hand, c => c.heart)\"}\n"
+        "                            ^\n"),
+    "an event of the wrong shape": ("gnav", "events:\n  ask: 3\n",
+                                    "house.yaml:4:8: 'events.ask' should be a mapping, not a number\n"
+                                    "      ask: 3\n"
+                                    "           ^\n"),
+    "texts": ("gnav", "texts:\n  cuckoo_stops: {en: \"{holdr.name} reveals the Cuckoo\"}\n",
+              "house.yaml:4:24: unknown name 'holdr' (did you mean 'holder'?)\n"
+              "      cuckoo_stops: {en: \"{holdr.name} reveals the Cuckoo\"}\n"
+              "                           ^\n"),
+    "a text of the wrong shape": ("gnav", "texts:\n  cuckoo_stops: [1]\n",
+                                  "house.yaml:4:17: 'texts.cuckoo_stops' should be a string or a number or a "
+                                  "mapping, not a list\n"
+                                  "      cuckoo_stops: [1]\n"
+                                  "                    ^\n"),
+    "table": ("hearts2", "table:\n  points_now: {label: points, per_player: \"sum(p.takn, c => c.points)\"}\n",
+              "house.yaml:4:50: players have no attribute 'takn' (did you mean 'taken'?)\n"
+              "      points_now: {label: points, per_player: \"sum(p.takn, c => c.points)\"}\n"
+              "                                                     ^\n"),
+    "statistics": ("hearts2", "statistics:\n  moons: {per: round, value: \"shoter != null\"}\n",
+                   "house.yaml:4:31: unknown name 'shoter' (did you mean 'shooter'?)\n"
+                   "      moons: {per: round, value: \"shoter != null\"}\n"
+                   "                                  ^\n"),
+    "result": ("hearts2", "result:\n  winners: \"[match_winer] if match_winner != null else lowest()\"\n",
+               "house.yaml:4:14: unknown name 'match_winer' (did you mean 'match_winner'?)\n"
+               "      winners: \"[match_winer] if match_winner != null else lowest()\"\n"
+               "                 ^\n"),
+    "set": ("hearts2", "set:\n  deck.attributes.points: \"13 if card.rnk == 'Q' else 0\"\n",
+            "house.yaml:4:39: cards have no attribute 'rnk' (did you mean 'rank'?)\n"
+            "      deck.attributes.points: \"13 if card.rnk == 'Q' else 0\"\n"
+            "                                          ^\n"),
+}
+
+
+def _validate(tmp_path, monkeypatch, name) -> tuple[int, str]:
+    monkeypatch.chdir(tmp_path)
+    out = io.StringIO()
+    return run(["validate", name], stdout=out), out.getvalue()
+
+
+@pytest.mark.parametrize("kind", ENTRY_MISTAKES)
+def test_a_mistake_in_each_kind_of_entry_is_reported_once_at_its_place_in_the_overlay(kind, tmp_path, monkeypatch):
+    base, body, expected = ENTRY_MISTAKES[kind]
+    _write(tmp_path, "house.yaml", f"extends: {base}\nname: house\n{body}")
+    assert _validate(tmp_path, monkeypatch, "house.yaml") == (1, expected)
+
+
+def test_an_attribute_mistake_is_in_the_overlay_when_extends_is_a_path_or_an_overlay(tmp_path, monkeypatch):
+    """The issue's case: a misspelt attribute of a derived card attribute, the base named by
+    a path (not a shipped name), and an overlay of that overlay: each time once, in the
+    overlay that wrote it, and none of the base's uses of `points` reported."""
+    body = "deck:\n  attributes:\n    points: \"13 if card.idd == 'QS' else 1 if card.heart else 0\"\n"
+    _write(tmp_path, "house.yaml", f"extends: {RULESETS / 'hearts2.yaml'}\nname: house\n{body}")
+    _write(tmp_path, "more.yaml", "extends: house.yaml\nname: more\ntitle: more\n")
+    expected = ("house.yaml:5:25: cards have no attribute 'idd' (did you mean 'id'?)\n"
+                "        points: \"13 if card.idd == 'QS' else 1 if card.heart else 0\"\n"
+                "                            ^\n")
+    assert _validate(tmp_path, monkeypatch, "house.yaml") == (1, expected)
+    code, out = _validate(tmp_path, monkeypatch, "more.yaml")
+    assert code == 1 and out == expected.replace("house.yaml:", str(tmp_path / "house.yaml") + ":") + \
+        f"    hint: in {tmp_path / 'house.yaml'} as more.yaml changes it\n"
+
+
+def test_an_attribute_that_reads_one_that_could_not_be_derived_adds_no_problem(tmp_path, monkeypatch):
+    _write(tmp_path, "house.yaml", "extends: hearts2\nname: house\ndeck:\n  attributes:\n"
+                                   "    special: \"card.rank == 'Q' and card.suitt == 'S'\"\n")
+    code, out = _validate(tmp_path, monkeypatch, "house.yaml")
+    assert code == 1 and out.startswith("house.yaml:5:41: cards have no attribute 'suitt' (did you mean 'suit'?)\n")
+    assert len([line for line in out.splitlines() if not line.startswith(" ")]) == 1, out
+
+
+def test_the_overlays_own_problems_come_before_those_it_causes_in_its_base(tmp_path, monkeypatch):
+    _write(tmp_path, "a_base.yaml", BASE)
+    _write(tmp_path, "z_house.yaml", "extends: a_base.yaml\nname: house\nremove: [functions.double]\n"
+                                     "variables: {bonus: {initial: \"count(stok)\", type: number}}\n")
+    code, out = _validate(tmp_path, monkeypatch, "z_house.yaml")
+    heads = [line for line in out.splitlines() if not line.startswith(" ")]
+    assert code == 1 and heads == [
+        "z_house.yaml:4:37: unknown name 'stok' (did you mean 'stock'?)",
+        f"{tmp_path / 'a_base.yaml'}:16:21: unknown function 'double'"], out
+
+
+def test_a_problem_in_a_base_expression_written_over_lines_is_at_its_own_line_and_column(tmp_path, monkeypatch):
+    """A folded (>) or literal (|) expression of the base: the caret is under the name, on
+    the line it is on, not at the start of the text."""
+    base = BASE.replace('    - add: {tally: "double(1)"}',
+                        "    - add:\n        tally: >\n          1 +\n            double(1)").replace(
+        '  until: "round_no == options.goal"', "  until: |\n    round_no ==\n      double(options.goal)")
+    _write(tmp_path, "base.yaml", base)
+    _write(tmp_path, "house.yaml", "extends: base.yaml\nname: house\nremove: [functions.double]\n")
+    code, out = _validate(tmp_path, monkeypatch, "house.yaml")
+    heads = [line for line in out.splitlines() if not line.startswith(" ")]
+    assert code == 1 and heads == [f"{tmp_path / 'base.yaml'}:19:13: unknown function 'double'",
+                                   f"{tmp_path / 'base.yaml'}:23:7: unknown function 'double'"], out
+
+
+def test_texts_and_table_entries_are_added_or_replaced_by_name(tmp_path):
+    """An overlay's `texts:` and `table:` change the entries they name; the base's others stay."""
+    path = _write(tmp_path, "house.yaml", """extends: gnav
+name: house
+texts:
+  cuckoo_stops: {en: "{'the bag' if holder == null else holder.name} shows the Cuckoo", fr: "-", "no": "-"}
+table:
+  pieces_left: {value: "count(bag)"}
+""")
+    program = pipeline.load_program(path)
+    base = pipeline.load_program(str(RULESETS / "gnav.yaml"))
+    texts = program.rules[0]["texts"]
+    assert texts["cuckoo_stops"]["en"].endswith("shows the Cuckoo") and set(texts) == set(base.rules[0]["texts"])
+    assert set(program.rules[0]["table"]) == set(base.rules[0].get("table") or {}) | {"pieces_left"}
+
+
+def test_a_plain_value_set_into_a_list_is_reported_at_its_line_in_the_overlay(tmp_path, monkeypatch):
+    _write(tmp_path, "house.yaml", "extends: hearts2\nname: house\nset:\n  flow.round.1: 5\n")
+    code, out = _validate(tmp_path, monkeypatch, "house.yaml")
+    assert code == 1 and out.startswith("house.yaml:4:17: item 2 of 'flow.round' is 5;") and "hearts2.yaml" not in out
+
+
+def test_a_step_edit_at_a_step_a_set_path_replaced_is_a_problem_of_the_overlay(tmp_path, monkeypatch):
+    _write(tmp_path, "house.yaml", "extends: ninety_nine\nname: house\nset:\n  flow.round.1: {log: hello}\n"
+                                   "steps: [{after: deal, insert: [log: dealt]}]\n")
+    assert _validate(tmp_path, monkeypatch, "house.yaml") == (1, (
+        "house.yaml:5:17: no step has the id 'deal' any more: a path in set: replaced it\n"
+        "    steps: [{after: deal, insert: [log: dealt]}]\n"
+        "                    ^\n"))

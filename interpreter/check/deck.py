@@ -32,8 +32,11 @@ def localize(value, lang: str, languages: list):
     return value
 
 
-def build_deck(spec: dict, lang: str, languages: list, options: dict, report) -> Deck | None:
-    """Card tables for `spec`; problems go to report(path, message)."""
+def build_deck(spec: dict, lang: str, languages: list, options: dict, report, option_values=None,
+               misshapen_options=frozenset()) -> Deck | None:
+    """Card tables for `spec`; problems go to report(path, message).  `option_values`: what
+    each option of listed choices can take (a derived attribute compares options too);
+    `misshapen_options`: options the schema refused, read as stand-ins."""
     rows = _base_rows(spec, lang, languages, report)
     if rows is None:
         return None
@@ -42,10 +45,10 @@ def build_deck(spec: dict, lang: str, languages: list, options: dict, report) ->
     for r, row in enumerate(rows):
         row["id"] = _fill(id_tpl, row, ("deck", "id"), report) if id_tpl else row.get("id", str(r))
     excluded = {str(x) for x in spec.get("exclude", [])}
-    unknown = excluded - {row["id"] for row in rows}
-    for x in sorted(unknown):
-        report(("deck", "exclude"), f"excluded card '{x}' is not in the deck"
-                                    f"{did_you_mean(x, [row['id'] for row in rows])}")
+    ids = [row["id"] for row in rows]
+    for i, x in enumerate(spec.get("exclude", [])):
+        if str(x) not in ids:
+            report(("deck", "exclude", i), f"excluded card '{x}' is not in the deck{did_you_mean(str(x), ids)}")
     rows = [row for row in rows if row["id"] not in excluded]
     rows = [dict(row) for row in rows for _ in range(spec.get("copies", 1))]
     if not rows:
@@ -54,7 +57,9 @@ def build_deck(spec: dict, lang: str, languages: list, options: dict, report) ->
     for row in rows:
         row["display"] = _fill(disp_tpl, row, ("deck", "display"), report) if disp_tpl else row["id"]
     attrs = _tables(rows)
-    _derive(spec.get("attributes", {}), rows, attrs, options, report)
+    names = Symbols(options=options, card_attrs=attrs, option_values=option_values or {},
+                    misshapen_options=misshapen_options)
+    _derive(spec.get("attributes", {}), rows, names, report)
     return Deck(attrs["id"][1], attrs["display"][1], attrs)
 
 
@@ -117,22 +122,41 @@ def _tables(rows) -> dict:
     return attrs
 
 
-def _derive(derived: dict, rows, attrs, options, report):
+def _derive(derived: dict, rows, names: Symbols, report):
     """Evaluate each derived attribute for every card, in the order written: the expression
-    is checked with `card` bound to each card in turn, and must fold to a constant."""
+    is checked with `card` bound to each card in turn, and must fold to a constant.  One
+    that cannot be derived is reported once and stays a name without values (UNDERIVED):
+    the expressions that use it add no problem of their own."""
+    attrs = names.card_attrs
     for name, text in derived.items():
-        checker = ExprChecker(Symbols(options=options, card_attrs=attrs))
+        checker = ExprChecker(names)
         try:
             tree = parse(text)
             c = checker.check_tree(tree, {"card": CARD})
             nodes = [checker.check_tree(tree, {"card": CARD}, consts={"card": i}) for i in range(len(rows))]
         except ExprError as e:
             report(("deck", "attributes", name), e.message, e.offset)
+            attrs[name] = UNDERIVED
             continue
         if not all(n.is_const for n in nodes):
-            report(("deck", "attributes", name),
-                   "a derived attribute may use only the card's attributes and the options")
+            if not _reads_stand_in(tree, names):
+                report(("deck", "attributes", name),
+                       "a derived attribute may use only the card's attributes and the options")
+            attrs[name] = UNDERIVED
             continue
         values = tuple(n.const for n in nodes)
         typ = c.type if c.type in (NUM, BOOL, STR) else type_of_value(values[0])
         attrs[name] = (typ, values)
+
+
+# A derived attribute whose expression is wrong: its type unknown, no table of values (the
+# ruleset is not built, so nothing reads one).
+UNDERIVED = (ANY, None)
+
+
+def _reads_stand_in(tree, names: Symbols) -> bool:
+    """Whether an expression reads an attribute that could not be derived, or an option the
+    schema refused: a problem said elsewhere, that makes this one no constant."""
+    return any(t.data == "attr" and (names.card_attrs.get(t.children[1].value) is UNDERIVED
+                                     or t.children[1].value in names.misshapen_options)
+               for t in tree.iter_subtrees())

@@ -91,14 +91,23 @@ class ExprSeam:
 
     def define_functions(self, specs: dict) -> None:
         """Enter the ruleset's functions into the names.  Each body is checked once: at the
-        first call, with its argument types, or by `finish` if nothing calls it."""
+        first call, with its argument types, or by `finish` if nothing calls it.  A body that
+        does not parse is reported once, where it is written: its calls add no problem."""
         for name, spec in specs.items():
             try:
                 tree = parse(spec["expr"])
             except ExprError as e:
                 self.report(("functions", name, "expr"), e.message, e.offset)
                 tree = parse("null")
+                self.checker.functions[name] = None     # a body known to be wrong, as the checker keeps one
             self.symbols.functions[name] = FunctionDef(name, list(spec.get("params", [])), tree)
+
+    def define_misshapen(self, names) -> None:
+        """Enter functions whose shape the schema found wrong (and said so, where each is
+        written): known names whose calls give a stand-in, so that their callers add no problem."""
+        for name in names:
+            self.symbols.functions[name] = FunctionDef(name, None, parse("null"))
+            self.checker.functions[name] = None
 
     def finish(self) -> None:
         """Check the bodies nothing called; report each wrong body once, where it is written."""
@@ -122,7 +131,7 @@ def constant(typ, value):
     return expr_ir.Const(type=typ, const=value)
 
 
-def symbols(options, card_attrs, all_cards, shared_zones, player_zones) -> Symbols:
+def symbols(options, card_attrs, all_cards, shared_zones, player_zones, option_values=None) -> Symbols:
     """The table of names expressions may use; variables and functions enter it later."""
     return Symbols(options=options, card_attrs=card_attrs, all_cards=all_cards,
-                   shared_zones=shared_zones, player_zones=player_zones)
+                   shared_zones=shared_zones, player_zones=player_zones, option_values=option_values or {})

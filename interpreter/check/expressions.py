@@ -292,6 +292,8 @@ class ExprChecker:
         off = offset_of(name_tok)
         if isinstance(obj_t, Tree) and obj_t.data == "name" and obj_t.children[0].value == "options" \
                 and "options" not in scope:
+            if name in self.sym.misshapen_options:     # said where it is written
+                return ir.Missing(type=ANY, tree=t)
             if name not in self.sym.options:
                 raise ExprError(f"unknown option '{name}'{did_you_mean(name, self.sym.options)}", off)
             v = self.sym.options[name]
@@ -349,6 +351,8 @@ class ExprChecker:
             if name not in self.sym.card_attrs:
                 raise ExprError(f"cards have no attribute '{name}'{did_you_mean(name, self.sym.card_attrs)}", off)
             typ, table = self.sym.card_attrs[name]
+            if table is None:           # an attribute that could not be derived: reported where it is written
+                return ir.Missing(type=ANY, tree=t)
             if obj.is_const:
                 if obj.const is None:
                     raise ExprError(f"null has no attribute '{name}'", off)
@@ -505,6 +509,9 @@ class ExprChecker:
             self.needed(b, b_t, t)
         self._no_card_has(a, b, b_t, op)
         self._no_card_has(b, a, a_t, op)
+        if "options" not in scope:
+            self._no_option_takes(a_t, b, b_t, op)
+            self._no_option_takes(b_t, a, a_t, op)
         if op in ("in", "not in"):
             et = elem_of(b.type)
             if et is None:
@@ -539,6 +546,27 @@ class ExprChecker:
             if v is not None and not isinstance(v, (list, dict)) and v not in known:
                 raise ExprError(f"no card of the deck has {attr.name} {v!r}"
                                 f"{did_you_mean(v, sorted({str(x) for x in known}))}", offset_of(other_t))
+
+    def _no_option_takes(self, option_t, other, other_t, op):
+        """An option of listed choices compared with a value it cannot take
+        (`options.empty_draw_pile == 'draw_gme'`) is a mistake: the test never holds, or
+        always does, whatever convention is in force."""
+        name = _option_read(option_t)
+        if op not in ("==", "!=", "in", "not in") or name not in self.sym.option_values or not other.is_const \
+                or other.const is None:
+            return
+        if op in ("in", "not in") and not isinstance(other.const, list):
+            return
+        choices = self.sym.option_values[name]
+        items = other_t.children[0].children if op in ("in", "not in") and isinstance(other_t, Tree) \
+            and other_t.data == "list" and other_t.children and other_t.children[0] is not None else None
+        values = other.const if op in ("in", "not in") else [other.const]
+        for i, v in enumerate(values):
+            if v is not None and not isinstance(v, (list, dict)) and v not in choices:
+                where = items[i] if items is not None and i < len(items) else other_t
+                close = did_you_mean(v, [str(c) for c in choices]) if isinstance(v, str) else ""
+                raise ExprError(f"option '{name}' has no choice {v!r}"
+                                + (close or f" (its choices: {', '.join(map(str, choices))})"), offset_of(where))
 
     def fold(self, node, compute, *parts):
         """`node`, or its value if every part is a constant and computing it succeeds; a
@@ -580,6 +608,10 @@ class ExprChecker:
 
     def _user_call(self, fdef, args, t, scope, depth):
         off = offset_of(t)
+        if fdef.params is None:         # a function the schema found wrong: said once, at the function
+            for a in args:
+                self.sub(a, scope, depth)
+            return ir.Missing(type=ANY, tree=t)
         if len(args) != len(fdef.params):
             raise ExprError(f"{fdef.name}() takes {len(fdef.params)} argument(s), got {len(args)}", off)
         if self._cycle_of is None:
@@ -717,6 +749,15 @@ def _chain(names) -> str:
     if len(names) > 4:
         names = names[:2] + ["…"] + names[-1:]
     return " → ".join(names)
+
+
+def _option_read(t) -> str | None:
+    """The option's name when the tree `t` reads one (`options.NAME`), else None."""
+    if isinstance(t, Tree) and t.data == "attr":
+        obj_t, name_tok = t.children
+        if isinstance(obj_t, Tree) and obj_t.data == "name" and obj_t.children[0].value == "options":
+            return name_tok.value
+    return None
 
 
 def _calls_in(t) -> set:

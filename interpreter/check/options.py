@@ -25,6 +25,13 @@ def resolve_options(data: dict, overrides: dict) -> dict:
     return values
 
 
+def option_values(specs: dict) -> dict:
+    """name -> the values an option can take, for each option that is one of its listed
+    choices (an option with a `type` takes free values, and has no entry)."""
+    return {name: tuple(spec["choices"]) for name, spec in specs.items()
+            if isinstance(spec, dict) and spec.get("type") is None and isinstance(spec.get("choices"), list)}
+
+
 def option_value(name: str, spec: dict, raw):
     """`raw` as a value of option `name`: one of its choices, or, for an option with a
     `type`, any value of that type within its min and max; a UsageError says what is allowed."""

@@ -16,7 +16,7 @@ from ..lang import ir
 from ..lang.types import ANY, BOOL, CARD, NULL, NUM, PLAYER, STR, a_, list_of, type_of_value
 from ..messages import msg
 from ..limits import DEFAULT_MAX_STEPS
-from .options import allowed, choice_key, of_type, player_range, resolve_options, within
+from .options import allowed, choice_key, of_type, option_values, player_range, resolve_options, within
 from ..source.loader import PROSE, FileRefused, Source, is_prose, read_prose
 from ..source.shipped import shipped_docs
 from .deck import build_deck, localize
@@ -65,7 +65,7 @@ class _Checker:
         return not any(p[:n] == path for p in self.skip)
 
     def _stop(self):
-        return RulesetError(self.problems + self.warnings)
+        return RulesetError(self.problems + self.warnings, first=self.src.file)
 
     # -- what steps use: expressions and texts ---------------------------------
     def expr(self, text, path, scope=None, want=None, in_text=False, condition=False):
@@ -105,10 +105,17 @@ class _Checker:
             binds.append((name, node))
             inner[name] = node.type
         if key not in self.texts:
-            self.report(path + ("say",), f"no text '{key}' in the ruleset's texts{did_you_mean(key, self.texts)}")
+            if not self._misshapen_text(key):
+                self.report(path + ("say",), f"no text '{key}' in the ruleset's texts{did_you_mean(key, self.texts)}")
             return ir.Template(path, "", stand_in_text())
         return self._each_language(self.texts[key], ("texts", key), lambda text, at: ir.Template(
             path, text, self.seam.template(text, at, inner), tuple(binds)))
+
+    def _misshapen_text(self, key) -> bool:
+        """Whether the text KEY is one the schema found wrong (and said so where it is
+        written), or all texts are: its uses add no problem."""
+        texts = self.data.get("texts")
+        return key in texts if isinstance(texts, dict) else texts is not None
 
     def _language_in(self, entry: dict) -> str:
         """The key of the text `localize` picks from a text per language."""
@@ -122,8 +129,9 @@ class _Checker:
         found it wrong.  A text of the catalogue (`say`) is taken as it is written there."""
         if _said(value) and self.clean(path):
             if value["say"] not in self.texts:
-                self.report(path + ("say",), f"no text '{value['say']}' in the ruleset's texts"
-                                             f"{did_you_mean(value['say'], self.texts)}")
+                if not self._misshapen_text(value["say"]):
+                    self.report(path + ("say",), f"no text '{value['say']}' in the ruleset's texts"
+                                                 f"{did_you_mean(value['say'], self.texts)}")
                 return str(default or "")
             value = self.texts[value["say"]]
         return str(localize(value if self.clean(path) else default, self.lang, self.languages))
@@ -136,19 +144,24 @@ class _Checker:
         self._check_options()
         options = resolve_options({"name": d.get("name"), "options": self._option_specs()}, overrides)
         self.languages = languages = self._languages()
-        self.texts = _mapping(d.get("texts")) if self.clean(("texts",)) else {}
+        self.texts = {k: v for k, v in _mapping(d.get("texts")).items() if self.clean(("texts", k))}
         self.lang = lang = lang or languages[0]
         if lang not in languages:
             raise UsageError(f"{d.get('name')} has no language '{lang}'; choose one of: {', '.join(languages)}")
-        deck = build_deck(d["deck"], lang, languages, options, self.report) if self.clean(("deck",)) else None
+        values = option_values(self._option_specs())
+        misshapen = frozenset(_mapping(d.get("options"))) - set(self._option_specs())
+        deck = build_deck(d["deck"], lang, languages, options, self.report, values, misshapen) \
+            if self.clean(("deck",)) else None
         if deck is None:
             raise self._stop()
         self.zones = zones = self._zones()
         if d["deck"]["zone"] not in zones:
             self.report(("deck", "zone"), f"unknown zone '{d['deck']['zone']}'{did_you_mean(d['deck']['zone'], zones)}")
+        misshapen_zones = {n for n in zones if not self.clean(("zones", n))}    # of either kind: said once
         self.sym = symbols(options, deck.attrs, tuple(range(len(deck.ids))),
-                           {n for n, z in zones.items() if not z.per_player},
-                           {n for n, z in zones.items() if z.per_player})
+                           {n for n, z in zones.items() if not z.per_player} | misshapen_zones,
+                           {n for n, z in zones.items() if z.per_player} | misshapen_zones, values)
+        self.sym.misshapen_options = misshapen
         if self.clean(("players",)):
             self.sym.seats = player_range(d)[0]
         self.seam = ExprSeam(self.sym, self.report, self.warn)
@@ -157,7 +170,9 @@ class _Checker:
         self.phases = phases_of(d.get("flow")) if self.clean(("flow",)) else {}
         if self.phases:
             declare(self, self.phases, variables)
-        self.seam.define_functions(self._functions())
+        functions = self._functions()
+        self.seam.define_functions(functions)
+        self.seam.define_misshapen(n for n in _mapping(d.get("functions")) if n not in functions)
         self.events = self._events()
         self.procedures = self._procedure_params()
         flow, procedures, triggers = self._flow()
@@ -267,6 +282,8 @@ class _Checker:
             else:
                 types[name] = type_of_value(decl)
                 initial[name] = decl
+            if not self.clean((section, name)):
+                types[name] = ANY       # its type unknown (the schema has said why): its uses add no problem
             visibility[name] = self._visibility(section, name, decl, types[name])
         variables = {}
         order = list(initial)
@@ -315,7 +332,11 @@ class _Checker:
         return out
 
     def _events(self) -> dict:
+        """event -> {name: type} of what it carries; `misshapen_events`: those the schema
+        refused (what they carry unknown: the steps that raise them, and their triggers, are
+        left unchecked rather than reported against a guess)."""
         events = {name: {} for name in BUILTIN_EVENTS}
+        self.misshapen_events = {n for n in _mapping(self.data.get("events")) if not self.clean(("events", n))}
         for name, spec in _mapping(self.data.get("events")).items():
             carried = _mapping(_mapping(spec).get("with", {}))
             events[name] = {k: typ if isinstance(typ, str) else ANY for k, typ in carried.items()}
@@ -343,7 +364,7 @@ class _Checker:
         triggers = {}
         for name, found in triggers_on.items():
             triggers[name] = []
-            for i, t in found:
+            for i, t in found if name not in self.misshapen_events else ():
                 scope = dict(self.events[name])
                 when = self.expr(t["when"], ("triggers", i, "when"), scope, BOOL, condition=True) \
                     if "when" in t else None

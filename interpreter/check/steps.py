@@ -263,7 +263,7 @@ class StepChecker:
         return None
 
     def _value(self, value, path, scope, typ, add):
-        if add and typ != NUM:
+        if add and typ not in (NUM, ANY):
             self.report(path, f"'add' needs a number variable, but this one holds {typ} values", key=True)
         return self.expr(value, path, scope, typ)
 
@@ -514,6 +514,8 @@ class StepChecker:
             self.report(path + ("emit",), f"unknown event '{name}'{did_you_mean(name, events)} "
                                           f"(declare it under 'events')")
             return None
+        if name in self.ck.misshapen_events:
+            return None                 # what it carries is unknown: the schema has said why
         declared = events[name]
         payload = self._given(step, path, scope, declared,
                               lambda k: f"event '{name}' carries '{k}': give it under 'with'",
@@ -552,6 +554,8 @@ class StepChecker:
             self.report(path + ("request",), f"unknown event '{name}'{did_you_mean(name, events)} "
                                              f"(declare it under 'events' with from, to and piece)")
             return None
+        if name in self.ck.misshapen_events:
+            return None                 # what it carries is unknown: the schema has said why
         declared = events[name]
         for k in ("from", "to") + (("piece",) if "piece" in step else ()):
             if k not in declared:

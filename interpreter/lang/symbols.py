@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 class FunctionDef:
     """A ruleset-defined function as written: a named expression with parameters."""
     name: str
-    params: list
+    params: list | None     # None: the function's shape is wrong (reported where it is written)
     tree: object        # its parsed body (a lark tree)
 
 
@@ -16,6 +16,8 @@ class FunctionDef:
 class Symbols:
     """Every name an expression may use, as declared by the ruleset."""
     options: dict = field(default_factory=dict)
+    option_values: dict = field(default_factory=dict)   # name -> every value an option of listed choices can take
+    misshapen_options: frozenset = frozenset()  # options declared in a shape the schema refused (not a mapping)
     card_attrs: dict = field(default_factory=dict)      # name -> (type, table indexed by card)
     global_vars: dict = field(default_factory=dict)     # name -> type
     player_vars: dict = field(default_factory=dict)     # name -> type

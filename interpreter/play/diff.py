@@ -3,12 +3,16 @@ players, cards and their attributes, zones, variables, functions, procedures, st
 triggers, result and statistics, each said so that a player can read it (not a diff of
 the YAML's lines: comments, quoting and layout do not count).
 
-A step is shown as one line of its own (its kind and what it says); a changed list of
-steps is shown as the steps removed and added, with the step before them for context.
+A step is shown as one line of its own (its kind and what it says), the steps it holds
+(`then`, `repeat`, `turns.do`, ...) indented beneath it.  Every step removed, added or
+changed is shown, however deep it sits: under the steps that hold it (`in repeat > turns
+(trick) > do`) and after the step before it in its list.  A step's id changes nothing in
+play, and no difference is made of it.
 """
 from __future__ import annotations
 
 import difflib
+from dataclasses import dataclass
 
 import yaml
 
@@ -83,6 +87,7 @@ def rules_diff(a: dict, b: dict, deck_a, deck_b) -> list[str]:
     flow_a, flow_b = a.get("flow") or {}, b.get("flow") or {}
     for part in ("setup", "round", "end"):
         out += _steps(f"flow {part}", flow_a.get(part) or [], flow_b.get(part) or [])
+    out += _phases(flow_a.get("phases") or {}, flow_b.get("phases") or {})
     for key in ("until", "max_steps"):
         if flow_a.get(key) != flow_b.get(key):
             out.append(f"flow {key}: {_short(flow_a.get(key))} -> {_short(flow_b.get(key))}")
@@ -158,6 +163,41 @@ def _deck(a, b) -> list[str]:
     return out
 
 
+def _keys(what: str, a: dict, b: dict, steps=()) -> list[str]:
+    """The keys of one entry that differ; those named in `steps` hold steps, shown as steps."""
+    out = []
+    for key in list(a) + [k for k in b if k not in a]:
+        if a.get(key) == b.get(key):
+            continue
+        if key in steps and isinstance(a.get(key), list) and isinstance(b.get(key), list):
+            out += _steps(f"{what} {key}", a[key], b[key])
+        else:
+            out.append(f"{what} {key}: {_short(a.get(key))} -> {_short(b.get(key))}")
+    return out
+
+
+def _procedure(name: str, a, b) -> list[str]:
+    """A procedure's parameters and steps (a plain list of steps, or `do` with `params`)."""
+    def parts(spec):
+        return (spec.get("params"), spec.get("do") or []) if isinstance(spec, dict) else (None, spec or [])
+    (params_a, steps_a), (params_b, steps_b) = parts(a), parts(b)
+    out = [] if params_a == params_b else [f"procedure {name} params: {_short(params_a)} -> {_short(params_b)}"]
+    return out + _steps(f"procedure {name}", steps_a, steps_b)
+
+
+def _phases(a: dict, b: dict) -> list[str]:
+    """The flow's phases added, removed, or with other steps (`begin`, `end`) or conditions."""
+    out = [f"phase {name} removed" for name in a if name not in b]
+    for name, spec in b.items():
+        if name not in a:
+            out.append(f"phase {name} added: {_short(spec)}")
+        elif isinstance(spec, dict) and isinstance(a[name], dict):
+            out += _keys(f"phase {name}", a[name], spec, steps=("begin", "end"))
+        elif spec != a[name]:
+            out.append(f"phase {name}: {_short(a[name])} -> {_short(spec)}")
+    return out
+
+
 def _named(section: str, a: dict, b: dict) -> list[str]:
     """Entries of a section added, removed or changed; a changed procedure as its steps."""
     out = []
@@ -169,50 +209,124 @@ def _named(section: str, a: dict, b: dict) -> list[str]:
         if name not in a:
             out.append(f"{what} {name} added: {_short(value)}")
         elif a[name] != value:
-            if section == "procedures" and isinstance(value, list) and isinstance(a[name], list):
-                out += _steps(f"procedure {name}", a[name], value)
+            if section == "procedures":
+                out += _procedure(name, a[name], value)
             elif isinstance(value, dict) and isinstance(a[name], dict):
-                for key in list(a[name]) + [k for k in value if k not in a[name]]:
-                    if a[name].get(key) != value.get(key):
-                        out.append(f"{what} {name} {key}: {_short(a[name].get(key))} -> {_short(value.get(key))}")
+                out += _keys(f"{what} {name}", a[name], value)
             else:
                 out.append(f"{what} {name}: {_short(a[name])} -> {_short(value)}")
     return out
 
 
-def step_lines(steps, depth: int = 0) -> list[str]:
-    """Each step as a line (nested steps indented beneath the step that holds them)."""
-    out = []
-    for step in steps:
-        if isinstance(step, dict):
-            nested = {k: v for k, v in step.items() if k in ("then", "else", "do", "answer", "steps")
-                      and isinstance(v, list)}
-            head = {k: v for k, v in step.items() if k not in nested}
-            out.append("  " * depth + _short(head if head else step))
-            for key, inner in nested.items():
-                out.append("  " * (depth + 1) + f"{key}:")
-                out += step_lines(inner, depth + 2)
-        else:
-            out.append("  " * depth + _short(step))
+NESTED = ("then", "else", "do", "otherwise", "answer", "repeat", "steps")    # a step's keys that hold steps
+
+
+@dataclass
+class _Line:
+    """One step as a line of a diff: its own keys (`shown`, and `key` as it compares), the
+    steps it holds below it.  `at` is where it sits (indices and keys from the list's
+    root), `within` says so as a person reads it (`repeat > turns (trick) > do`), and
+    `before` is the step before it in its list (None: the first)."""
+    depth: int
+    key: str
+    shown: str
+    at: tuple
+    within: str
+    before: str | None
+    place_key: tuple = ()   # `within` and `before` as they compare (without the steps' ids)
+
+
+def _nested(step: dict) -> list:
+    """(key, steps) of each list of steps a step holds, `turns` as `turns.do`."""
+    out = [(k, v) for k, v in step.items() if k in NESTED and isinstance(v, list)]
+    turns = step.get("turns")
+    if isinstance(turns, dict) and isinstance(turns.get("do"), list):
+        out.append(("turns.do", turns["do"]))
     return out
+
+
+def _head(step: dict) -> dict:
+    """A step without the steps it holds."""
+    head = {k: v for k, v in step.items() if not (k in NESTED and isinstance(v, list))}
+    if isinstance(head.get("turns"), dict) and isinstance(head["turns"].get("do"), list):
+        head["turns"] = {k: v for k, v in head["turns"].items() if k != "do"}
+    return head
+
+
+def _label(step: dict, key: str, with_id: bool = True) -> str:
+    """How the way into a step's `key` reads: `repeat`, `turns (trick) > do`, `if COND > then`
+    (`with_id` False: as it compares, an id changing nothing in play)."""
+    kind = next((k for k in step if k != "id"), "step")
+    value = step.get(kind)
+    name = f"{kind} {_short(value, 60)}" if isinstance(value, (str, int, float)) and not isinstance(value, bool) \
+        else kind
+    if isinstance(step.get("id"), str) and with_id:
+        name += f" ({step['id']})"
+    part = key.split(".")[-1]
+    return name if part == kind else f"{name} > {part}"
+
+
+def _lines(steps, depth=0, at=(), within="", within_key="") -> list:
+    """Each step of `steps` (and of the steps it holds, indented beneath it) as a _Line."""
+    out, before, before_key = [], None, None
+    for i, step in enumerate(steps):
+        head = _head(step) if isinstance(step, dict) else step
+        shown = _short(_plain(head) if head else step)
+        key = "  " * depth + _short(_plain(_without_id(head), keys=True), 10 ** 9)     # an id changes nothing in play
+        out.append(_Line(depth, key, shown, at + (i,), within, before, (within_key, before_key)))
+        for part, inner in _nested(step) if isinstance(step, dict) else ():
+            label, bare = _label(step, part), _label(_plain(step, keys=True), part, with_id=False)
+            out += _lines(inner, depth + 1, at + (i, part), f"{within} > {label}" if within else label,
+                          f"{within_key} > {bare}")
+        before, before_key = shown, key
+    return out
+
+
+def _without_id(head):
+    return {k: v for k, v in head.items() if k != "id"} if isinstance(head, dict) else head
+
+
+def step_lines(steps) -> list[str]:
+    """Each step as a line (nested steps indented beneath the step that holds them)."""
+    return ["  " * line.depth + line.shown for line in _lines(steps)]
 
 
 def _steps(where: str, a: list, b: list) -> list[str]:
-    """Steps removed and added (matched by what they mean, shown as they are written)."""
+    """Every step removed, added or changed, at any depth (matched by what they mean, shown
+    as they are written): each change under the place it is at, `in` the steps that hold it
+    (when it is not at the top of the list) and `after` the step before it."""
     if a == b:
         return []
-    la, lb = step_lines(a), step_lines(b)
-    ka, kb = step_lines(_plain(a, keys=True)), step_lines(_plain(b, keys=True))
+    la, lb = _lines(a), _lines(b)
     out = [f"{where}:"]
-    matcher = difflib.SequenceMatcher(a=ka, b=kb, autojunk=False)
+    matcher = difflib.SequenceMatcher(a=[x.key for x in la], b=[x.key for x in lb], autojunk=False)
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         if tag == "equal":
             continue
-        context = la[i1 - 1].strip() if i1 > 0 else "(the start)"
-        out.append(f"  after {context}")
-        out += [f"  - {line}" for line in la[i1:i2]]
-        out += [f"  + {line}" for line in lb[j1:j2]]
-    return out
+        places = {}                     # the place of each run -> (as it reads, its lines)
+        for place, key, lines in _changed("-", la[i1:i2]) + _changed("+", lb[j1:j2]):
+            places.setdefault(key, (place, []))[1].extend(lines)    # steps changed in place: the place said once
+        for place, lines in places.values():
+            out += [f"  {place}"] + lines
+    return out if len(out) > 1 else []
+
+
+def _changed(sign: str, lines: list) -> list[tuple[str, tuple, list[str]]]:
+    """One side of a change as (place, the place as it compares, lines): a run of steps one
+    after another in one list, each with the steps it holds indented beneath it."""
+    groups, top, last = [], None, None
+    for line in lines:
+        if top is not None and line.at[:len(top.at)] == top.at and line.depth > top.depth:
+            groups[-1][2].append(f"  {sign} {'  ' * (line.depth - top.depth)}{line.shown}")   # held by the step above
+            continue
+        follows = last is not None and line.at[:-1] == last.at[:-1] and line.at[-1] == last.at[-1] + 1
+        if not follows:
+            place = (f"in {line.within}, " if line.within else "") + \
+                (f"after {line.before}" if line.before is not None else "at the start")
+            groups.append((place, line.place_key, []))
+        groups[-1][2].append(f"  {sign} {line.shown}")
+        top = last = line
+    return groups
 
 
 def _triggers(a: list, b: list) -> list[str]:

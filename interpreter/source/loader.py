@@ -164,8 +164,31 @@ class Source:
         if style in ("'", '"'):
             return line, col + 1 + offset
         if style in ("|", ">"):
-            return line + 1, col  # block scalars: the first line of the text
+            return self._in_block(line, style, offset) or (line + 1, col)
         return line, col + offset
+
+    def _in_block(self, line: int, style: str, offset: int) -> tuple[int, int] | None:
+        """The position of character `offset` of a block scalar whose indicator (`|`, `>`) is
+        on `line`: its text is its lines, the block's indentation taken off, each ended by a
+        break (literal), or joined by a space where a line follows a line (folded: an empty
+        line stands for the break it ends).  None if the offset lies past the block."""
+        left, indent, after_empty = offset, None, False
+        for i, raw in enumerate(self.lines[line:]):
+            if not raw.strip():
+                if indent is not None and (style == "|" or after_empty):
+                    left -= 1
+                after_empty = True
+                continue
+            margin = len(raw) - len(raw.lstrip(" "))
+            if indent is None:
+                indent = margin
+            if margin < indent:
+                return None             # the block ended
+            if left < len(raw) - indent:
+                return line + 1 + i, indent + left + 1
+            left -= len(raw) - indent + 1
+            after_empty = False
+        return None
 
     def problem(self, path: Path, message: str, key: bool = False, offset: int | None = None,
                 end: int | None = None, hint: str | None = None) -> Problem:

@@ -32,7 +32,8 @@ from ..errors import Problem, RulesetError, did_you_mean
 from .loader import FileRefused, Source, decode, load_file, load_named, load_text, read_bytes
 from .shipped import shipped_names, shipped_path
 
-NAMED = ("options", "zones", "variables", "player_variables", "functions", "procedures", "events", "statistics")
+NAMED = ("options", "zones", "variables", "player_variables", "functions", "procedures", "events", "statistics",
+         "texts", "table")
 MERGED = ("result", "flow", "deck")             # mappings whose keys an overlay replaces one by one
 OVERLAY_ONLY = ("extends", "set", "remove", "steps")
 NESTED_STEPS = ("then", "else", "do", "otherwise", "answer", "repeat")
@@ -113,6 +114,7 @@ class _Combination:
         self.items = {}                 # id(list of steps edited) -> [(Source, path)] of its items
         self.keep = []                  # what the ids refer to, kept alive
         self.scalars = {}               # (id(mapping), key) -> (Source, path) of a plain value the overlay put there
+        self.ids = {}                   # step id -> (the list holding the step, the step), as merged
 
     def report(self, path, message, key=False):
         self.problems.append(self.src.problem(path, message, key=key))
@@ -155,6 +157,7 @@ class _Combination:
 
     # -- the combination ----------------------------------------------------------------------------
     def merged(self, base, ids):
+        self.ids = ids
         out = dict(base)
         self.places[id(out)] = self.places[id(base)]
         self.keep.append(out)
@@ -210,6 +213,10 @@ class _Combination:
         self.keep.append(new)
         if isinstance(old, list) and id(old) in self.items:
             self.items[id(new)] = list(self.items[id(old)])
+        if isinstance(old, list):       # a list of steps copied: its steps' ids point into the copy
+            for sid, (steps, step) in list(self.ids.items()):
+                if steps is old:
+                    self.ids[sid] = (new, step)
         if isinstance(old, dict):
             for k in old:
                 if (id(old), k) in self.scalars:
@@ -223,6 +230,8 @@ class _Combination:
         parent[key] = value
         if isinstance(parent, dict) and not isinstance(value, (dict, list)):
             self.scalars[id(parent), key] = (self.src, where)
+        elif isinstance(parent, list) and not isinstance(value, (dict, list)):
+            self.items.setdefault(id(parent), self.item_places(parent))[key] = (self.src, where)
 
     def with_ids(self, value, ids):
         """A value of the overlay, its steps' ids taken out and added to `ids`."""
@@ -329,7 +338,10 @@ class _Combination:
             self.report(where + (kind,), f"no step has the id '{target}'{did_you_mean(str(target), ids)}")
             return
         steps, step = ids[target]
-        i = next(j for j, s in enumerate(steps) if s is step)
+        i = next((j for j, s in enumerate(steps) if s is step), None)
+        if i is None:                   # a path set: replaced the step
+            self.report(where + (kind,), f"no step has the id '{target}' any more: a path in set: replaced it")
+            return
         items = self.items.setdefault(id(steps), self.item_places(steps))
         if kind == "remove":
             if "insert" in edit:
