@@ -17,6 +17,39 @@ os.environ["MPLCONFIGDIR"] = os.path.join(_SCRATCH, "matplotlib")
 os.environ["XDG_CACHE_HOME"] = os.path.join(_SCRATCH, "cache")
 atexit.register(shutil.rmtree, _SCRATCH, True)
 
+import interpreter
+from interpreter import pipeline
+from interpreter.source.shipped import examples_dirs, shipped_dirs
+
+
+def _kept_programs(load):
+    """pipeline.load_program, keeping what it builds from the package's own files (shipped
+    rulesets, example house rules) by their content, options, language and back end: a
+    program is read-only (each game's state is its own), building one takes a good part of
+    a second, and hundreds of tests (and the commands they run) load the same few.  Any
+    other file, a test's own, is loaded afresh every time; a file with problems raises
+    them every time."""
+    kept: dict = {}
+    ours = tuple(str(d.resolve()) + os.sep for d in shipped_dirs() + examples_dirs())
+
+    def load_program(path, options=None, lang=None, backend=None):
+        where = os.path.realpath(str(path))
+        if not where.startswith(ours) or not os.path.isfile(where):
+            return load(path, options, lang, backend)
+        try:
+            key = (where, pathlib.Path(where).read_bytes(), tuple(sorted((options or {}).items())), lang,
+                   backend or pipeline._default["backend"])
+            hash(key)
+        except TypeError:
+            return load(path, options, lang, backend)
+        if key not in kept:
+            kept[key] = load(path, options, lang, backend)
+        return kept[key]
+    return load_program
+
+
+pipeline.load_program = interpreter.load_program = _kept_programs(pipeline.load_program)
+
 from interpreter import apply, labels, load_program, new_game
 from interpreter.runtime.engine import refresh
 from interpreter.play.agents import Decision, FirstAgent
@@ -35,23 +68,6 @@ def fuzz_examples(n: int) -> int:
     return n * max(1, int(os.environ.get("FUZZ_SCALE", "1")))
 
 
-_PROGRAMS: dict = {}
-
-
-def shipped_program(game: str, options=None):
-    """The built program of a shipped game, made once per set of options in a test run: a
-    program is read-only (each game's state is its own), and building one takes a good part
-    of a second, which hundreds of tests that read like the rules would pay again."""
-    key = (game, tuple(sorted((options or {}).items())))
-    try:
-        program = _PROGRAMS.get(key)
-    except TypeError:                  # an option value that is a list: not kept
-        return load_program(ruleset(game), options or {})
-    if program is None:
-        program = _PROGRAMS[key] = load_program(ruleset(game), options or {})
-    return program
-
-
 def option_variants(path: str):
     """(option, choice, program) for every choice of every option of a ruleset file: the file
     is read and checked against the schema once, and only checked and built per choice."""
@@ -67,7 +83,7 @@ class Table:
     """One game under test: stack the deck, make moves by label, read the state by name."""
 
     def __init__(self, game: str, stack=(), options=None, seed: int = 0, players=None, stacks=None):
-        self.program = shipped_program(game, options)
+        self.program = load_program(ruleset(game), options or {})
         self.state = new_game(self.program, seed=seed, players=players,
                               stacks=stacks if stacks is not None else ([list(stack)] if stack else None))
 

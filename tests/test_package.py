@@ -361,7 +361,7 @@ def test_the_tests_of_an_extra_skip_cleanly_where_it_is_not_installed():
     imports every module of the package."""
     files = sorted(p.name for p in (ROOT / "tests").glob("test_*.py")
                    if "mark.extras" in p.read_text(encoding="utf-8") and p.name != "test_package.py")
-    done = subprocess.run([sys.executable, "-c", WITHOUT_EXTRAS, "-q", "-p", "no:cacheprovider",
+    done = subprocess.run([sys.executable, "-c", WITHOUT_EXTRAS, "-q", "-p", "no:cacheprovider", "-n", "0",
                            "-m", "extras and not slow", *(f"tests/{name}" for name in files)],
                           cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stdout[-3000:]
