@@ -13,7 +13,7 @@ from interpreter.play.compare import compare
 ray = pytest.importorskip("ray")
 RULESETS = pathlib.Path(__file__).parent.parent / "rulesets"
 
-pytestmark = [pytest.mark.slow, pytest.mark.extras]
+pytestmark = [pytest.mark.slow, pytest.mark.extras, pytest.mark.xdist_group("ray")]   # one Ray at a time
 
 
 @pytest.fixture(scope="module")
