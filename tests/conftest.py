@@ -9,6 +9,7 @@ import shutil
 import tempfile
 
 import pytest
+import yaml
 
 # Tests leave nothing in the user's home or cache: matplotlib's font cache (and anything
 # else that honours these) goes to a folder of this run's own, in the system's temp folder.
@@ -60,6 +61,9 @@ RULESETS = ROOT / "rulesets"
 
 def ruleset(name: str) -> str:
     return str(RULESETS / f"{name}.yaml")
+
+
+QUICK_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)     # libyaml: a ruleset as plain data, quickly
 
 
 def fuzz_examples(n: int) -> int:

@@ -480,9 +480,10 @@ def test_a_shipped_scenario_passes_or_fails_alike_under_both_back_ends(path):
         assert outcome[0] == "report" and all(ok for ok, _ in outcome[1]), outcome
 
 
-def _finished_variants(tmp_path, seeds: int):
-    """Each example scenario with its game played out by seeded random bots."""
-    for path in EXAMPLES:
+def _finished_variants(tmp_path, seeds: int, share: int | None = None):
+    """Each example scenario (or every other one, from `share`) with its game played out by
+    seeded random bots."""
+    for path in EXAMPLES if share is None else EXAMPLES[share::2]:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
         data["ruleset"] = str((path.parent / data["ruleset"]).resolve())
         for seed in range(seeds):
@@ -492,15 +493,17 @@ def _finished_variants(tmp_path, seeds: int):
             yield target
 
 
-def test_example_scenarios_played_out_by_random_bots_end_alike_under_both_back_ends(tmp_path):
+@pytest.mark.parametrize("share", [pytest.param(0, id="even"), pytest.param(1, id="odd", marks=pytest.mark.slow)])
+def test_example_scenarios_played_out_by_random_bots_end_alike_under_both_back_ends(tmp_path, share):
     """From each example's position the game is played to its end (finish: random): the
-    outcome and the final state are the same under both back ends."""
+    outcome and the final state are the same under both back ends.  Half the examples in
+    the default run, the other half with -m slow."""
     n = 0
-    for target in _finished_variants(tmp_path, seeds=1):
+    for target in _finished_variants(tmp_path, seeds=1, share=share):
         outcome = assert_scenario_same(target)
         assert outcome[0] == "report" and outcome[3]["over"], target
         n += 1
-    assert n == len(EXAMPLES)
+    assert n == len(EXAMPLES[share::2])
 
 
 def test_the_scenarios_of_the_scenario_tests_read_alike_under_both_back_ends(tmp_path):
@@ -869,7 +872,7 @@ def random_duels(seed: int, games: int, limit: int, log: bool = True, schema: bo
     return True, kinds, decisions, compared
 
 
-RANDOM_QUICK = range(0, 100)
+RANDOM_QUICK = range(0, 50)        # the default run; -m slow plays RANDOM_SLOW too
 RANDOM_SLOW = range(1000, 3000)
 
 
@@ -907,7 +910,7 @@ def _random_report(seeds, games, limit, log, schema, capsys, label, parallel=Fal
 
 
 def test_random_rulesets_play_the_same_under_both_back_ends(capsys):
-    """100 random rulesets (tests/random_rulesets.py), three seeded games each with the account
+    """50 random rulesets (tests/random_rulesets.py), three seeded games each with the account
     kept, compared at every decision as the shipped rulesets are; games that end in a rules
     error must end in the same error.  The generator must stay useful: most of what it
     writes validates, and the games end in every way (a result, a rules error)."""

@@ -12,6 +12,7 @@ import jsonschema
 import pytest
 import yaml
 
+from conftest import QUICK_LOADER
 from interpreter.check.steps import CONTROL, EFFECTS
 
 ROOT = pathlib.Path(__file__).parent.parent
@@ -80,7 +81,7 @@ def _steps_in(node, out, in_list=False):
 
 
 RULESET_STEPS = [s for p in sorted((ROOT / "rulesets").glob("*.yaml"))
-                 for s in _steps_in(yaml.safe_load(p.read_text(encoding="utf-8")), [])]
+                 for s in _steps_in(yaml.load(p.read_text(encoding="utf-8"), Loader=QUICK_LOADER), [])]
 # No ruleset in rulesets/ emits its own event (tests/test_language.py does).
 NOT_IN_RULESETS = {"emit": {"emit": "played", "with": {"card": "card", "by": "current"}}}
 

@@ -79,7 +79,11 @@ def test_same_seed_same_game(path):
     assert b.over and b.log == a.log and b.result == a.result
 
 
-@pytest.mark.parametrize("path", RULESETS, ids=lambda p: p.stem)
+HEAVY = {"gin_rummy", "blackjack", "scopa"}         # their option values take 8 to 15 s: -m slow
+
+
+@pytest.mark.parametrize("path", [pytest.param(p, marks=pytest.mark.slow) if p.stem in HEAVY else p for p in RULESETS],
+                         ids=lambda p: p.stem)
 def test_every_option_value_plays_to_the_end(path):
     _every_option_value_plays(path, range(1))
 

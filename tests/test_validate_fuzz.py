@@ -8,11 +8,11 @@ import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from conftest import fuzz_examples, value_paths
+from conftest import QUICK_LOADER, fuzz_examples, value_paths
 from interpreter import check_file
 
 RULESETS = sorted((pathlib.Path(__file__).parent.parent / "rulesets").glob("*.yaml"))
-DATA = {p.stem: yaml.safe_load(p.read_text(encoding="utf-8")) for p in RULESETS}
+DATA = {p.stem: yaml.load(p.read_text(encoding="utf-8"), Loader=QUICK_LOADER) for p in RULESETS}
 VALUES = st.sampled_from([None, 0, -1, 3, "x", "", "card.value", "1 +", "count(", [], {}, [1, "a"],
                           {"a": 1}, True, "current.hand", "players", "options.nope", "end_turn"])
 
