@@ -348,7 +348,7 @@ def test_an_imagined_deal_puts_each_unseen_card_anywhere_the_seat_cannot_see():
         assert chi_square(counts, deals) < CHI2_9, counts
 
 
-def told_apart_by_no_seat(program, s, seat, seed) -> "State":
+def told_apart_by_no_seat(program, s, seat, seed):
     """Another real game `seat` cannot tell from `s`: the cards it cannot see lie otherwise,
     the variable names another of them, the generator and the seed differ."""
     from interpreter.runtime.engine import known_cards, refresh

@@ -7,7 +7,7 @@ import pytest
 
 from interpreter.lang.syntax import ExprError, parse
 from interpreter.lang.symbols import FunctionDef, Symbols
-from interpreter.lang.types import BOOL, CARD, NUM, PLAYER, STR
+from interpreter.lang.types import CARD, NUM, PLAYER, STR
 from interpreter.pipeline import compile_expression, load_program_text
 
 SYMBOLS = Symbols(

@@ -76,7 +76,7 @@ def test_a_newline_in_a_log_text_does_not_forge_a_line(tmp_path):
 
 def test_the_drawn_table_shows_a_rulesets_texts_escaped(tmp_path):
     from rich.console import Console
-    from interpreter.cli.drawing import Text, table_panel
+    from interpreter.cli.drawing import Text
     console = Console(file=io.StringIO(), width=100, color_system=None)
     console.print(Text("Cards\x1b]0;pwned\x07"), Text.assemble(("x\x1b[2J", "bold"), "y\r"))
     shown = console.file.getvalue()

@@ -10,7 +10,6 @@ from interpreter import load_program as load_file
 from interpreter.source.shipped import resolve
 from interpreter.cli.drawing import table_panel
 from interpreter.cli.screen import PlainScreen
-from interpreter.play.agents import Decision
 from interpreter.play.layout import Groups, layout
 from interpreter.runtime.engine import apply, new_game, view
 from interpreter.runtime.state import Rng

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import os
 import pathlib
 import secrets
@@ -12,8 +11,7 @@ import sys
 from ..errors import (InterpreterError, Problem, RulesetError, UsageError, as_errors, did_you_mean, errors_only,
                       format_problem)
 from ..source.shipped import resolve, shipped_path
-from ..check.options import allowed, explained, player_range
-from ..source.loader import load_file
+from ..check.options import allowed, explained
 from ..play import records, targets
 from ..play.agents import TABLE_BOT
 from ..limits import MAX_ITERATIONS, MAX_JOBS, MAX_NUMBER, MAX_PLAYOUTS, MAX_THINK

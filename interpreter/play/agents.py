@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from ..runtime.engine import apply, determinize, labels as option_labels, standing, view as seat_view, prompt as choice_prompt
 from ..runtime.engine import example_card, option_named, options_numbered, refusal as why_not
 from ..errors import RulesError
-from ..messages import command, msg
+from ..messages import msg
 from ..runtime.state import Rng
 from .answers import read_answer, rule_of_answers
 from .ismcts import ISMCTSAgent

@@ -112,7 +112,7 @@ def report_lines(report: dict, speed: bool = True) -> list[str]:
 
 
 def fairness_sentence(report: dict) -> str:
-    f, n = report["fairness"], report["players"]
+    f = report["fairness"]
     if f["even_share"] is None:
         return "Too few games to say whether the seats differ."
     even = pct(f["even_share"])
