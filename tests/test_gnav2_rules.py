@@ -1,4 +1,4 @@
-"""gnav2, rule by rule (R.. and A.. of shared/rules/gnav2.md).
+"""gnav2, rule by rule (R..: the rule numbers of the digest it was written from, outside this repository; A..: the conventions, as docs/games/gnav2.md names them).
 
 `gnav2(p1, p2, starter, draws)` stacks the deal: Player 1 (seat 0) goes first and is dealt
 first; then the starter is turned up; `draws` are the next cards of the draw pile.

@@ -1,4 +1,4 @@
-"""gnav, rule by rule (R.. and A.. of shared/rules/gnav.md).
+"""gnav, rule by rule (R..: the rule numbers of the digest it was written from, outside this repository; A..: the conventions, as docs/games/gnav.md names them).
 
 `gnav(pieces, bag=...)` stacks the deal: Player 1 (seat 0) deals, so seat 1 is served first
 and the dealer last; `pieces` lists the pieces of seats 0, 1, 2, ... in seat order.

@@ -1,4 +1,4 @@
-"""hearts2, rule by rule (rule numbers R.. and ambiguities A.. of shared/rules/hearts2.md).
+"""hearts2, rule by rule (R..: the rule numbers of the digest it was written from, outside this repository; A..: the conventions, as docs/games/hearts2.md names them).
 
 Every hand is stacked: `deal(p1, p2, dead)` puts the cards in the order they are dealt,
 with Player 1 (seat 0) as dealer, so Player 2 receives the first card.

@@ -1,4 +1,4 @@
-"""ninety_nine, rule by rule (R.. and A.. of shared/rules/ninety_nine.md).
+"""ninety_nine, rule by rule (R..: the rule numbers of the digest it was written from, outside this repository; A..: the conventions, as docs/games/ninety_nine.md names them).
 
 `deal(p1, p2, starter, draws)` stacks the deck in dealing order, Player 1 (seat 0) first.
 """
