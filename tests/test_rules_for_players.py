@@ -251,3 +251,18 @@ def test_no_choice_of_any_option_reads_like_an_analysis_of_a_source_text(game):
         texts = [re.sub(r"\s*\([^()]*\.md\)\s*$", "", spec["description"]) for spec in specs.values()]
         texts += [line for spec in specs.values() for line in (spec.get("explain") or {}).values()]
         assert [t for t in texts if any(word.lower() in t.lower() for word in SOURCE_ANALYSIS + ("translation", "--option"))] == []
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_no_sentence_of_the_rules_lost_a_word_where_a_reference_was_taken_out(game):
+    """When the R.. references were taken out of the rules, "by the trump order of R3;"
+    became "by the trump order of;" (euchre): no line ends a phrase on a preposition."""
+    text = _flat(_rules(game))
+    assert not re.search(r".{0,40}\b(of|by|see|under|as in)\s*[;,)]", text)
+
+
+def test_the_danish_zones_read_right_whatever_the_zones_gender():
+    """trækbunke and bunke are common gender: "ingen ser det" read wrongly; the words name the cards."""
+    text = _flat(_rules("ninety_nine", "--lang", "da"))
+    assert "ingen ser kortene" in text and "hver spiller ser sine egne kort" in text and "én til hver spiller" in text
+    assert "ser det)" not in text and "sit eget" not in text
