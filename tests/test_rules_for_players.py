@@ -266,3 +266,14 @@ def test_the_danish_zones_read_right_whatever_the_zones_gender():
     text = _flat(_rules("ninety_nine", "--lang", "da"))
     assert "ingen ser kortene" in text and "hver spiller ser sine egne kort" in text and "én til hver spiller" in text
     assert "ser det)" not in text and "sit eget" not in text
+
+
+def test_at_a_terminal_the_prompt_is_wrapped_at_spaces_too(monkeypatch):
+    term = _Terminal()
+    _call("ninety_nine", "--seed", "3", "--human", "1", "--lang", "da", "--bot", "random", stdin="", stdout=term,
+          columns=30, monkeypatch=monkeypatch)
+    shown = term.getvalue()
+    at = shown.rindex("Spil et kort")
+    prompt = shown[at:shown.index("]:", at) + 2]
+    assert len(prompt.splitlines()) > 1 and all(len(line) <= 30 for line in prompt.splitlines())
+    assert "hjælp]:" in prompt.splitlines()[-1]

@@ -51,7 +51,11 @@ class TerminalTable:
         return (rules_lines if full else summary_lines)(self.program, width)
 
     def ask(self, prompt_text):
-        self.stdout.write(printable(prompt_text))
+        """The prompt, wrapped at spaces as `say` wraps a line; the answer is typed after it."""
+        text = printable(prompt_text)
+        if self.width:
+            text = "\n".join(wrapped([text.rstrip()], self.width)) + (" " if text.endswith(" ") else "")
+        self.stdout.write(text)
         self.stdout.flush()
         line = self.stdin.readline()
         if not line:
