@@ -168,3 +168,11 @@ procedures:
                           lines[5]]
     assert lines[5].startswith("    - {log: {en: '{payer} loses a life:") and lines[6] == "    + {add: {payer.lives: -2, pot: 1}}"
     assert "    after {if: tokens(payer) > 0}" in lines and "    -   {eliminate: payer}" in lines
+
+
+def test_a_step_holding_quotes_is_shown_as_a_person_writes_it():
+    """An expression of quotes ('' or 'H') reads in double quotes, not as YAML's ''''''."""
+    from interpreter.play.diff import _short
+    assert _short({"set": {"led_suit": "''"}}) == "{set: {led_suit: \"''\"}}"
+    assert _short({"if": "suit == 'H'", "then": ["x"]}) == "{if: suit == 'H', then: [x]}"      # plain where it may be
+    assert _short({"log": "'a' + x"}) == "{log: \"'a' + x\"}"

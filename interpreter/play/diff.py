@@ -99,6 +99,20 @@ def rules_diff(a: dict, b: dict, deck_a, deck_b) -> list[str]:
     return out
 
 
+class _Shown(yaml.SafeDumper):
+    """YAML as a person wrote it: an expression holding quotes ('' or 'H') in double quotes,
+    not YAML's doubled single quotes (), which no one writes."""
+
+
+def _quoted(dumper, text):
+    plain = dumper.analyze_scalar(text).allow_flow_plain if text else False
+    style = '"' if not plain and "'" in text and '"' not in text else None
+    return dumper.represent_scalar("tag:yaml.org,2002:str", text, style=style)
+
+
+_Shown.add_representer(str, _quoted)
+
+
 def _short(value, width: int = 400) -> str:
     """A value on one line: YAML's flow style, folded whitespace."""
     if value is None:
@@ -110,7 +124,8 @@ def _short(value, width: int = 400) -> str:
     if isinstance(value, str):
         text = " ".join(str.__str__(value).split())
         return text if len(text) <= width else text[:width - 3] + "..."
-    text = yaml.safe_dump(_plain(value), default_flow_style=True, allow_unicode=True, sort_keys=False, width=10 ** 6)
+    text = yaml.dump(_plain(value), Dumper=_Shown, default_flow_style=True, allow_unicode=True, sort_keys=False,
+                     width=10 ** 6)
     text = " ".join(text.split())
     return text if len(text) <= width else text[:width - 3] + "..."
 
