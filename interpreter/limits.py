@@ -50,6 +50,9 @@ DEFAULT_MAX_STEPS = 1_000_000              # steps between two decisions when a 
 MAX_EXPR_LENGTH = 4_000               # characters in one expression (expr.parse)
 MAX_EXPR_DEPTH = 60                   # levels of nesting in one expression, the bodies of the
                                       # functions it calls included (ExprChecker.node)
+PYTHON_STACK = 4_000                  # Python's recursion limit while checking: nested bodies of
+                                      # functions (4 * MAX_EXPR_DEPTH levels) need more than its
+                                      # default 1,000; raised, never lowered (deep_enough_stack)
 MAX_EXPR_NODES = 5_000                # parts of one expression, each call counting its function's
                                       # body (summarised once per function: ExprChecker.node)
 MAX_EXPR_NUMBER = MAX_NUMBER          # |n| of a number written in an expression must be below
@@ -62,3 +65,11 @@ MAX_WORK = 10_000_000                 # elements the built-ins (count, sum, filt
 MAX_LOG_TEXT = 1_000                  # characters in one log text
 MAX_LOG_ENTRIES = 100_000             # entries in one game's account (texts, moves, reveals, decisions, ...)
 MAX_ACCOUNT = 20_000_000              # characters written, cards noted and work spent on texts, in one game's account
+
+
+def deep_enough_stack() -> None:
+    """The one place the interpreter changes a setting of the whole process: Python's
+    recursion limit, raised to PYTHON_STACK for the expression checker (docs/limits.md)."""
+    import sys
+    if sys.getrecursionlimit() < PYTHON_STACK:
+        sys.setrecursionlimit(PYTHON_STACK)

@@ -129,3 +129,11 @@ def test_validating_builds_no_run_time_code(monkeypatch):
         assert check_file(str(path)) == [], path.name
     for path in sorted((root / "tests" / "broken").glob("*.yaml")):
         assert check_file(str(path)), path.name
+
+
+def test_the_recursion_limit_is_raised_in_one_documented_place_only():
+    """limits.deep_enough_stack is the one process-wide setting the interpreter changes."""
+    setters = [str(p.relative_to(PACKAGE)) for p in sorted(PACKAGE.rglob("*.py"))
+               if "setrecursionlimit" in p.read_text(encoding="utf-8")]
+    assert setters == ["limits.py"]
+    assert "PYTHON_STACK" in (PACKAGE.parent / "docs" / "limits.md").read_text(encoding="utf-8")

@@ -21,8 +21,6 @@ condition).  A function's body is checked once, without the facts of any caller.
 """
 from __future__ import annotations
 
-import sys
-
 from lark import Token, Tree
 
 from ..errors import RulesError, did_you_mean
@@ -34,7 +32,7 @@ from ..lang.types import (ANY, BOOL, CARD, NULL, NUM, PLAYER, STR, ZONE, Nullabl
 from . import nulls
 from .builtins import BUILTINS, RANDOM_IN_TEXT
 from ..lang.values import divide, floordiv, list_slice, mod, plain
-from ..limits import MAX_EXPR_DEPTH, MAX_EXPR_NODES, MAX_EXPR_NUMBER, MAX_NUMBER_TEXT, MAX_WORK
+from ..limits import MAX_EXPR_DEPTH, MAX_EXPR_NODES, MAX_EXPR_NUMBER, MAX_NUMBER_TEXT, MAX_WORK, deep_enough_stack
 
 __all__ = ["ExprChecker", "ExprError", "FunctionDef", "Symbols", "free_names"]
 
@@ -79,8 +77,7 @@ class ExprChecker:
         self.strict = False             # a value that may be null is an error, not a warning
         self.warnings: list = []        # (the function whose body it is in, or None; ExprError)
         self._function = None           # the function whose body is being checked
-        if sys.getrecursionlimit() < 4000:      # nested bodies: see _MAX_NESTED
-            sys.setrecursionlimit(4000)
+        deep_enough_stack()             # nested bodies: see _MAX_NESTED
 
     # -- entry points -------------------------------------------------------
     def check(self, text, scope: dict | None = None, want: str | None = None, consts: dict | None = None,
