@@ -58,8 +58,8 @@ class Decision:
         return why_not(self._program, self._state, answer)
 
     def numbered(self, number: str) -> list[int]:
-        """The legal options a bare number names besides the move of that number: a word of
-        its label, or a card of that rank the seat can see (engine.options_numbered)."""
+        """The legal options a bare number could name besides the move of that number: a word
+        of its label, or a card of that rank the seat can see (engine.options_numbered)."""
         return options_numbered(self._program, self._state, number)
 
     @property

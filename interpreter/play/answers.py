@@ -12,6 +12,7 @@ lines that say why it is asked again.  The rule, which the prompt and '?' state:
 from __future__ import annotations
 
 from ..messages import command, msg
+from ..runtime.engine import digits_only
 
 COMMANDS = ("help", "rules", "view", "list", "hint")
 LISTED = 10             # an answer that fits more moves lists this many of them
@@ -25,10 +26,10 @@ def read_answer(answer: str, decision, labels: list, lang: str = "en", commands=
     asked = command(lang, text)
     if asked in commands:
         return "command", asked
-    if word.startswith("#") and _digits(word[1:]):
+    if word.startswith("#") and digits_only(word[1:]):
         number = int(word[1:])
         return ("move", number - 1) if 1 <= number <= len(labels) else ("again", [msg(lang, "please", n=len(labels))])
-    if _digits(word):
+    if digits_only(word):
         return _number(word, decision, labels, lang)
     named = decision.named(text) if text else None
     if named is not None:
@@ -67,11 +68,6 @@ def _listed(indexes: list, labels: list) -> list:
     if len(indexes) > LISTED:
         lines.append(f"  ... (+{len(indexes) - LISTED})")
     return lines
-
-
-def _digits(text: str) -> bool:
-    """ASCII digits only: other scripts' digits ('²', '٣') are not a move's number."""
-    return text.isascii() and text.isdigit()
 
 
 def rule_of_answers(decision, labels: list, lang: str = "en") -> str:

@@ -307,7 +307,7 @@ def refusal(program: Program, s: State, answer: str):
     try:
         illegal = [o for o in spec.candidates(s, s.locals) if o not in legal]
         number = answer.strip()
-        named = _numbered(program, s, seat, spec, illegal, number, listed=False) if number.isascii() and number.isdigit() \
+        named = _numbered(program, s, seat, spec, illegal, number, listed=False) if digits_only(number) \
             else _named(program, s, seat, spec, illegal, answer, listed=False)
         for i, option, label in named:
             why = spec.refusal(s, s.locals, option) if spec.refusal is not None else None
@@ -334,11 +334,11 @@ def option_named(program: Program, s: State, answer: str) -> int | None:
 
 
 def options_numbered(program: Program, s: State, number: str) -> list[int]:
-    """The indexes of the legal options a bare number names besides the move of that number:
-    one whose label has the number as a word ('bid 4', 'ask Player 3'), or one holding a card
-    the deciding seat can see whose id or name is the number and then no other digit (its
-    rank: '8' names 8♠ and 8S, '1' does not name 10♠).  A person who types '8' may mean
-    either, and is asked which (play/answers.py)."""
+    """The indexes of the legal options a bare number could name besides the move of that
+    number: one whose label has the number as a word ('bid 4', 'ask Player 3'), or one holding
+    a card the deciding seat can see whose id or name is the number and then no other digit
+    (its rank: '8' names 8♠ and 8S, '1' does not name 10♠).  A number is always its move;
+    where there is none, these are listed (play/answers.py)."""
     if s.pending is None:
         return []
     seat, legal, cid = s.pending
@@ -348,7 +348,7 @@ def options_numbered(program: Program, s: State, number: str) -> list[int]:
 def _numbered(program, s, seat, spec, options, number, listed=True):
     """(index, option, label) of each of `options` that a bare number names (options_numbered);
     an option holding a card `seat` cannot see is never named by one (`listed` as in _named)."""
-    if not (number.isascii() and number.isdigit()):
+    if not digits_only(number):
         return
     hidden = _unseen(program, s, seat, spec, options)
     deck = program.deck
@@ -359,6 +359,11 @@ def _numbered(program, s, seat, spec, options, number, listed=True):
         if number in label.lower().split() or \
                 any(_ranked(deck.ids[c], number) or _ranked(deck.display[c], number) for c in option_cards(spec, option)):
             yield i, option, label
+
+
+def digits_only(text: str) -> bool:
+    """ASCII digits only: other scripts' digits ('²', '٣') are no move's number."""
+    return text.isascii() and text.isdigit()
 
 
 def _ranked(name: str, number: str) -> bool:
