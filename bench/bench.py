@@ -36,7 +36,8 @@ def measure(path: str, games: int, players: int | None = None, backend: str | No
     return {"ruleset": program.name, "players": players or program.players[2], "games": games,
             "seconds": round(elapsed, 3), "games_per_s": round(games / elapsed, 1),
             "decisions_per_game": round(decisions / games, 1),
-            "decisions_per_s": round(decisions / elapsed), "us_per_decision": round(elapsed / decisions * 1e6, 1)}
+            "decisions_per_s": round(decisions / elapsed),       # a game of no decisions (war): no time per one
+            "us_per_decision": round(elapsed / decisions * 1e6, 1) if decisions else None}
 
 
 def main(argv=None) -> int:
@@ -55,7 +56,7 @@ def main(argv=None) -> int:
     print(f"{'ruleset':<14}{'players':>8}{'games':>7}{'games/s':>10}{'dec/game':>10}{'dec/s':>10}{'us/dec':>8}")
     for r in rows:
         print(f"{r['ruleset']:<14}{r['players']:>8}{r['games']:>7}{r['games_per_s']:>10}"
-              f"{r['decisions_per_game']:>10}{r['decisions_per_s']:>10}{r['us_per_decision']:>8}")
+              f"{r['decisions_per_game']:>10}{r['decisions_per_s']:>10}{r['us_per_decision'] or '-':>8}")
     return 0
 
 
