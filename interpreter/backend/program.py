@@ -13,6 +13,7 @@ from ..runtime.program import Program, StatisticSpec, TableSpec, ZoneSpec
 from ..runtime import events
 from ..runtime.tally import round_recorder
 from .expressions import Closures
+from .layout import FlowLayout, IfLayout, Span
 from .steps import TURN_BEGUN, TURN_OVER, Code, StepBuilder
 
 
@@ -23,7 +24,7 @@ def build_program(ruleset: ir.Ruleset) -> Program:
 
 def build_layout(ruleset: ir.Ruleset, closures=None):
     """(Program, StepBuilder, Code): the program, and where each step's instructions lie
-    (the builder's marks, the code's labels), for a back end that writes the same
+    (the builder's layout, backend/layout.py), for a back end that writes the same
     instructions another way (pyback/).  `closures` compiles the expressions (default:
     the closure back end's)."""
     r = ruleset
@@ -40,8 +41,8 @@ def build_layout(ruleset: ir.Ruleset, closures=None):
     per_round = [st.fn for st in stats if st.per == "round"]     # a tally's row, in declared order
     record = round_recorder(per_round) if per_round else None
     shown = [(section, name) for section, name, _ in _shown(r)]
-    b.marks["round_start_hook"] = events.round_started(shown)
-    b.marks["round_end_hook"] = events.round_ended(shown, record)
+    b.layout.round_started = events.round_started(shown)
+    b.layout.round_ended = events.round_ended(shown, record)
     _flow(b, r.flow)
     for name, label in procs.items():
         code.place(label)
@@ -69,51 +70,52 @@ def build_layout(ruleset: ir.Ruleset, closures=None):
         seat_names=r.seat_names, statistics=stats, real=r.real, rules_text=r.rules_text, rules_path=r.rules_path,
         facts=r.facts, round_name=r.round_name, guide=r.guide,
         table=tuple(TableSpec(t.name, t.label, t.per_player, b.fn_of(t.value), t.value.type) for t in r.table))
-    program.points = _points(b, code, r.events)
-    b.marks["dispatch"] = {name: code.labels[label] for name, label in dispatch.items()}
-    b.marks["procs"] = {name: code.labels[label] for name, label in procs.items()}
+    program.points = _points(b, r.events)
+    layout = b.layout
+    layout.dispatch = {name: code.labels[label] for name, label in dispatch.items()}
+    layout.procs = {name: code.labels[label] for name, label in procs.items()}
+    layout.calls = [(pc, code.labels[label]) for pc, label in b.call_labels]
     return program, b, code
 
 
 def _flow(b: StepBuilder, flow: ir.Flow):
     """The game: setup, rounds until `until`, then the end steps.  The round's hooks
-    (b.marks) note its start and end in the account; the end's hook also keeps the round's
+    (b.layout) note its start and end in the account; the end's hook also keeps the round's
     statistics, after its round_end triggers, in the step that tests `until`."""
-    code = b.code
+    code, layout = b.code, b.layout
     end, round_top, round_end = code.label(), code.label(), code.label()
-    m = b.marks["flow"] = {"end": end, "round_top": round_top, "round_end": round_end}
-    code.emit(vm.push_scope("game", end), ("flow",))
+    start = code.emit(vm.push_scope("game", end), ("flow",))
     b.steps(flow.setup)
     code.place(round_top)
-    code.emit(vm.push_scope("round", round_end, b.marks["round_start_hook"]), ("flow", "round"))
-    m["start_call"] = b.emit_event("round_start", {}, ("flow", "round"))
+    top = code.emit(vm.push_scope("round", round_end, layout.round_started), ("flow", "round"))
+    start_call = b.emit_event("round_start", {}, ("flow", "round"))
     b.steps(flow.round)
     code.place(round_end)
-    code.emit(vm.pop_scope(), ("flow", "round"))
-    m["end_call"] = b.emit_event("round_end", {}, ("flow", "round"))
-    until = vm.jump_unless_after(b.marks["round_end_hook"], b.fn_of(flow.until), round_top)
-    m["until"] = code.emit(until, ("flow", "until"))
+    ended = code.emit(vm.pop_scope(), ("flow", "round"))
+    end_call = b.emit_event("round_end", {}, ("flow", "round"))
+    until = code.emit(vm.jump_unless_after(layout.round_ended, b.fn_of(flow.until), round_top), ("flow", "until"))
     code.place(end)
-    code.emit(vm.pop_scope(), ("flow",))
+    over = code.emit(vm.pop_scope(), ("flow",))
     b.steps(flow.end)
-    m["halt"] = code.emit(vm.halt(), ("flow",))
+    halt = code.emit(vm.halt(), ("flow",))
+    layout.flow = FlowLayout(Span(start, halt + 1), start, top, start_call, ended, end_call, until, over, halt)
 
 
-def _points(b: StepBuilder, code: Code, events: dict) -> dict:
+def _points(b: StepBuilder, events: dict) -> dict:
     """Where a scenario may stop the rules (engine.run_to): name -> ((pc, span), ...), the pcs
     the flow comes to there, each through its span (engine.comes_from).
     The game and a round start before anything of theirs runs (its triggers included), a
     turn once its player is current; a turn, a round and an event of the ruleset end once
     their triggers have answered; ("before", id) and ("after", id) are the two ends of the
     step with that id."""
-    found = b.marks.get("points", {})
-    flow = b.marks["flow"]
+    found = b.layout.points
+    flow = b.layout.flow
     points = {name: tuple(pcs) for name, pcs in found.items() if isinstance(name, tuple)}
     points.update({name: tuple(pcs) for name, pcs in found.items()
                    if isinstance(name, str) and not name.startswith("#") and name not in BUILT_IN})
     points.update({name: () for name in events if name not in points and name not in BUILT_IN})   # never raised
-    points.update(game_start=((0, None),), round_start=((code.labels[flow["round_top"]], None),),
-                  round_end=((flow["until"], None),), turn_start=tuple(found.get(TURN_BEGUN, ())),
+    points.update(game_start=((flow.start, None),), round_start=((flow.round_top, None),),
+                  round_end=((flow.until, None),), turn_start=tuple(found.get(TURN_BEGUN, ())),
                   turn_end=tuple(found.get(TURN_OVER, ())))
     return points
 
@@ -122,11 +124,14 @@ BUILT_IN = ("round_start", "round_end", "turn_start", "turn_end")
 
 
 def _trigger(b: StepBuilder, t: ir.Trigger):
-    skip = b.code.label()
+    """A trigger: its `when` tested (laid out as an `if` with no `else`), its body."""
+    skip, start = b.code.label(), len(b.code.factories)
+    test = None
     if t.when is not None:
-        b.marks[id(t)] = b.code.emit(vm.jump_unless(b.fn_of(t.when), skip), t.path + ("when",))
+        test = b.code.emit(vm.jump_unless(b.fn_of(t.when), skip), t.path + ("when",))
     b.steps(t.body)
     b.code.place(skip)
+    b.layout.triggers[id(t)] = IfLayout(Span(start, len(b.code.factories)), test)
 
 
 def _shown(r: ir.Ruleset) -> list:

@@ -9,11 +9,14 @@ here can fail, and nothing is reported.
 from __future__ import annotations
 
 from ..lang import ir
-from ..lang.types import CARD, NUM, STR, elem_of, holds_cards, list_of
+from ..lang.types import CARD, holds_cards, list_of
 from ..runtime import effects, vm
 from ..runtime.program import ChoiceSpec
 from ..lang.values import shower
 from .expressions import Closures
+from .layout import (AmongLayout, CallLayout, ChoiceLayout, EffectLayout, EmitLayout, ExitLayout, ForEachLayout,
+                     IfLayout, Layout, RepeatLayout, RequestLayout, Span, TurnsLayout, WhileLayout, size_check,
+                     unset_names)
 from .texts import bound_text, template
 
 CARD_TYPES = (CARD, list_of(CARD))
@@ -49,13 +52,6 @@ class Code:
         return [f(pc, at) for pc, f in enumerate(self.factories)]
 
 
-def unset_names(s: ir.ChooseAmong) -> tuple:
-    """The names a choice among kinds binds for the steps after it (a choice of one kind with
-    no steps of its own): null where no option is legal and `otherwise` runs."""
-    kinds = s.alternatives
-    return tuple(n for n, _, _ in kinds[0].names) if len(kinds) == 1 and kinds[0].body is None else ()
-
-
 class StepBuilder:
     """Emits steps into `code`; collects the choices and what a planning bot needs to know
     about the names that hold cards (card_locals, card_cursors, card_scopes)."""
@@ -68,7 +64,8 @@ class StepBuilder:
         self.procs = procs              # procedure -> label
         self.choices: list[ChoiceSpec] = []
         self.card_locals, self.card_cursors, self.card_scopes = set(), set(), {}
-        self.marks = {}                 # id(step) -> where its instructions are (for pyback/)
+        self.layout = Layout()          # where each step's instructions lie (backend/layout.py)
+        self.call_labels = []           # (pc of a call, label of what it calls)
         self.named = {id(node): sid for sid, node in (step_ids or {}).items()}    # id(step) -> its id
 
     def steps(self, steps):
@@ -78,18 +75,19 @@ class StepBuilder:
             if sid is not None:         # a step with an id starts and ends an instruction of its own
                 self._flush(batch)
                 batch = []
-            self.marks[("start", id(step))] = len(self.code.factories)
+            start = len(self.code.factories)
             if isinstance(step, ir.Effect):
-                self.marks[id(step)] = (len(self.code.factories), len(batch))
+                self.layout.note(step, EffectLayout(Span(start, start + 1), start, len(batch)))
                 batch.append((getattr(self, "_fx_" + type(step).__name__)(step), step.path))
             else:
                 self._flush(batch)
                 batch = []
-                getattr(self, "_cf_" + type(step).__name__)(step)
+                start = len(self.code.factories)
+                self.layout.note(step, getattr(self, "_cf_" + type(step).__name__)(step, start))
             if sid is not None:
                 self._flush(batch)
                 batch = []
-                start, end = self.marks[("start", id(step))], len(self.code.factories)
+                end = len(self.code.factories)
                 inside = (start, end, True) if end > start else None     # (a step the options leave empty)
                 self.point(("before", sid), start, (start, end, False) if end > start else None)
                 self.point(("after", sid), end, inside)
@@ -99,7 +97,7 @@ class StepBuilder:
         """Note that the flow is at point `name` when it comes to `pc` through `span`
         (engine.comes_from): a scenario may stop the rules there (engine.run_to).  Steps an
         option rules out note nothing."""
-        self.marks.setdefault("points", {}).setdefault(name, []).append((pc, span))
+        self.layout.points.setdefault(name, []).append((pc, span))
 
     def _flush(self, batch):
         if batch:
@@ -132,7 +130,7 @@ class StepBuilder:
             at = len(self.code.factories)
             self.point(name, at + 1, (at, at + 1, True))        # once its triggers have answered
             pc = self.code.emit(vm.call(self.dispatch[name], payload), path)
-            self.marks.setdefault("calls", []).append((pc, self.dispatch[name]))
+            self.call_labels.append((pc, self.dispatch[name]))
             self._note_card_scope(pc + 1, holding)
             return pc
         return None
@@ -203,19 +201,23 @@ class StepBuilder:
     def _fx_Redirect(self, s: ir.Redirect):
         return effects.redirect(self.fn_of(s.to))
 
-    # -- control flow -----------------------------------------------------------------
-    def _cf_Exit(self, s: ir.Exit):
-        self.marks[id(s)] = {"pc": self.code.emit(vm.exit_to(s.to), s.path)}
+    # -- control flow: each method lays its step out from pc `start` and returns its record ------
+    def _span(self, start) -> Span:
+        return Span(start, len(self.code.factories))
 
-    def _cf_If(self, s: ir.If):
+    def _cf_Exit(self, s: ir.Exit, start):
+        pc = self.code.emit(vm.exit_to(s.to), s.path)
+        return ExitLayout(self._span(start), pc)
+
+    def _cf_If(self, s: ir.If, start):
         code = self.code
         if s.fixed is not None:
             live, dead = (s.then, s.else_) if s.fixed else (s.else_, s.then)
             self._dead(dead or ())
             self.steps(live or ())
-            return
+            return IfLayout(self._span(start), None)
         other, end = code.label(), code.label()
-        self.marks[id(s)] = {"pc": code.emit(vm.jump_unless(self.fn_of(s.cond), other), s.path + ("if",))}
+        test = code.emit(vm.jump_unless(self.fn_of(s.cond), other), s.path + ("if",))
         self.steps(s.then)
         if s.else_ is not None:
             code.emit(vm.jump(end), s.path)
@@ -223,78 +225,79 @@ class StepBuilder:
         if s.else_ is not None:
             self.steps(s.else_)
         code.place(end)
+        return IfLayout(self._span(start), test)
 
     def _dead(self, steps):
         """Steps an option rules out are built apart and thrown away, as they always were:
         their choices keep their numbers, and what they note of cards stays noted."""
-        real, marks = self.code, self.marks
-        self.code, self.marks = Code(), {}      # nor do they mark anything (calls included)
+        real, layout, calls = self.code, self.layout, self.call_labels
+        self.code, self.layout, self.call_labels = Code(), Layout(), []     # nor are they laid out (calls included)
         try:
             self.steps(steps)
         finally:
-            self.code, self.marks = real, marks
+            self.code, self.layout, self.call_labels = real, layout, calls
 
-    def _cf_Repeat(self, s: ir.Repeat):
+    def _cf_Repeat(self, s: ir.Repeat, start):
         top = self.code.label()
         self.code.place(top)
         self.steps(s.body)
-        pc = self.code.emit(vm.jump_unless(self.fn_of(s.until), top), s.path + ("until",))
-        self.marks[id(s)] = {"top": top, "pc": pc}
+        until = self.code.emit(vm.jump_unless(self.fn_of(s.until), top), s.path + ("until",))
+        return RepeatLayout(self._span(start), self.code.labels[top], until)
 
-    def _cf_While(self, s: ir.While):
+    def _cf_While(self, s: ir.While, start):
         code = self.code
         top, end = code.label(), code.label()
         code.place(top)
-        pc = code.emit(vm.jump_unless(self.fn_of(s.cond), end), s.path + ("while",))
-        self.marks[id(s)] = {"top": top, "pc": pc}
+        test = code.emit(vm.jump_unless(self.fn_of(s.cond), end), s.path + ("while",))
         self.steps(s.body)
         code.emit(vm.jump(top), s.path)
         code.place(end)
+        return WhileLayout(self._span(start), test)
 
-    def _cf_ForEach(self, s: ir.ForEach):
+    def _cf_ForEach(self, s: ir.ForEach, start):
         code = self.code
         top, end = code.label(), code.label()
         key = f"#{len(code.factories)}"
         if holds_cards(s.elem_type):
             self.card_cursors.add(key)
-        start = code.emit(vm.iter_start(key, self.fn_of(s.items)), s.path + ("in",))
+        first = code.emit(vm.iter_start(key, self.fn_of(s.items)), s.path + ("in",))
         code.place(top)
-        code.emit(vm.iter_next(key, s.var, end), s.path + ("for_each",))
-        self.marks[id(s)] = {"top": top, "pc": start, "key": key}
+        nxt = code.emit(vm.iter_next(key, s.var, end), s.path + ("for_each",))
         self.bind(s.var, s.elem_type)
         self.steps(s.body)
         code.emit(vm.jump(top), s.path)
         code.place(end)
+        return ForEachLayout(self._span(start), first, nxt, key)
 
-    def _cf_Turns(self, s: ir.Turns):
+    def _cf_Turns(self, s: ir.Turns, start):
         code = self.code
         p = s.path
-        start, top, turn_end, end = code.label(), code.label(), code.label(), code.label()
-        code.place(start)
+        begin, top, turn_end, end = code.label(), code.label(), code.label(), code.label()
+        code.place(begin)
         key = f"#{len(code.factories)}"
-        m = self.marks[id(s)] = {"top": top, "turn_end": turn_end, "key": key, "pc": len(code.factories)}
         if s.order is not None:
-            code.emit(vm.iter_start(key, self.fn_of(s.order)), p)
+            first = code.emit(vm.iter_start(key, self.fn_of(s.order)), p)
             code.place(top)
-            code.emit(vm.turns_order_check(key, self.fn(s.until), end, turn_end), p)
+            check = code.emit(vm.turns_order_check(key, self.fn(s.until), end, turn_end), p)
         else:
-            code.emit(vm.turns_start(key, self.fn(s.first), self.fn(s.count)), p)
+            first = code.emit(vm.turns_start(key, self.fn(s.first), self.fn(s.count)), p)
             code.place(top)
-            code.emit(vm.turns_check(key, self.fn(s.until), end, turn_end), p)
+            check = code.emit(vm.turns_check(key, self.fn(s.until), end, turn_end), p)
         self.point(TURN_BEGUN, len(code.factories))
-        m["start_call"] = self.emit_event("turn_start", {}, p, s.holding)
+        start_call = self.emit_event("turn_start", {}, p, s.holding)
         self.steps(s.body)
         code.place(turn_end)
-        code.emit(vm.pop_scope(), p)
-        m["end_call"] = self.emit_event("turn_end", {}, p, s.holding)
+        ended = code.emit(vm.pop_scope(), p)
+        end_call = self.emit_event("turn_end", {}, p, s.holding)
         self.point(TURN_OVER, len(code.factories))
         if s.order is not None:
-            code.emit(vm.turns_again(start, top), p)
+            nxt = code.emit(vm.turns_again(begin, top), p)
         else:
-            code.emit(vm.turns_next(self.fn(s.next), top, start), p)
+            nxt = code.emit(vm.turns_next(self.fn(s.next), top, begin), p)
         code.place(end)
+        return TurnsLayout(self._span(start), first, check, start_call, ended, end_call, nxt, key)
 
-    def _cf_Choose(self, s: ir.Choose):
+    def _cf_Choose(self, s: ir.Choose, start):
         code = self.code
         self.bind(s.var, s.elem_type)
         cid = len(self.choices)
@@ -306,15 +309,15 @@ class StepBuilder:
         where, memo = self.closures.condition(s.where, s.var) if s.where is not None else (None, False)
         pc = code.emit(vm.choose(cid, self.fn_of(s.options), s.var, where, self.fn(s.by),
                                  otherwise if s.otherwise is not None else None, memo, (s.var,)), s.path)
-        self.marks[id(s)] = {"pc": pc, "cid": cid}
         self._note_card_scope(pc + 1, s.holding)
         if s.otherwise is not None:
             code.emit(vm.jump(end), s.path)
             code.place(otherwise)
             self.steps(s.otherwise)
             code.place(end)
+        return ChoiceLayout(self._span(start), pc, pc + 1, cid)
 
-    def _cf_ChooseAmong(self, s: ir.ChooseAmong):
+    def _cf_ChooseAmong(self, s: ir.ChooseAmong, start):
         """The choice (its options [kind, value, ...] in the local PICK), then the pick: the
         option's names bound, a jump to its kind's steps; each kind's steps end in a jump
         past the others."""
@@ -329,10 +332,9 @@ class StepBuilder:
         options = self.among_options(s)
         pc = code.emit(vm.choose(cid, options, PICK, None, self.fn(s.by),
                                  otherwise if s.otherwise is not None else None, unset=unset_names(s)), s.path)
-        self.marks[id(s)] = {"pc": pc, "cid": cid, "options": options}
         self._note_card_scope(pc + 1, s.holding)
         starts = [code.label() if a.body is not None else end for a in kinds]
-        code.emit(vm.pick(PICK, [([n for n, _, _ in a.names], at) for a, at in zip(kinds, starts)]), s.path)
+        pick = code.emit(vm.pick(PICK, [([n for n, _, _ in a.names], at) for a, at in zip(kinds, starts)]), s.path)
         for a, at in zip(kinds, starts):
             if a.body is not None:
                 code.place(at)
@@ -342,6 +344,7 @@ class StepBuilder:
             code.place(otherwise)
             self.steps(s.otherwise)
         code.place(end)
+        return AmongLayout(self._span(start), pc, pick, cid, options)
 
     def among_options(self, s: ir.ChooseAmong, legal_only=True):
         """fn(state, locals) -> the options of a choice among kinds (shared with pyback/)."""
@@ -388,34 +391,34 @@ class StepBuilder:
             return lambda s, l, v: show(s, v)
         return self._bound_text(s.label, s.var)
 
-    def _cf_Emit(self, s: ir.Emit):
-        self.marks[id(s)] = {"pc": self.emit_event(s.event, {k: self.fn_of(e) for k, e in s.payload}, s.path, s.holding)}
+    def _cf_Emit(self, s: ir.Emit, start):
+        call = self.emit_event(s.event, {k: self.fn_of(e) for k, e in s.payload}, s.path, s.holding)
+        return EmitLayout(self._span(start), call)
 
-    def _cf_Request(self, s: ir.Request):
+    def _cf_Request(self, s: ir.Request, start):
         code = self.code
         if s.piece is not None:
             self.bind("piece", s.piece_type)
         top, answer, end = code.label(), code.label(), code.label()
-        start = code.emit(vm.request_start(self.fn_of(s.src), self.fn_of(s.dst)), s.path)
+        first = code.emit(vm.request_start(self.fn_of(s.src), self.fn_of(s.dst)), s.path)
         code.place(top)
-        pc = code.emit(vm.request_ask(self.dispatch.get(s.event), self.fn(s.piece)), s.path)
+        ask = code.emit(vm.request_ask(self.dispatch.get(s.event), self.fn(s.piece)), s.path)
         if s.event in self.dispatch:
-            self.marks.setdefault("calls", []).append((pc, self.dispatch[s.event]))
-            self.point(s.event, pc + 1, (pc, pc + 1, True))     # once its triggers have answered
-        self.marks[id(s)] = {"pc": start, "top": top, "end": end}
-        self._note_card_scope(pc + 1, s.holding)
-        code.emit(vm.request_check(s.var, answer, top, end), s.path)
+            self.call_labels.append((ask, self.dispatch[s.event]))
+            self.point(s.event, ask + 1, (ask, ask + 1, True))     # once its triggers have answered
+        self._note_card_scope(ask + 1, s.holding)
+        check = code.emit(vm.request_check(s.var, answer, top, end), s.path)
         code.place(answer)
         self.steps(s.answer)
         code.emit(vm.request_done(s.var), s.path)
         code.place(end)
+        return RequestLayout(self._span(start), first, ask, check, code.labels[end])
 
-    def _cf_Call(self, s: ir.Call):
+    def _cf_Call(self, s: ir.Call, start):
         pc = self.code.emit(vm.call(self.procs[s.procedure], {k: self.fn_of(e) for k, e in s.args}), s.path)
-        self.marks[id(s)] = {"pc": pc}
-        self.marks.setdefault("calls", []).append((pc, self.procs[s.procedure]))
+        self.call_labels.append((pc, self.procs[s.procedure]))
         self._note_card_scope(pc + 1, s.holding)
-
+        return CallLayout(self._span(start), pc)
 
     def _ref(self, ref: ir.ZoneRef):
         """fn(state, locals) -> (zone name, owner or None)."""
@@ -445,20 +448,9 @@ class StepBuilder:
         if isinstance(t, ir.Current):
             return effects.set_current(v)
         if isinstance(t, ir.GlobalVar):
-            return effects.add_global(t.name, v) if add else effects.set_global(t.name, v, _kind(t.type))
+            return effects.add_global(t.name, v) if add else effects.set_global(t.name, v, size_check(t.type))
         owner = self.fn_of(t.owner)
-        return effects.add_player(t.name, owner, v) if add else effects.set_player(t.name, owner, v, _kind(t.type))
-
-
-def _kind(typ) -> str | None:
-    """Which size check a stored value of type `typ` needs (see limits.py)."""
-    if typ == NUM:
-        return "number"
-    if typ == STR:
-        return "string"
-    if elem_of(typ) is not None:
-        return "list"
-    return None
+        return effects.add_player(t.name, owner, v) if add else effects.set_player(t.name, owner, v, size_check(t.type))
 
 
 def _sequence(fns):

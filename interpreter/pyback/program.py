@@ -1,5 +1,5 @@
 """Stage 3, the generated back end: the Program of a checked ruleset with its steps written
-as Python source (pyback/steps.py) and its expressions as Python expressions
+as Python source (pyback/generator.py) and its expressions as Python expressions
 (pyback/expressions.py), laid out exactly as the closure back end lays it out."""
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ from ..backend.program import build_layout, build_program
 from ..lang import ir
 from ..runtime.program import Program
 from .expressions import Source
-from .steps import Generator, TooMuchCode
+from .generator import Generator
+from .writer import TooMuchCode
 
 
 class _Parts:
@@ -40,7 +41,8 @@ def build_generated(ruleset: ir.Ruleset) -> Program:
 def _generated(ruleset: ir.Ruleset) -> Program:
     source = Source(ruleset.symbols)
     program, builder, code = build_layout(ruleset, _Parts(source))
-    generator = Generator(ruleset, program, builder, code, source)
+    builder.layout.verify(code.factories)       # the layout's records name the instructions they hold
+    generator = Generator(ruleset, program, builder, source)
     entries, text = generator.build()
     program.switch_at = generator.switch_at
     program.left_out = generator.left_out
