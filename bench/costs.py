@@ -13,8 +13,8 @@ import sys
 import time
 
 from interpreter import apply, load_program, new_game
-from interpreter.play.agents import Decision, MonteCarloAgent
-from interpreter.play.simulation import simulate
+from interpreter.playing.agents import Decision, MonteCarloAgent
+from interpreter.lab.simulation import simulate
 from interpreter.runtime.engine import determinize
 from interpreter.runtime.state import Rng
 

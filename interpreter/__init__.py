@@ -6,9 +6,12 @@ The package is laid out by stage, in the order a ruleset goes through them:
     lang/     the expression language (grammar, syntax trees, types) and the typed
               intermediate form of a ruleset (ir.py)
     check/    the JSON Schema, the deck, names, types and steps (the checker), into ir.py
-    backend/  turn a checked ruleset (ir.py) into closures and VM instructions
+    closures/ turn a checked ruleset (ir.py) into closures and VM instructions
+    generated/ ... or the same instructions written as Python source (the default)
     runtime/  the Program, the game state, the VM, effects, views (plain data)
-    play/     agents, tables, simulation, records, scenarios
+    playing/  bots and people at a table, one game to its end, records
+    lab/      simulation, comparison, statistics, reports, plots, outputs, cluster
+    authoring/ scenarios, diff, starter overlays, validation, the rules as text
     cli/      the `interpret` command and what a person reads at a terminal
     api/      a ruleset as a game for learning and search code (docs/api.md)
     envs/     PettingZoo, Gymnasium and OpenSpiel environments (optional extras)
@@ -22,7 +25,7 @@ import importlib
 
 _EXPORTS = {
     "load_program": "pipeline", "load_program_text": "pipeline", "load_named_program": "pipeline",
-    "check_file": "play.validation", "check_players": "pipeline",
+    "check_file": "authoring.validation", "check_players": "pipeline",
     "Program": "runtime.program",
     "new_game": "runtime.engine", "apply": "runtime.engine", "labels": "runtime.engine",
     "result": "runtime.engine", "view": "runtime.engine",

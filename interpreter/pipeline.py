@@ -6,9 +6,9 @@ The functions here are the ones the package exports; the stages themselves never
 import this module."""
 from __future__ import annotations
 
-from .backend.expressions import Closures
-from .backend.program import build_program
-from .pyback.program import build_generated
+from .closures.expressions import Closures
+from .closures.program import build_program
+from .generated.program import build_generated
 from .check.expressions import ExprChecker
 from .check.ruleset import check_ruleset
 from .check.schema import findings

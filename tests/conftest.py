@@ -53,7 +53,7 @@ pipeline.load_program = interpreter.load_program = _kept_programs(pipeline.load_
 
 from interpreter import apply, labels, load_program, new_game
 from interpreter.runtime.engine import refresh
-from interpreter.play.agents import Decision, FirstAgent
+from interpreter.playing.agents import Decision, FirstAgent
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 RULESETS = ROOT / "rulesets"

@@ -12,19 +12,21 @@ import pytest
 PACKAGE = pathlib.Path(__file__).parent.parent / "interpreter"
 
 # What each part may import, besides itself and the shared modules (errors, limits, messages).
-SHARED = {"errors", "limits", "messages", "shown"}
+SHARED = {"errors", "limits", "messages", "shown", "targets"}
 ALLOWED = {
     "source": set(),
     "lang": set(),
     "check": {"source", "lang"},
-    "backend": {"lang", "runtime"},
-    "pyback": {"lang", "runtime", "backend"},      # backend: the closures it falls back on
+    "closures": {"lang", "runtime"},
+    "generated": {"lang", "runtime", "closures"},      # closures: the layout it writes, the closures it falls back on
     "runtime": set(),
-    "pipeline": {"source", "lang", "check", "backend", "pyback", "runtime"},
-    "play": {"pipeline", "source", "lang", "check", "backend", "runtime"},
-    "cli": {"pipeline", "source", "lang", "check", "backend", "runtime", "play"},
+    "pipeline": {"source", "lang", "check", "closures", "generated", "runtime"},
+    "playing": {"pipeline", "source", "lang", "check", "closures", "runtime"},
+    "lab": {"pipeline", "source", "lang", "check", "closures", "runtime", "playing"},
+    "authoring": {"pipeline", "source", "lang", "check", "closures", "runtime", "playing"},
+    "cli": {"pipeline", "source", "lang", "check", "closures", "runtime", "playing", "lab", "authoring"},
     "api": {"pipeline", "source", "lang", "runtime"},
-    "envs": {"api", "play", "runtime"},
+    "envs": {"api", "playing", "runtime"},
 }
 
 
@@ -104,7 +106,7 @@ def test_there_are_no_import_cycles():
 
 
 @pytest.mark.parametrize("module", ["interpreter.runtime", "interpreter.runtime.engine",
-                                    "interpreter.play.agents", "interpreter"])
+                                    "interpreter.playing.agents", "interpreter"])
 def test_the_run_time_stage_loads_neither_lark_nor_jsonschema(module):
     code = (f"import sys, {module}; "
             "print(sorted({m.split('.')[0] for m in sys.modules} & {'lark', 'jsonschema', 'yaml'}))")
@@ -115,9 +117,9 @@ def test_the_run_time_stage_loads_neither_lark_nor_jsonschema(module):
 def test_validating_builds_no_run_time_code(monkeypatch):
     """`interpret validate` runs the checker only: no Program, no closure, for a valid ruleset
     or a broken one.  (A shipped ruleset has no warning either: they are held to --strict.)"""
-    import interpreter.backend.expressions as closures
+    import interpreter.closures.expressions as closures
     import interpreter.pipeline as pipeline
-    from interpreter.play.validation import check_file
+    from interpreter.authoring.validation import check_file
 
     def refuse(*args, **kwargs):
         raise AssertionError("validating built run-time code")

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import inspect
 
-from interpreter.backend import functions as closure_builtins
-from interpreter.backend.expressions import Closures
+from interpreter.closures import functions as closure_builtins
+from interpreter.closures.expressions import Closures
 from interpreter.check import builtins as checked_builtins
 from interpreter.lang import expr_ir
-from interpreter.pyback.expressions import Source
+from interpreter.generated.expressions import Source
 
 NODES = [v for v in vars(expr_ir).values()
          if inspect.isclass(v) and issubclass(v, expr_ir.Node) and v not in (expr_ir.Node, expr_ir.Const)]

@@ -1,5 +1,5 @@
-"""The two back ends side by side: the closure back end (backend/program.py, the reference)
-and the generated-Python back end (pyback/program.py) must play every game identically.
+"""The two back ends side by side: the closure back end (closures/program.py, the reference)
+and the generated-Python back end (generated/program.py) must play every game identically.
 
 The generated back end lays out the same instructions as the closure back end (the same
 pcs, locals, frames, scopes and step counts), so a state is the same plain data under
@@ -429,7 +429,7 @@ def scenario_run(path) -> tuple:
     """The scenario runner's whole outcome under the back end in force: each expectation's
     result, the account, and the state the scenario ended in (or the problems of a scenario
     that cannot run)."""
-    from interpreter.play.scenario import _Run
+    from interpreter.authoring.scenario import _Run
     try:
         data, source = load_file(str(path))
         r = _Run(str(path), data, source)

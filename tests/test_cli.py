@@ -186,7 +186,7 @@ def test_a_seed_a_record_could_not_hold_is_a_usage_error():
 
 def test_simulation_is_a_library_function_too():
     from interpreter import load_program
-    from interpreter.play.simulation import simulate
+    from interpreter.lab.simulation import simulate
     report = simulate(load_program(ruleset("gnav2")), games=5, seed=3)
     shares = [e["value"] for e in report["win_share"]]
     assert report["games"] == 5 and report["seeds"] == [3, 7] and abs(sum(shares) + report["draws"]["value"] - 1) < 1e-6

@@ -7,8 +7,8 @@ import pathlib
 import pytest
 
 from interpreter import pipeline
-from interpreter.play import simulation
-from interpreter.play.compare import compare
+from interpreter.lab import simulation
+from interpreter.lab.compare import compare
 
 ray = pytest.importorskip("ray")
 RULESETS = pathlib.Path(__file__).parent.parent / "rulesets"
@@ -18,7 +18,7 @@ pytestmark = [pytest.mark.slow, pytest.mark.extras, pytest.mark.xdist_group("ray
 
 @pytest.fixture(scope="module")
 def cluster():
-    from interpreter.play.cluster import connect
+    from interpreter.lab.cluster import connect
     module = connect("local", 2)
     yield module
     module.shutdown()
@@ -60,7 +60,7 @@ def test_a_game_that_fails_on_the_cluster_raises_its_error_here(cluster, monkeyp
             raise RulesError("game 3 went wrong")
         return real(program, n, seed, *rest)
     monkeypatch.setattr(simulation, "game_row", game_row)      # here only: the workers play it fine,
-    from interpreter.play import cluster as cl                  # so make the worker's copy fail too
+    from interpreter.lab import cluster as cl                  # so make the worker's copy fail too
     monkeypatch.setattr(cl, "play_block", lambda spec, first, count, *a: [None] * count)    # sent by value
     with pytest.raises(RulesError, match="game 3 went wrong"):
         simulation.simulate(program, games=5, cluster=cluster)

@@ -23,10 +23,10 @@ import pytest
 from interpreter import load_program
 from interpreter.cli import run
 from interpreter.errors import errors_only
-from interpreter.play.agents import RandomAgent
-from interpreter.play.scenario import is_scenario
-from interpreter.play.table import play
-from interpreter.play.validation import check_file
+from interpreter.playing.agents import RandomAgent
+from interpreter.authoring.scenario import is_scenario
+from interpreter.playing.table import play
+from interpreter.authoring.validation import check_file
 from interpreter.source.loader import load_file
 
 CORPUS = pathlib.Path(__file__).parent / "compat"

@@ -172,7 +172,7 @@ procedures:
 
 def test_a_step_holding_quotes_is_shown_as_a_person_writes_it():
     """An expression of quotes ('' or 'H') reads in double quotes, not as YAML's ''''''."""
-    from interpreter.play.diff import _short
+    from interpreter.authoring.diff import _short
     assert _short({"set": {"led_suit": "''"}}) == "{set: {led_suit: \"''\"}}"
     assert _short({"if": "suit == 'H'", "then": ["x"]}) == "{if: suit == 'H', then: [x]}"      # plain where it may be
     assert _short({"log": "'a' + x"}) == "{log: \"'a' + x\"}"

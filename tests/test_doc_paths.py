@@ -12,7 +12,7 @@ DOCS = [ROOT / "README.md"] + sorted((ROOT / "docs").rglob("*.md"))
 # The folders of the repository a path may start from (and the package's own, and in the
 # wheel the folders pyproject.toml maps into it: interpreter/rulesets is rulesets/).
 TOP = {"interpreter", "rulesets", "schema", "tests", "examples", "docs", "bench", ".ci", "..",
-       "source", "lang", "check", "backend", "pyback", "runtime", "play", "cli", "api", "envs", "data"}
+       "source", "lang", "check", "backend", "generated", "runtime", "play", "cli", "api", "envs", "data"}
 OUTPUTS = {"hearts2.py", "my_hearts2.py"}      # what the docs' commands write (compile -o, a reference)
 WHEEL = {"interpreter/rulesets": "rulesets", "interpreter/examples": "examples", "interpreter/docs": "docs",
          "interpreter/schema": "schema"}

@@ -9,7 +9,7 @@ from conftest import Table, ruleset
 import pytest
 
 from interpreter import apply, load_program, new_game, view
-from interpreter.play.agents import Decision, RandomAgent
+from interpreter.playing.agents import Decision, RandomAgent
 from test_simulation import all_cards
 
 
@@ -132,7 +132,7 @@ def test_a_state_serialised_to_json_and_back_plays_on_identically(game, seed, st
 def test_option_invariant_calls_in_where_are_computed_once_per_choice(tmp_path):
     """A naive `where` (re-checking the whole hand for every option) plays exactly like the
     hand-optimised one, and the compiler memoises the call that does not depend on the option."""
-    from interpreter.backend.expressions import Closures
+    from interpreter.closures.expressions import Closures
     from interpreter.check.expressions import ExprChecker
     from interpreter.lang.types import BOOL, CARD
     text = open(ruleset("hearts2"), encoding="utf-8").read()
@@ -169,7 +169,7 @@ def test_an_imagined_game_keeps_what_the_seat_sees_and_deals_the_rest_at_random(
 
 
 def test_the_mc_bot_avoids_an_obviously_losing_card():
-    from interpreter.play.agents import Decision, MonteCarloAgent
+    from interpreter.playing.agents import Decision, MonteCarloAgent
     from test_ninety_nine_rules import nn
     t = nn(p1="5♣ 2♣ 3♣ 4♣ 6♣")
     t.state.vars["total"] = 94
@@ -180,8 +180,8 @@ def test_the_mc_bot_avoids_an_obviously_losing_card():
 
 
 def test_with_a_standing_the_mc_bot_plans_to_the_end_of_the_hand_and_wins_hearts2():
-    from interpreter.play.agents import MonteCarloAgent
-    from interpreter.play.table import play
+    from interpreter.playing.agents import MonteCarloAgent
+    from interpreter.playing.table import play
     program = load_program(ruleset("hearts2"), {"target_score": "50"})
     wins = 0
     for seed in range(3):
@@ -191,7 +191,7 @@ def test_with_a_standing_the_mc_bot_plans_to_the_end_of_the_hand_and_wins_hearts
 
 
 def test_the_mc_bot_takes_the_least_bad_option_when_every_option_scores_below_zero():
-    from interpreter.play.agents import MonteCarloAgent
+    from interpreter.playing.agents import MonteCarloAgent
 
     class Scored(MonteCarloAgent):
         def value(self, decision, option):

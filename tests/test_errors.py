@@ -18,7 +18,7 @@ from interpreter.cli import run
 from interpreter.errors import (InterpreterError, Problem, RulesError, RulesetError, UsageError, brief,
                                 format_problem)
 from interpreter.lang.syntax import ExprError, parse
-from interpreter.play.records import Divergence
+from interpreter.playing.records import Divergence
 from interpreter.pipeline import load_program_text
 from interpreter.runtime.engine import new_game
 from interpreter.source.loader import FileRefused, load_text

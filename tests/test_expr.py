@@ -12,7 +12,7 @@ from hypothesis import given, settings, strategies as st
 from interpreter.errors import RulesError
 from interpreter.lang.syntax import ExprError, parse
 from interpreter.pipeline import compile_expression
-from interpreter.backend.expressions import Closures
+from interpreter.closures.expressions import Closures
 from interpreter.check.expressions import ExprChecker
 from interpreter.lang.symbols import FunctionDef, Symbols
 from interpreter.lang.types import BOOL, NUM, STR
@@ -361,7 +361,7 @@ class SteppingRng:
 
 
 def where(symbols, text, scope, option):
-    from interpreter.backend.expressions import Closures
+    from interpreter.closures.expressions import Closures
     node = ExprChecker(symbols).check(text, scope, BOOL)
     return Closures(symbols).condition(node, option)[0]
 

@@ -12,7 +12,7 @@ import pytest
 from conftest import ROOT, option_variants, ruleset
 from interpreter import load_program, new_game
 from interpreter.cli import run
-from interpreter.pyback import cache
+from interpreter.generated import cache
 
 RULES = """name: tiny
 players: 2

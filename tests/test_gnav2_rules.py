@@ -181,7 +181,7 @@ def test_the_game_ends_and_the_higher_score_wins():                       # R21,
 
 
 def test_every_card_is_accounted_for_at_the_end():                        # issue: 36 cards
-    from interpreter.play.agents import RandomAgent
+    from interpreter.playing.agents import RandomAgent
     for seed in range(30):
         t = Table("gnav2", seed=seed).play_out(RandomAgent(seed))
         s = t.state
@@ -193,7 +193,7 @@ def test_every_card_is_accounted_for_at_the_end():                        # issu
 
 
 def test_stalemate_two_passes_alternative_plays_to_the_end():             # A9 alternative
-    from interpreter.play.agents import RandomAgent
+    from interpreter.playing.agents import RandomAgent
     for seed in range(5):
         t = Table("gnav2", seed=seed, options={"stalemate_end": "two_passes"}).play_out(RandomAgent(seed))
         assert t.over

@@ -454,7 +454,7 @@ def test_dealer_role_passes_left_skipping_the_eliminated():               # R49,
 
 @pytest.mark.parametrize("players", [2, 3, pytest.param(6, marks=pytest.mark.slow), pytest.param(20, marks=pytest.mark.slow)])
 def test_whole_games_end_cleanly_with_lives_and_tokens_conserved(players):
-    from interpreter.play.agents import RandomAgent
+    from interpreter.playing.agents import RandomAgent
     for seed in range(15):
         t = Table("gnav", seed=seed, players=players).play_out(RandomAgent(seed))
         s = t.state
@@ -469,7 +469,7 @@ def test_whole_games_end_cleanly_with_lives_and_tokens_conserved(players):
 
 def test_no_view_ever_holds_another_seats_unrevealed_piece():             # A16
     from interpreter import apply
-    from interpreter.play.agents import Decision, RandomAgent
+    from interpreter.playing.agents import Decision, RandomAgent
     for seed in range(10):
         t = Table("gnav", seed=seed, players=5)
         s, p = t.state, t.program

@@ -209,7 +209,7 @@ def test_score_one_per_heart_and_13_for_the_queen():                      # R18,
 def _finish_hand(t):
     """Play the current hand out with first-legal moves; stop at the next deal."""
     from interpreter import apply
-    from interpreter.play.agents import Decision, FirstAgent
+    from interpreter.playing.agents import Decision, FirstAgent
     hand = t.var("trick_no")
     while not t.over and not (t.var("trick_no") == 1 and hand == 13):
         hand = t.var("trick_no")
@@ -383,7 +383,7 @@ def test_seat_1_shoots_the_moon_with_every_point_live_scripted():         # R20 
 
 
 def test_no_hand_of_random_matches_has_two_shooters():                    # R20: seen with --seed 8
-    from interpreter.play.agents import RandomAgent
+    from interpreter.playing.agents import RandomAgent
     moons = 0
     for seed in range(12):
         t = Table("hearts2", seed=seed).play_out(RandomAgent(seed))

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from conftest import Table
 from interpreter import apply, view
-from interpreter.play.agents import Decision, FirstAgent
+from interpreter.playing.agents import Decision, FirstAgent
 from interpreter.runtime.engine import prompt
 
 SUITS = "♣♦♠♥"

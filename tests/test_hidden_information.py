@@ -13,12 +13,12 @@ from conftest import Table
 from test_gnav2_rules import gnav2
 
 from interpreter import apply, load_program_text, new_game, view
-from interpreter.play.agents import MonteCarloAgent, RandomAgent
-from interpreter.play.ismcts import ISMCTSAgent
+from interpreter.playing.agents import MonteCarloAgent, RandomAgent
+from interpreter.playing.ismcts import ISMCTSAgent
 from interpreter.cli import run
 from interpreter.runtime.engine import determinize
 from interpreter.runtime.state import Rng
-from interpreter.play.table import play
+from interpreter.playing.table import play
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 

@@ -32,8 +32,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from conftest import fuzz_examples, messages, value_paths
 from interpreter import limits
-from interpreter.play import records
-from interpreter.play.targets import OutputFailed
+from interpreter.playing import records
+from interpreter.targets import OutputFailed
 from interpreter.cli import run
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -540,7 +540,7 @@ def test_resume_passes_over_special_files_in_the_records_folder(tmp_path):
 # -- the compiled-code cache: nothing is read back from disk ----------------------------------
 # Generated code is compiled once per process and kept in memory only: a code object read
 # back from a file would run whatever was planted there, and the disk saved 30 to 60 ms a
-# run (pyback/cache.py).  Where a disk cache kept its files is computable for any source.
+# run (generated/cache.py).  Where a disk cache kept its files is computable for any source.
 
 def _where_a_disk_cache_kept(root, source, filename="<t>", mode="exec"):
     """The files a disk cache of compiled code kept for `source`: under INTERPRETER_CACHE,
@@ -562,7 +562,7 @@ def _cache_env(root):
 @pytest.mark.parametrize("setting", ["INTERPRETER_CACHE", "XDG_CACHE_HOME"])
 def test_a_code_object_planted_where_a_cache_was_is_never_run(tmp_path, monkeypatch, setting):
     import marshal
-    from interpreter.pyback import cache
+    from interpreter.generated import cache
     source = "planted = False\n"
     for path in _where_a_disk_cache_kept(tmp_path, source):
         path.write_bytes(marshal.dumps(compile("planted = True\n", "<planted>", "exec")))
@@ -585,7 +585,7 @@ def test_a_fifo_or_a_link_to_dev_zero_where_a_cache_was_is_not_opened(tmp_path):
         os.mkfifo(path)
     for path in _where_a_disk_cache_kept(tmp_path, zero):
         path.symlink_to("/dev/zero")
-    script = ("from interpreter.pyback import cache\nns = {}\n"
+    script = ("from interpreter.generated import cache\nns = {}\n"
               f"exec(cache.compiled({fifo!r}, '<t>'), ns)\nexec(cache.compiled({zero!r}, '<t>'), ns)\n"
               "print(ns['a'] + ns['b'])\n")
     for setting in ("INTERPRETER_CACHE", "XDG_CACHE_HOME"):

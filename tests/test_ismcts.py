@@ -1,4 +1,4 @@
-"""The ISMCTS bot (play/ismcts.py): it plans on imagined deals, as the mc bot does, and
+"""The ISMCTS bot (playing/ismcts.py): it plans on imagined deals, as the mc bot does, and
 plays at the terminal, in simulations and in records."""
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ from conftest import ruleset
 from test_cli import call
 
 from interpreter import load_program
-from interpreter.play.agents import Decision, RandomAgent
-from interpreter.play.ismcts import ISMCTSAgent
-from interpreter.play.table import play
+from interpreter.playing.agents import Decision, RandomAgent
+from interpreter.playing.ismcts import ISMCTSAgent
+from interpreter.playing.table import play
 
 
 def test_the_ismcts_bot_avoids_an_obviously_losing_card():

@@ -12,8 +12,9 @@ import pytest
 from interpreter import pipeline
 from interpreter.cli.main import run
 from interpreter.errors import RulesetError
-from interpreter.play import simulation, statistics
-from interpreter.play.compare import compare
+from interpreter.lab import simulation
+from interpreter.lab import statistics
+from interpreter.lab.compare import compare
 
 RULESETS = pathlib.Path(__file__).parent.parent / "rulesets"
 NINETY_NINE = str(RULESETS / "ninety_nine.yaml")

@@ -13,8 +13,10 @@ import pytest
 
 from interpreter import pipeline
 from interpreter.cli.main import run
-from interpreter.play import reports, simulation, statistics
-from interpreter.play.compare import compare
+from interpreter.lab import reports
+from interpreter.lab import simulation
+from interpreter.lab import statistics
+from interpreter.lab.compare import compare
 
 # The winner is drawn at random, every seat alike: a game fair by construction.  Five dice
 # are rolled besides, each a statistic; `spin: twice` rolls one die more first, so that every

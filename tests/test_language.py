@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from interpreter import RulesetError, apply, load_program_text, new_game, view
-from interpreter.play.agents import Decision, FirstAgent
+from interpreter.playing.agents import Decision, FirstAgent
 
 GAME = """
 name: features

@@ -1,4 +1,4 @@
-"""The layout contract between the back ends (interpreter/backend/layout.py): the closure
+"""The layout contract between the back ends (interpreter/closures/layout.py): the closure
 back end notes where each step's instructions lie, in one record per step, and the generated
 back end reads only those records.  A layout that one side changes and the other does not
 follow fails when the program is built, not as a divergence in random play."""
@@ -9,9 +9,9 @@ import dataclasses
 import pytest
 
 from conftest import RULESETS
-from interpreter.backend import layout as lay
-from interpreter.backend.program import build_layout
-from interpreter.backend.steps import StepBuilder
+from interpreter.closures import layout as lay
+from interpreter.closures.program import build_layout
+from interpreter.closures.steps import StepBuilder
 from interpreter.check.ruleset import check_ruleset
 from interpreter.lang import ir
 from interpreter.pipeline import compile_ruleset
@@ -83,31 +83,31 @@ def test_a_step_nested_in_another_lies_within_its_span():
 
 
 def test_a_pc_outside_its_steps_span_is_refused_as_the_record_is_made():
-    with pytest.raises(lay.LayoutMismatch, match="TurnsLayout.next = 9 outside"):
+    with pytest.raises(AssertionError, match="TurnsLayout.next = 9 outside"):
         lay.TurnsLayout(lay.Span(0, 9), start=0, check=1, turn_end=5, next=9, key="#0")
 
 
 def test_a_decision_goes_on_at_the_instruction_after_it():
-    with pytest.raises(lay.LayoutMismatch, match="vm.choose"):
+    with pytest.raises(AssertionError, match="vm.choose"):
         lay.ChoiceLayout(lay.Span(0, 4), ask=0, resume=2, cid=0)
 
 
 def test_reading_a_step_as_another_kind_is_refused():
     r, layout, _ = _laid("gnav")
     turns = next(s for s in _all_steps(r) if isinstance(s, ir.Turns))
-    with pytest.raises(lay.LayoutMismatch, match="laid out as TurnsLayout, read as ChoiceLayout"):
+    with pytest.raises(AssertionError, match="laid out as TurnsLayout, read as ChoiceLayout"):
         layout.of(turns, lay.ChoiceLayout)
 
 
 def test_a_turns_layout_the_generated_back_end_does_not_follow_fails_at_build(monkeypatch):
-    """The closure back end moving the turn's last instruction (what a change to _cf_Turns
+    """The closure back end moving the turn's last instruction (what a change to lay_Turns
     could do) is caught by the record's named instruction, before any game is played."""
-    made = StepBuilder._cf_Turns
+    made = StepBuilder.lay_Turns
 
     def moved(self, s, start):
         record = made(self, s, start)
         return dataclasses.replace(record, next=record.turn_end)       # `next` names a pop_scope now
-    monkeypatch.setattr(StepBuilder, "_cf_Turns", moved)
-    with pytest.raises(lay.LayoutMismatch, match="TurnsLayout.next: pc .* holds pop_scope, not turns_again or turns_next"):
+    monkeypatch.setattr(StepBuilder, "lay_Turns", moved)
+    with pytest.raises(AssertionError, match="TurnsLayout.next: pc .* holds pop_scope, not turns_again or turns_next"):
         compile_ruleset(*load_rules(str(RULESETS / "gnav2.yaml")), backend="generated")
 

@@ -7,7 +7,7 @@ one card at a time from the dealer's left, and `turnup` is the next card. Most t
 from __future__ import annotations
 
 from conftest import Table
-from interpreter.play.agents import FirstAgent
+from interpreter.playing.agents import FirstAgent
 from interpreter.runtime.engine import prompt, refusal
 
 

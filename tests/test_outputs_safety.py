@@ -22,7 +22,7 @@ import time
 import pytest
 
 from interpreter.cli import run
-from interpreter.play import records
+from interpreter.playing import records
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 NINETY_NINE = ROOT / "rulesets" / "ninety_nine.yaml"
@@ -373,7 +373,7 @@ def test_two_resumes_at_once_the_second_is_refused_and_ctrl_c_frees_the_record(t
 def test_a_whole_file_is_never_renamed_over_something_put_there_after_the_check(tmp_path):
     """The target is looked at again just before the rename: a FIFO made there while the
     file was being written stays a FIFO, the write fails in one line, no temporary file is left."""
-    from interpreter.play.targets import Output, OutputFailed, write_file
+    from interpreter.targets import Output, OutputFailed, write_file
     target = tmp_path / "rows.csv"
     output = Output("--csv", str(target), "the rows")
 

@@ -10,7 +10,7 @@ import yaml
 
 from conftest import value_paths
 from interpreter.errors import RulesetError
-from interpreter.play.validation import check_file
+from interpreter.authoring.validation import check_file
 from interpreter.source.loader import load_file
 from interpreter.source.overlay import combine
 

@@ -222,7 +222,7 @@ def test_there_are_three_house_rules_for_each_seed_game():
 
 @pytest.mark.parametrize("example", EXAMPLES, ids=[p.stem for p in EXAMPLES])
 def test_each_example_house_rule_is_short_validates_plays_passes_its_scenario_and_compares(example):
-    from interpreter.play.scenario import run_file
+    from interpreter.authoring.scenario import run_file
     assert len(example.read_text().splitlines()) <= 25
     program = pipeline.load_program(str(example))
     s = new_game(program, seed=1, log=False)

@@ -92,7 +92,7 @@ def test_resume_without_a_file_takes_the_latest_unfinished_game(tmp_path, monkey
     assert code == 0
     _call("ninety_nine", "--seed", "5", "--human", "1", "--bot", "random", "--record", str(tmp_path / "open.json"), stdin="1\n")
     assert (tmp_path / "open.json").exists()        # the person left after one move: the game is unfinished
-    from interpreter.play.records import latest_unfinished
+    from interpreter.playing.records import latest_unfinished
     assert latest_unfinished() == str(tmp_path / "open.json")
 
 
@@ -165,7 +165,7 @@ def test_a_forced_move_is_played_for_the_person_unless_they_ask(tmp_path):
 def test_public_cards_of_another_player_are_listed_however_many():
     from interpreter import load_program, new_game
     from interpreter.cli.terminal import view_printer
-    from interpreter.play.agents import Decision
+    from interpreter.playing.agents import Decision
     program = load_program(str(ROOT / "rulesets" / "hearts2.yaml"))
     s = new_game(program, seed=1, log=False)
     other = 1 - s.pending[0]                        # the seat that is not deciding
@@ -372,6 +372,6 @@ def test_list_builds_no_game_and_loads_neither_the_checker_nor_the_back_ends():
     """`interpret list` is quick (well under a second): it reads the shipped files' headers."""
     probe = ("import io, sys; from interpreter.cli import run; code = run(['list'], stdout=io.StringIO()); "
              "print(code, sorted(m for m in ('interpreter.pipeline', 'interpreter.check.ruleset', "
-             "'interpreter.backend.program', 'interpreter.pyback.program', 'jsonschema', 'lark') if m in sys.modules))")
+             "'interpreter.closures.program', 'interpreter.generated.program', 'jsonschema', 'lark') if m in sys.modules))")
     done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert done.stdout.split("\n")[0] == "0 []", done.stderr

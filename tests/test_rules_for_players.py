@@ -16,7 +16,7 @@ from conftest import ruleset
 from interpreter import load_program, pipeline
 from interpreter.cli.main import run
 from interpreter.errors import RulesetError
-from interpreter.play.rules_text import rules_lines, summary_lines, wrapped
+from interpreter.authoring.rules_text import rules_lines, summary_lines, wrapped
 from interpreter.source.shipped import shipped_names
 
 GAMES = shipped_names()

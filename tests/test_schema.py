@@ -148,7 +148,7 @@ def test_a_control_steps_keys_are_the_compilers(kind, needed, allowed):
 
 
 def _keys_read(method) -> set[str]:
-    """The keys an _fx_ method reads from its step's value `a`: a["k"], a.get("k"), "k" in a."""
+    """The keys an _check_effect_ method reads from its step's value `a`: a["k"], a.get("k"), "k" in a."""
     keys = set()
     for node in ast.walk(ast.parse(inspect.getsource(method).strip().replace("\n    ", "\n"))):
         if isinstance(node, ast.Subscript) and getattr(node.value, "id", None) == "a":
@@ -177,7 +177,7 @@ def test_an_effects_keys_are_the_ones_the_compiler_reads(kind):
     definition = DEFS[f"{kind}_step"]
     assert [k for k in definition["properties"] if k != "id"] == [kind] and definition["required"] == [kind]
     value = definition["properties"][kind]
-    read = _keys_read(getattr(StepChecker, f"_fx_{kind}"))
+    read = _keys_read(getattr(StepChecker, f"_check_effect_{kind}"))
     if value.get("additionalProperties") not in (None, False):      # set, add: any variable name
         assert read == set()
     else:

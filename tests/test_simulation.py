@@ -12,7 +12,7 @@ import signal
 import pytest
 
 from interpreter import apply, load_program, new_game
-from interpreter.play.agents import Decision, RandomAgent
+from interpreter.playing.agents import Decision, RandomAgent
 from conftest import option_variants
 
 RULESETS = sorted((pathlib.Path(__file__).parent.parent / "rulesets").glob("*.yaml"))
@@ -117,7 +117,7 @@ def _played(report: dict) -> dict:
                                       ("gnav", dict(games=5, players=3, mc_seats=[2], playouts=2))],
                          ids=["hearts2", "gnav-5", "gnav-mc"])
 def test_simulate_reports_the_same_for_any_number_of_jobs(name, kw):
-    from interpreter.play.simulation import simulate
+    from interpreter.lab.simulation import simulate
     program = load_program(str(RULESETS[0].parent / f"{name}.yaml"))
     one = simulate(program, jobs=1, **kw)
     assert one["jobs"] == 1
@@ -129,7 +129,7 @@ def test_simulate_reports_the_same_for_any_number_of_jobs(name, kw):
 
 
 def test_simulate_uses_no_more_processes_than_games():
-    from interpreter.play.simulation import simulate
+    from interpreter.lab.simulation import simulate
     report = simulate(load_program(str(RULESETS[0].parent / "gnav2.yaml")), games=1, jobs=4)
     assert report["jobs"] == 1 and report["games"] == 1
 
@@ -155,7 +155,7 @@ def test_simulate_command_takes_jobs_and_refuses_none_or_too_many():
 
 def test_a_game_that_fails_in_a_worker_raises_its_error_as_with_one_job(monkeypatch):
     from interpreter.errors import RulesError
-    from interpreter.play import simulation
+    from interpreter.lab import simulation
     real = simulation.play
 
     def play(program, agents, seed, **kw):

@@ -1,4 +1,4 @@
-"""What a person types at the table (play/answers.py): a number is always the numbered move,
+"""What a person types at the table (playing/answers.py): a number is always the numbered move,
 never a card's rank; a card is typed with its suit; a number with no move says so and lists
 the moves holding a card of that rank; the prompt and '?' say so."""
 from __future__ import annotations
@@ -8,8 +8,8 @@ import io
 from conftest import ruleset
 from test_ninety_nine_rules import nn
 from interpreter.cli import run
-from interpreter.play.agents import Decision
-from interpreter.play.answers import read_answer
+from interpreter.playing.agents import Decision
+from interpreter.playing.answers import read_answer
 
 
 def read(table, answer):

@@ -10,9 +10,9 @@ import time
 from conftest import Table, ruleset
 from interpreter import load_program, new_game
 from interpreter.cli import run
-from interpreter.play import records
-from interpreter.play.agents import TABLE_BOT, Decision, RandomAgent, bot_named
-from interpreter.play.ismcts import ISMCTSAgent
+from interpreter.playing import records
+from interpreter.playing.agents import TABLE_BOT, Decision, RandomAgent, bot_named
+from interpreter.playing.ismcts import ISMCTSAgent
 
 
 def call(*argv, stdin=""):

@@ -10,7 +10,7 @@ from interpreter import load_program as load_file
 from interpreter.source.shipped import resolve
 from interpreter.cli.drawing import table_panel
 from interpreter.cli.screen import PlainScreen
-from interpreter.play.layout import Groups, layout
+from interpreter.playing.table_view import Groups, layout
 from interpreter.runtime.engine import apply, new_game, view
 from interpreter.runtime.state import Rng
 

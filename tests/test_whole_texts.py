@@ -12,7 +12,7 @@ import pytest
 from interpreter.check.options import free_value
 from interpreter.check.schema import check
 from interpreter.cli.main import run
-from interpreter.play.validation import check_file
+from interpreter.authoring.validation import check_file
 from interpreter.source.loader import load_text
 
 from conftest import ruleset

@@ -4,7 +4,7 @@ element, `c => ...`, if it has one); the table at the end maps the language's na
 from __future__ import annotations
 
 from ..errors import did_you_mean
-from ..lang import expr_ir as ir
+from ..lang import expr_ir
 from ..lang.expr_ir import text_separator
 from ..lang.syntax import ExprError, offset_of
 from ..lang.types import ANY, BOOL, NUM, PLAYER, STR, ZONE, compatible, elem_of, list_of
@@ -26,7 +26,7 @@ MAY_BE_NULL = frozenset({"top", "bottom", "first", "min", "max", "min_by", "max_
 
 
 def _call(t, name, typ, args, var=None, body=None):
-    return ir.BuiltinCall(type=typ, tree=t, name=name, args=args, var=var, body=body,
+    return expr_ir.BuiltinCall(type=typ, tree=t, name=name, args=args, var=var, body=body,
                           maybe_null=name in MAY_BE_NULL)
 
 
@@ -126,13 +126,13 @@ def _zone(c, name, args, t, scope, depth):
     sym = c.sym
     if len(args) == 1:
         if zname in sym.shared_zones:
-            return ir.SharedZone(type=ZONE, tree=t, name=zname)
+            return expr_ir.SharedZone(type=ZONE, tree=t, name=zname)
         if zname in sym.player_zones:
             raise ExprError(f"'{zname}' is a zone each player has: use zone('{zname}', player)", offset_of(args[0]))
     else:
         owner = c.value(args[1], scope, depth, PLAYER, t)
         if zname in sym.player_zones:
-            return ir.PlayerZone(type=ZONE, tree=t, owner=owner, name=zname)
+            return expr_ir.PlayerZone(type=ZONE, tree=t, owner=owner, name=zname)
     known = sym.shared_zones | sym.player_zones
     raise ExprError(f"unknown zone '{zname}'{did_you_mean(zname, known)}", offset_of(args[0]))
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 from lark import Token, Tree
 
 from ..errors import RulesError, did_you_mean
-from ..lang import expr_ir as ir
+from ..lang import expr_ir
 from ..lang.symbols import FunctionDef, Symbols
 from ..lang.syntax import ExprError, end_of, free_names, offset_of, parse
 from ..lang.types import (ANY, BOOL, CARD, NULL, NUM, PLAYER, STR, ZONE, Nullable, a_ as _a, compatible,
@@ -58,7 +58,7 @@ class ExprChecker:
         self.in_text = False            # random() is refused (a text, or whom a log is for)
         self.before_play = False        # a text made before the game begins (a player's name):
                                         # a constant list's element is taken now, or refused
-        self.functions: dict = {}       # name -> ir.Function, or None if its body has a mistake
+        self.functions: dict = {}       # name -> expr_ir.Function, or None if its body has a mistake
         self.errors: dict = {}          # name -> the ExprError of its body (at the function)
         self._cycle_of = None           # name -> how it calls itself (when first needed)
         self._lenient = False           # 'uncalled' or 'null': attributes of unknown values by name
@@ -205,7 +205,7 @@ class ExprChecker:
         if isinstance(v, (int, float)) and not isinstance(v, bool) and not -MAX_EXPR_NUMBER < v < MAX_EXPR_NUMBER:
             raise ExprError(f"number {v!r} is out of range: numbers must lie strictly between "
                             f"-{MAX_EXPR_NUMBER:.0e} and {MAX_EXPR_NUMBER:.0e}", offset_of(t))
-        return ir.Const(type=BOOL if isinstance(v, bool) else NULL if v is None else NUM, tree=t, const=v,
+        return expr_ir.Const(type=BOOL if isinstance(v, bool) else NULL if v is None else NUM, tree=t, const=v,
                         maybe_null=v is None)
 
     def _number(self, t, *_):
@@ -217,20 +217,20 @@ class ExprChecker:
         if not v < MAX_EXPR_NUMBER:
             raise ExprError(f"number {text} is too large: numbers must lie strictly between "
                             f"-{MAX_EXPR_NUMBER:.0e} and {MAX_EXPR_NUMBER:.0e}", offset_of(tok))
-        return ir.Const(type=NUM, tree=t, const=v)
+        return expr_ir.Const(type=NUM, tree=t, const=v)
 
     def _string(self, t, *_):
         tok = t.children[0]
-        return ir.Const(type=STR, tree=t, const=unescape(tok.value[1:-1], offset_of(tok) + 1))
+        return expr_ir.Const(type=STR, tree=t, const=unescape(tok.value[1:-1], offset_of(tok) + 1))
 
     def _true(self, t, *_):
-        return ir.Const(type=BOOL, tree=t, const=True)
+        return expr_ir.Const(type=BOOL, tree=t, const=True)
 
     def _false(self, t, *_):
-        return ir.Const(type=BOOL, tree=t, const=False)
+        return expr_ir.Const(type=BOOL, tree=t, const=False)
 
     def _null(self, t, *_):
-        return ir.Const(type=NULL, tree=t, const=None, maybe_null=True)
+        return expr_ir.Const(type=NULL, tree=t, const=None, maybe_null=True)
 
     def _list(self, t, scope, depth):
         args = _args(t.children[0])
@@ -243,8 +243,8 @@ class ExprChecker:
                 raise ExprError(f"a list mixes {_a(et)} and {_a(it.type)}", offset_of(a))
         typ = list_of(ANY if et == NULL else et)
         if all(i.is_const for i in items):
-            return ir.Const(type=typ, tree=t, const=[i.const for i in items])
-        return ir.ListLit(type=typ, tree=t, items=items)
+            return expr_ir.Const(type=typ, tree=t, const=[i.const for i in items])
+        return expr_ir.ListLit(type=typ, tree=t, items=items)
 
     # -- names --------------------------------------------------------------
     def _name(self, t, scope, depth):
@@ -253,15 +253,15 @@ class ExprChecker:
         if name in scope:
             if name in self._consts:
                 v = self._consts[name]
-                return ir.Const(type=scope[name], tree=t, const=v, maybe_null=v is None)
-            return ir.Local(type=scope[name], tree=t, name=name, maybe_null=isinstance(scope[name], Nullable))
+                return expr_ir.Const(type=scope[name], tree=t, const=v, maybe_null=v is None)
+            return expr_ir.Local(type=scope[name], tree=t, name=name, maybe_null=isinstance(scope[name], Nullable))
         sym = self.sym
         if name in GLOBAL_BUILTINS:
             return self._builtin_name(name, t, off)
         if name in sym.global_vars:
-            return ir.GlobalVar(type=sym.global_vars[name], tree=t, name=name)
+            return expr_ir.GlobalVar(type=sym.global_vars[name], tree=t, name=name)
         if name in sym.shared_zones:
-            return ir.SharedZone(type=ZONE, tree=t, name=name)
+            return expr_ir.SharedZone(type=ZONE, tree=t, name=name)
         if name in sym.player_zones:
             raise ExprError(f"'{name}' is a zone each player has: say whose, e.g. current.{name}", off)
         if name in sym.player_vars:
@@ -271,15 +271,15 @@ class ExprChecker:
 
     def _builtin_name(self, name, t, off):
         if name == "current":
-            return ir.Current(type=PLAYER, tree=t)
+            return expr_ir.Current(type=PLAYER, tree=t)
         if name == "players":
-            return ir.Players(type=list_of(PLAYER), tree=t)
+            return expr_ir.Players(type=list_of(PLAYER), tree=t)
         if name == "active":
-            return ir.Active(type=list_of(PLAYER), tree=t)
+            return expr_ir.Active(type=list_of(PLAYER), tree=t)
         if name == "num_players":
-            return ir.NumPlayers(type=NUM, tree=t)
+            return expr_ir.NumPlayers(type=NUM, tree=t)
         if name == "all_cards":
-            return ir.Const(type=list_of(CARD), tree=t, const=self.sym.all_cards)
+            return expr_ir.Const(type=list_of(CARD), tree=t, const=self.sym.all_cards)
         raise ExprError("'options' needs an option name, e.g. options.some_option", off)
 
     # -- attribute access -----------------------------------------------------
@@ -290,11 +290,11 @@ class ExprChecker:
         if isinstance(obj_t, Tree) and obj_t.data == "name" and obj_t.children[0].value == "options" \
                 and "options" not in scope:
             if name in self.sym.misshapen_options:     # said where it is written
-                return ir.Missing(type=ANY, tree=t)
+                return expr_ir.Missing(type=ANY, tree=t)
             if name not in self.sym.options:
                 raise ExprError(f"unknown option '{name}'{did_you_mean(name, self.sym.options)}", off)
             v = self.sym.options[name]
-            return ir.Const(type=type_of_value(v), tree=t, const=v)
+            return expr_ir.Const(type=type_of_value(v), tree=t, const=v)
         obj = self.sub(obj_t, scope, depth)
         node = self._attr_of(obj, name, t, off)
         self.needed(obj, obj_t, t, node.type)
@@ -305,11 +305,11 @@ class ExprChecker:
         obj_t, name_tok = t.children
         obj = self.sub(obj_t, scope, depth)
         if obj.is_const and obj.const is None:
-            return ir.Const(type=NULL, tree=t, const=None, maybe_null=True)
+            return expr_ir.Const(type=NULL, tree=t, const=None, maybe_null=True)
         node = self._attr_of(obj, name_tok.value, t, offset_of(name_tok))
         if obj.is_const:
             return node
-        return self._unless_null(obj, node, ir.Const(type=NULL, const=None, maybe_null=True), t, True)
+        return self._unless_null(obj, node, expr_ir.Const(type=NULL, const=None, maybe_null=True), t, True)
 
     def _coalesce(self, t, scope, depth):
         """`X ?? Y`: X, or Y where X is null; X is computed once."""
@@ -327,21 +327,21 @@ class ExprChecker:
         """`yes if x != null else no`, as `?.` and `??` mean it: the back ends compute x once
         (expr_ir.null_test), which they cannot do for a value drawn at random.  (Built even
         where the checker takes x to be set, as a variable declared `initial: null`.)"""
-        if ir.draws_random(x):
+        if expr_ir.draws_random(x):
             raise ExprError("'?.' and '??' need a value computed once; this one draws random(): "
                             "choose it first (a local, or a variable)", offset_of(t))
-        cond = ir.Compare(type=BOOL, tree=t, op="!=", a=x, b=ir.Const(type=NULL, const=None, maybe_null=True))
-        return ir.IfElse(type=no.type if yes.type == NULL else yes.type, tree=t, cond=cond, yes=yes, no=no,
+        cond = expr_ir.Compare(type=BOOL, tree=t, op="!=", a=x, b=expr_ir.Const(type=NULL, const=None, maybe_null=True))
+        return expr_ir.IfElse(type=no.type if yes.type == NULL else yes.type, tree=t, cond=cond, yes=yes, no=no,
                          maybe_null=maybe_null)
 
     def _attr_of(self, obj, name, t, off):
         """The node of attribute `name` of `obj` (a card, player or zone)."""
         kind = obj.type
-        if kind == ANY and self._lenient and not isinstance(obj, ir.Missing):
+        if kind == ANY and self._lenient and not isinstance(obj, expr_ir.Missing):
             kind = self._owner_of(name, off)
             if kind is None:            # several kinds have it: fine for a body nothing calls
                 if self._lenient == "uncalled":
-                    return ir.Missing(type=ANY, tree=t)
+                    return expr_ir.Missing(type=ANY, tree=t)
                 raise ExprError(f"cards, players and zones may each have '{name}': call this function first "
                                 f"with a value that is not null, so that its kind is known", off)
         if kind == CARD:
@@ -349,22 +349,22 @@ class ExprChecker:
                 raise ExprError(f"cards have no attribute '{name}'{did_you_mean(name, self.sym.card_attrs)}", off)
             typ, table = self.sym.card_attrs[name]
             if table is None:           # an attribute that could not be derived: reported where it is written
-                return ir.Missing(type=ANY, tree=t)
+                return expr_ir.Missing(type=ANY, tree=t)
             if obj.is_const:
                 if obj.const is None:
                     raise ExprError(f"null has no attribute '{name}'", off)
-                return ir.Const(type=typ, tree=t, const=table[obj.const])
-            return ir.CardAttr(type=typ, tree=t, obj=obj, name=name)
+                return expr_ir.Const(type=typ, tree=t, const=table[obj.const])
+            return expr_ir.CardAttr(type=typ, tree=t, obj=obj, name=name)
         if kind == PLAYER:
             return self._player_attr(obj, name, t, off)
         if kind == ZONE:
             if name in ZONE_BUILTINS:
-                return ir.ZoneProp(type=ZONE_BUILTINS[name], tree=t, obj=obj, name=name,
+                return expr_ir.ZoneProp(type=ZONE_BUILTINS[name], tree=t, obj=obj, name=name,
                                    maybe_null=name in ("top", "bottom"))
             raise ExprError(f"zones have no attribute '{name}'{did_you_mean(name, ZONE_BUILTINS)} "
                             f"(zones have: {', '.join(ZONE_BUILTINS)})", off)
-        if obj.type == ANY and isinstance(obj, ir.Missing):
-            return ir.Missing(type=ANY, tree=t)
+        if obj.type == ANY and isinstance(obj, expr_ir.Missing):
+            return expr_ir.Missing(type=ANY, tree=t)
         raise ExprError(f"{_a(obj.type)} has no attributes (looking for '{name}')", off)
 
     def _owner_of(self, name, off):
@@ -386,11 +386,11 @@ class ExprChecker:
         if obj.is_const and obj.const is None:
             raise ExprError(f"null has no attribute '{name}'", off)
         if name in sym.player_vars:
-            return ir.PlayerVar(type=sym.player_vars[name], tree=t, owner=obj, name=name)
+            return expr_ir.PlayerVar(type=sym.player_vars[name], tree=t, owner=obj, name=name)
         if name in sym.player_zones:
-            return ir.PlayerZone(type=ZONE, tree=t, owner=obj, name=name)
+            return expr_ir.PlayerZone(type=ZONE, tree=t, owner=obj, name=name)
         if name in PLAYER_BUILTINS:
-            return ir.PlayerProp(type=PLAYER_BUILTINS[name], tree=t, obj=obj, name=name)
+            return expr_ir.PlayerProp(type=PLAYER_BUILTINS[name], tree=t, obj=obj, name=name)
         known = list(sym.player_vars) + list(sym.player_zones) + list(PLAYER_BUILTINS)
         raise ExprError(f"players have no attribute '{name}'{did_you_mean(name, known)}", off)
 
@@ -403,7 +403,7 @@ class ExprChecker:
         idx = self.value(idx_t, scope, depth, NUM, use=t)
         if self.before_play and coll.is_const and idx.is_const:
             return self._element(coll, idx, t, idx_t)
-        return ir.Index(type=et, tree=t, coll=coll, index=idx, maybe_null=not self._a_seat(coll, idx))
+        return expr_ir.Index(type=et, tree=t, coll=coll, index=idx, maybe_null=not self._a_seat(coll, idx))
 
     def _element(self, coll, idx, t, idx_t):
         """The constant `coll[idx]` of a text made before the game begins, where a null
@@ -413,7 +413,7 @@ class ExprChecker:
             raise ExprError(f"{plain(i)} is not a whole number, so it cannot index a list", offset_of(idx_t), wrap=False)
         if not -len(items) <= i < len(items):     # (in a function's body: said at the call)
             raise ExprError(f"index {i} is past the end of this list of {len(items)}", offset_of(idx_t), wrap=False)
-        return ir.Const(type=elem_of(coll.type), tree=t, const=items[i], maybe_null=items[i] is None)
+        return expr_ir.Const(type=elem_of(coll.type), tree=t, const=items[i], maybe_null=items[i] is None)
 
     def _slice(self, t, scope, depth):
         """xs[a:b]: the elements from a up to b (not included), either end left out."""
@@ -422,44 +422,44 @@ class ExprChecker:
         et = elem_of(coll.type)
         if et is None:
             raise ExprError(f"cannot slice {_a(coll.type)}", offset_of(coll_t))
-        ends = [ir.Const(type=NULL, tree=t, const=None) if x is None else self.value(x, scope, depth, NUM, use=t)
+        ends = [expr_ir.Const(type=NULL, tree=t, const=None) if x is None else self.value(x, scope, depth, NUM, use=t)
                 for x in (lo_t, hi_t)]
-        node = ir.BuiltinCall(type=list_of(et), tree=t, name="slice", args=[coll, *ends], var=None, body=None)
+        node = expr_ir.BuiltinCall(type=list_of(et), tree=t, name="slice", args=[coll, *ends], var=None, body=None)
         return self.fold(node, list_slice, coll, *ends)
 
     def _a_seat(self, coll, idx) -> bool:
         """Whether `coll[idx]` is a player every game has (players[0] when there are 2 or more)."""
-        return isinstance(coll, ir.Players) and idx.is_const and isinstance(idx.const, int) \
+        return isinstance(coll, expr_ir.Players) and idx.is_const and isinstance(idx.const, int) \
             and -self.seats <= idx.const < self.seats
 
     # -- operators ----------------------------------------------------------
     def _neg(self, t, scope, depth):
         a = self.value(t.children[0], scope, depth, NUM, use=t)
-        return self.fold(ir.Neg(type=NUM, tree=t, a=a), lambda v: -v, a)
+        return self.fold(expr_ir.Neg(type=NUM, tree=t, a=a), lambda v: -v, a)
 
     def _not(self, t, scope, depth):
         a = self.value(t.children[0], scope, depth, BOOL, use=t)
-        return self.fold(ir.Not(type=BOOL, tree=t, a=a), lambda v: not v, a)
+        return self.fold(expr_ir.Not(type=BOOL, tree=t, a=a), lambda v: not v, a)
 
     def _and(self, t, scope, depth):
         a_t, b_t = t.children
         a = self.value(a_t, scope, depth, BOOL, use=t)
         b = self.guarded(nulls.facts(a)[0], b_t, scope, depth, BOOL, use=t)
         if a.is_const:
-            return b if a.const else ir.Const(type=BOOL, tree=t, const=False)
+            return b if a.const else expr_ir.Const(type=BOOL, tree=t, const=False)
         if b.is_const:          # the left side runs anyway: expressions have no side effects
-            return a if b.const else ir.Const(type=BOOL, tree=t, const=False)
-        return ir.And(type=BOOL, tree=t, a=a, b=b)
+            return a if b.const else expr_ir.Const(type=BOOL, tree=t, const=False)
+        return expr_ir.And(type=BOOL, tree=t, a=a, b=b)
 
     def _or(self, t, scope, depth):
         a_t, b_t = t.children
         a = self.value(a_t, scope, depth, BOOL, use=t)
         b = self.guarded(nulls.facts(a)[1], b_t, scope, depth, BOOL, use=t)
         if a.is_const:
-            return ir.Const(type=BOOL, tree=t, const=True) if a.const else b
+            return expr_ir.Const(type=BOOL, tree=t, const=True) if a.const else b
         if b.is_const:
-            return ir.Const(type=BOOL, tree=t, const=True) if b.const else a
-        return ir.Or(type=BOOL, tree=t, a=a, b=b)
+            return expr_ir.Const(type=BOOL, tree=t, const=True) if b.const else a
+        return expr_ir.Or(type=BOOL, tree=t, a=a, b=b)
 
     def _ifelse(self, t, scope, depth):
         yes_t, cond_t, no_t = t.children
@@ -472,7 +472,7 @@ class ExprChecker:
         if cond.is_const:
             return yes if cond.const else no
         maybe_null = nulls.may_be_null(yes, self._facts | if_yes) or nulls.may_be_null(no, self._facts | if_no)
-        return ir.IfElse(type=no.type if yes.type == NULL else yes.type, tree=t, cond=cond, yes=yes, no=no,
+        return expr_ir.IfElse(type=no.type if yes.type == NULL else yes.type, tree=t, cond=cond, yes=yes, no=no,
                          maybe_null=maybe_null)
 
     def _arith(self, t, scope, depth):
@@ -482,13 +482,13 @@ class ExprChecker:
         b = self.value(b_t, scope, depth, use=t)
         if op == "+" and elem_of(a.type) and elem_of(b.type) and a.type != ANY:
             typ = a.type if a.type != ZONE else list_of(CARD)
-            return self.fold(ir.Join(type=typ, tree=t, a=a, b=b), self._joined, a, b)
+            return self.fold(expr_ir.Join(type=typ, tree=t, a=a, b=b), self._joined, a, b)
         if op == "+" and STR in (a.type, b.type) and {a.type, b.type} <= {STR, ANY}:
-            return self.fold(ir.Concat(type=STR, tree=t, a=a, b=b), self._joined, a, b)
+            return self.fold(expr_ir.Concat(type=STR, tree=t, a=a, b=b), self._joined, a, b)
         for n, nt in ((a, a_t), (b, b_t)):
             if not compatible(n.type, NUM):
                 raise ExprError(f"'{op}' needs numbers, but this is {_a(n.type)}", offset_of(nt))
-        return self.fold(ir.Arith(type=NUM, tree=t, op=op, a=a, b=b), _ARITH[op], a, b)
+        return self.fold(expr_ir.Arith(type=NUM, tree=t, op=op, a=a, b=b), _ARITH[op], a, b)
 
     def _joined(self, x, y):
         r = x + y if isinstance(x, str) else [*x, *y]
@@ -516,7 +516,7 @@ class ExprChecker:
             if not compatible(a.type, et):
                 raise ExprError(f"looking for {_a(a.type)} among {_a(et)} values", offset_of(a_t))
             member = (lambda x, c: x in c) if op == "in" else (lambda x, c: x not in c)
-            return self.fold(ir.Member(type=BOOL, tree=t, op=op, a=a, b=b), member, a, b)
+            return self.fold(expr_ir.Member(type=BOOL, tree=t, op=op, a=a, b=b), member, a, b)
         if not compatible(a.type, b.type):
             raise ExprError(f"cannot compare {_a(a.type)} with {_a(b.type)}", offset_of(op_tok))
         if op in ("<", ">", "<=", ">=") and a.type not in (NUM, STR, ANY, NULL):
@@ -526,7 +526,7 @@ class ExprChecker:
             def cmp(x, y, f=cmp):
                 self.charge(len(x or ()))
                 return f(x, y)
-        return self.fold(ir.Compare(type=BOOL, tree=t, op=op, a=a, b=b), cmp, a, b)
+        return self.fold(expr_ir.Compare(type=BOOL, tree=t, op=op, a=a, b=b), cmp, a, b)
 
     def _no_card_has(self, attr, other, other_t, op):
         """A card attribute compared with a value no card of the deck has (`card.id == 'JD'`
@@ -576,7 +576,7 @@ class ExprChecker:
             return node
         if node.type == NUM and isinstance(value, (int, float)) and not -MAX_EXPR_NUMBER < value < MAX_EXPR_NUMBER:
             raise ExprError(f"this computes a number beyond the limit of {MAX_EXPR_NUMBER:.0e}", wrap=False)
-        return ir.Const(type=node.type, tree=node.tree, const=value)
+        return expr_ir.Const(type=node.type, tree=node.tree, const=value)
 
     def charge(self, n):
         """The work budget of folding constants (lists joined, compared, shown)."""
@@ -608,7 +608,7 @@ class ExprChecker:
         if fdef.params is None:         # a function the schema found wrong: said once, at the function
             for a in args:
                 self.sub(a, scope, depth)
-            return ir.Missing(type=ANY, tree=t)
+            return expr_ir.Missing(type=ANY, tree=t)
         if len(args) != len(fdef.params):
             raise ExprError(f"{fdef.name}() takes {len(fdef.params)} argument(s), got {len(args)}", off)
         if self._cycle_of is None:
@@ -622,12 +622,12 @@ class ExprChecker:
             if self._base + depth > _MAX_NESTED:
                 self.limit(_too_deep(), off)
                 self._depth = MAX_EXPR_DEPTH + 1
-                return ir.Missing(type=ANY, tree=t)
+                return expr_ir.Missing(type=ANY, tree=t)
             self.function(fdef, [_param_type(v, nulls.may_be_null(v, self._facts)) for v in values],
                           self._base + depth)
         f = self.functions[fdef.name]
         if f is None:                   # its body is wrong: said once, at the function
-            return ir.Missing(type=ANY, tree=t)
+            return expr_ir.Missing(type=ANY, tree=t)
         for i, ((p, typ), v, a) in enumerate(zip(f.params, values, args)):
             if not compatible(v.type, typ):
                 raise ExprError(f"{f.name}() expects {_a(typ)} as its {_ordinal(i + 1)} argument, "
@@ -646,7 +646,7 @@ class ExprChecker:
             folded = self._folded(fdef, f, values, t)
             if folded is not None:
                 return folded
-        return ir.UserCall(type=f.type, tree=t, function=f, args=values, maybe_null=f.body.maybe_null)
+        return expr_ir.UserCall(type=f.type, tree=t, function=f, args=values, maybe_null=f.body.maybe_null)
 
     def _folded(self, fdef, f, values, t):
         """A call with constant arguments, computed now if its body then folds: the body is
@@ -669,7 +669,7 @@ class ExprChecker:
             del self.warnings[warned:]
         if not node.is_const:
             return None
-        return ir.Const(type=f.type, tree=t, const=node.const, maybe_null=node.const is None)
+        return expr_ir.Const(type=f.type, tree=t, const=node.const, maybe_null=node.const is None)
 
     def function(self, fdef: FunctionDef, types: list, base: int = 0, uncalled: bool = False):
         """Check a function's body once, its parameters of `types`; note what it costs."""
@@ -685,7 +685,7 @@ class ExprChecker:
         self.functions[fdef.name] = None            # while its body is checked, and if it is wrong
         try:
             body = self.node(fdef.tree, dict(zip(fdef.params, types)), 0)
-            f = ir.Function(fdef.name, list(zip(fdef.params, types)), body, min(self._nodes, MAX_EXPR_NODES + 1),
+            f = expr_ir.Function(fdef.name, list(zip(fdef.params, types)), body, min(self._nodes, MAX_EXPR_NODES + 1),
                             self._depth, self._random)
             self.functions[fdef.name] = f
             if self._limit is not None:

@@ -15,7 +15,7 @@ text: a fact about `top(pile)` says nothing about `top(current.hand)`.
 """
 from __future__ import annotations
 
-from ..lang import expr_ir as ir
+from ..lang import expr_ir
 from ..lang.types import BOOL, NUM, STR, Nullable
 from ..lang.values import NULL_REASONS
 
@@ -26,8 +26,8 @@ UNREACHABLE = frozenset({UNREACHABLE_FACT})
 _OF_ITEMS = {"top", "bottom", "min", "max", "min_by", "max_by", "random"}
 _EMPTY_ELSE = {NUM: "0", BOOL: "false", STR: "''"}
 # Nodes written without an operator: `X != null` needs no brackets round them.
-_OPERANDS = (ir.Const, ir.Local, ir.GlobalVar, ir.BuiltinCall, ir.UserCall, ir.ZoneProp, ir.Index, ir.CardAttr,
-             ir.PlayerProp, ir.PlayerVar, ir.PlayerZone, ir.SharedZone, ir.ListLit)
+_OPERANDS = (expr_ir.Const, expr_ir.Local, expr_ir.GlobalVar, expr_ir.BuiltinCall, expr_ir.UserCall, expr_ir.ZoneProp, expr_ir.Index, expr_ir.CardAttr,
+             expr_ir.PlayerProp, expr_ir.PlayerVar, expr_ir.PlayerZone, expr_ir.SharedZone, expr_ir.ListLit)
 
 
 def may_be_null(node, facts) -> bool:
@@ -47,7 +47,7 @@ def known(node, facts) -> bool:
 
 def _never_empty(coll) -> bool:
     """`players`, or a constant list with elements, none of them null."""
-    if isinstance(coll, ir.Players):
+    if isinstance(coll, expr_ir.Players):
         return True
     return coll.is_const and isinstance(coll.const, (list, tuple)) and len(coll.const) > 0 \
         and all(v is not None for v in coll.const)
@@ -55,11 +55,11 @@ def _never_empty(coll) -> bool:
 
 def _collection_of(node):
     """The list or zone `node` is an element of, when its not being empty makes `node` not null."""
-    if isinstance(node, ir.ZoneProp) and node.name in ("top", "bottom"):
+    if isinstance(node, expr_ir.ZoneProp) and node.name in ("top", "bottom"):
         return node.obj
-    if isinstance(node, ir.BuiltinCall) and (node.name in _OF_ITEMS or node.name == "first" and node.body is None):
+    if isinstance(node, expr_ir.BuiltinCall) and (node.name in _OF_ITEMS or node.name == "first" and node.body is None):
         return node.args[0]
-    if isinstance(node, ir.Index) and node.index.is_const and node.index.const in (0, -1):
+    if isinstance(node, expr_ir.Index) and node.index.is_const and node.index.const in (0, -1):
         return node.coll
     return None
 
@@ -68,14 +68,14 @@ def holds_null(node) -> bool:
     """Whether a list may hold null among its elements (as `filter(xs, ...) + [null]`)."""
     if node.is_const:
         return isinstance(node.const, (list, tuple)) and any(v is None for v in node.const)
-    if isinstance(node, ir.ListLit):
+    if isinstance(node, expr_ir.ListLit):
         return any(i.maybe_null for i in node.items)
-    if isinstance(node, (ir.Join, ir.IfElse)):
-        return holds_null(node.a if isinstance(node, ir.Join) else node.yes) or \
-            holds_null(node.b if isinstance(node, ir.Join) else node.no)
-    if isinstance(node, ir.BuiltinCall) and node.name == "filter":
+    if isinstance(node, (expr_ir.Join, expr_ir.IfElse)):
+        return holds_null(node.a if isinstance(node, expr_ir.Join) else node.yes) or \
+            holds_null(node.b if isinstance(node, expr_ir.Join) else node.no)
+    if isinstance(node, expr_ir.BuiltinCall) and node.name == "filter":
         return holds_null(node.args[0])
-    if isinstance(node, ir.BuiltinCall) and node.name == "map":
+    if isinstance(node, expr_ir.BuiltinCall) and node.name == "map":
         return node.body.maybe_null
     return False
 
@@ -90,20 +90,20 @@ def facts(cond) -> tuple:
     option folded it) cannot hold, nothing runs: every fact holds there (UNREACHABLE)."""
     if cond.is_const and isinstance(cond.const, bool):
         return (NO_FACTS, UNREACHABLE) if cond.const else (UNREACHABLE, NO_FACTS)
-    if isinstance(cond, ir.Not):
+    if isinstance(cond, expr_ir.Not):
         yes, no = facts(cond.a)
         return no, yes
-    if isinstance(cond, (ir.And, ir.Or)):
+    if isinstance(cond, (expr_ir.And, expr_ir.Or)):
         (ya, na), (yb, nb) = facts(cond.a), facts(cond.b)
-        return (ya | yb, na & nb) if isinstance(cond, ir.And) else (ya & yb, na | nb)
-    if isinstance(cond, ir.Compare):
+        return (ya | yb, na & nb) if isinstance(cond, expr_ir.And) else (ya & yb, na | nb)
+    if isinstance(cond, expr_ir.Compare):
         return _null_test(cond) or _size_test(cond) or (NO_FACTS, NO_FACTS)
     return NO_FACTS, NO_FACTS
 
 
 def _null_test(cond):
     """The facts of `X != null` and `X == null` (either way round; see expr_ir.null_test)."""
-    tested = ir.null_test(cond)
+    tested = expr_ir.null_test(cond)
     if tested is None:
         return None
     fact = frozenset({("value", tested[0].text)})
@@ -130,27 +130,27 @@ def _size_test(cond):
 
 def _sized(node):
     """The list or zone whose number of elements `node` is, or None."""
-    if isinstance(node, ir.BuiltinCall) and node.name == "count" and node.body is None:
+    if isinstance(node, expr_ir.BuiltinCall) and node.name == "count" and node.body is None:
         return node.args[0]
-    if isinstance(node, ir.ZoneProp) and node.name == "size":
+    if isinstance(node, expr_ir.ZoneProp) and node.name == "size":
         return node.obj
     return None
 
 
 def why(node) -> str:
     """Why `node` may be null, as a message says it: ' (top of an empty zone)', or ''."""
-    if isinstance(node, (ir.ZoneProp, ir.BuiltinCall)) and node.name in NULL_REASONS:
+    if isinstance(node, (expr_ir.ZoneProp, expr_ir.BuiltinCall)) and node.name in NULL_REASONS:
         return f" ({NULL_REASONS[node.name]})"
-    if isinstance(node, ir.Index):
+    if isinstance(node, expr_ir.Index):
         return " (past the end of the list)"
-    if isinstance(node, ir.IfElse) and getattr(node.tree, "data", None) == "safe_attr":
+    if isinstance(node, expr_ir.IfElse) and getattr(node.tree, "data", None) == "safe_attr":
         return " (?. gives null where its left side is null)"
-    if isinstance(node, ir.IfElse):
+    if isinstance(node, expr_ir.IfElse):
         return why(node.yes if node.yes.maybe_null else node.no)
-    if isinstance(node, ir.UserCall):
+    if isinstance(node, expr_ir.UserCall):
         inner = why(node.function.body)
         return f" ({node.function.name}() may give null{': ' + inner[2:-1] if inner else ''})"
-    if isinstance(node, ir.Local):
+    if isinstance(node, expr_ir.Local):
         return " (it may be bound to null)"
     return ""
 

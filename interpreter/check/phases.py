@@ -66,11 +66,11 @@ def flow_round(ck, steps, phases: dict, shared_round: tuple) -> tuple:
         until = test(phase["until"], p + ("until",)) if "until" in phase else constant(BOOL, True)
         end = steps(phase.get("end") or [], p + ("end",), {})
         successor = _successor(ck, phase, names, i, p)
-        moved = ir.Set(p, (ir.Assign(ir.GlobalVar("phase", STR), successor),
-                           ir.Assign(ir.GlobalVar("phase_round", NUM), constant(NUM, 0))))
+        moved = ir.Set(p, (ir.Assign(ir.GlobalTarget("phase", STR), successor),
+                           ir.Assign(ir.GlobalTarget("phase_round", NUM), constant(NUM, 0))))
         transitions.append((name, (ir.If(p + ("until",), until, end + (moved,), None),)))
     first_round = test("phase_round == 0", at)
-    count = ir.Set(at, (ir.Assign(ir.GlobalVar("phase_round", NUM), constant(NUM, 1)),), add=True)
+    count = ir.Set(at, (ir.Assign(ir.GlobalTarget("phase_round", NUM), constant(NUM, 1)),), add=True)
     out = (ir.If(at, first_round, chain(begins), None),) if begins else ()
     return out + (count,) + chain(rounds, shared_round) + chain(transitions)
 

@@ -73,12 +73,12 @@ class _Checker:
             return stand_in(want)
         return self.seam.expr(text, path, scope, want, in_text, condition)
 
-    def template(self, text, path, scope) -> ir.Template:
+    def template(self, text, path, scope) -> ir.Text:
         if not self.clean(path):
-            return ir.Template(path, "", stand_in_text())
+            return ir.Text(path, "", stand_in_text())
         if _said(text):
             return self._said(text, path, scope)
-        return self._each_language(text, path, lambda version, at: ir.Template(
+        return self._each_language(text, path, lambda version, at: ir.Text(
             path, version, self.seam.template(version, at, scope)))
 
     def _each_language(self, value, path, check):
@@ -94,7 +94,7 @@ class _Checker:
                 check(str(version), path + (code,))
         return chosen
 
-    def _said(self, value, path, scope) -> ir.Template:
+    def _said(self, value, path, scope) -> ir.Text:
         """`{say: KEY, with: {NAME: EXPR}}`: the catalogue's text KEY in the chosen language,
         its names the values given (each computed once, whatever the language says)."""
         key = value["say"]
@@ -107,8 +107,8 @@ class _Checker:
         if key not in self.texts:
             if not self._misshapen_text(key):
                 self.report(path + ("say",), f"no text '{key}' in the ruleset's texts{did_you_mean(key, self.texts)}")
-            return ir.Template(path, "", stand_in_text())
-        return self._each_language(self.texts[key], ("texts", key), lambda text, at: ir.Template(
+            return ir.Text(path, "", stand_in_text())
+        return self._each_language(self.texts[key], ("texts", key), lambda text, at: ir.Text(
             path, text, self.seam.template(text, at, inner), tuple(binds)))
 
     def _misshapen_text(self, key) -> bool:

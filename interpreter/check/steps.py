@@ -87,7 +87,7 @@ class StepChecker:
         kind = kinds[0]
         if not self.ck.clean(path + (kind,)):
             return None                 # the schema has said what is wrong with it
-        return getattr(self, "_fx_" + kind)(step[kind], path + (kind,), scope)
+        return getattr(self, "_check_effect_" + kind)(step[kind], path + (kind,), scope)
 
     def _zone(self, text, path, scope):
         c = self.expr(text, path, scope, ZONE)
@@ -122,31 +122,31 @@ class StepChecker:
             return None
         return self.expr(value, path, scope)
 
-    def _fx_swap(self, a, path, scope):
+    def _check_effect_swap(self, a, path, scope):
         ra = self._zone_ref(a["a"], path + ("a",), scope)
         rb = self._zone_ref(a["b"], path + ("b",), scope)
         journal = a.get("journal", False) is not False
         tag = self._tag(a["journal"], path + ("journal",), scope) if journal else None
         return ir.Swap(path, ra, rb, journal, tag)
 
-    def _fx_undo_journal(self, a, path, scope):
+    def _check_effect_undo_journal(self, a, path, scope):
         if isinstance(a, dict) and "tag" in a:
             return ir.UndoJournal(path, self.expr(a["tag"], path + ("tag",), scope))
         return ir.UndoJournal(path, None)
 
-    def _fx_clear_journal(self, a, path, scope):
+    def _check_effect_clear_journal(self, a, path, scope):
         return ir.ClearJournal(path)
 
-    def _fx_restart_turns(self, a, path, scope):
+    def _check_effect_restart_turns(self, a, path, scope):
         return ir.RestartTurns(path)
 
-    def _fx_refuse(self, a, path, scope):
+    def _check_effect_refuse(self, a, path, scope):
         return ir.Refuse(path)
 
-    def _fx_redirect(self, a, path, scope):
+    def _check_effect_redirect(self, a, path, scope):
         return ir.Redirect(path, self.expr(a, path, scope, PLAYER))
 
-    def _fx_move(self, a, path, scope):
+    def _check_effect_move(self, a, path, scope):
         if a.get("journal", False) is not False and "from" in a and ("card" in a or "cards" in a):
             many = "cards" in a
             key = "cards" if many else "card"
@@ -174,12 +174,12 @@ class StepChecker:
         count = self.expr(a["count"], path + ("count",), scope, NUM) if "count" in a else None
         return ir.Move(path, src, dst, count=count, bottom=bottom)
 
-    def _fx_draw(self, a, path, scope):
+    def _check_effect_draw(self, a, path, scope):
         src = self._zone(a["from"], path + ("from",), scope)
         dst = self._zone(a["to"], path + ("to",), scope)
         return ir.Draw(path, src, dst, self.expr(a.get("count", 1), path + ("count",), scope, NUM))
 
-    def _fx_deal(self, a, path, scope):
+    def _check_effect_deal(self, a, path, scope):
         src = self._zone(a["from"], path + ("from",), scope)
         name = a["to"]
         if name not in self.sym.player_zones:
@@ -190,7 +190,7 @@ class StepChecker:
         players = self.expr(a["players"], path + ("players",), scope, list_of(PLAYER)) if "players" in a else None
         return ir.Deal(path, src, name, count, first, players)
 
-    def _fx_sort(self, a, path, scope):
+    def _check_effect_sort(self, a, path, scope):
         zone = self._zone(a["zone"], path + ("zone",), scope)
         inner = dict(scope)
         if "card" in inner:
@@ -201,10 +201,10 @@ class StepChecker:
             self.report(path + ("by",), "a sort key must be a number or a text")
         return ir.Sort(path, zone, key)
 
-    def _fx_shuffle(self, a, path, scope):
+    def _check_effect_shuffle(self, a, path, scope):
         return ir.Shuffle(path, self._zone(a, path, scope))
 
-    def _fx_gather(self, a, path, scope):
+    def _check_effect_gather(self, a, path, scope):
         dst = self._zone(a["to"], path + ("to",), scope)
         zones = self.ck.zones
         gathered = []
@@ -215,12 +215,12 @@ class StepChecker:
                 gathered.append((n, zones[n].per_player))
         return ir.Gather(path, dst, tuple(gathered))
 
-    def _fx_set(self, a, path, scope, add=False):
+    def _check_effect_set(self, a, path, scope, add=False):
         items = [self._assign(target, value, path + (target,), scope, add) for target, value in a.items()]
         return ir.Set(path, tuple(items), add)
 
-    def _fx_add(self, a, path, scope):
-        return self._fx_set(a, path, scope, add=True)
+    def _check_effect_add(self, a, path, scope):
+        return self._check_effect_set(a, path, scope, add=True)
 
     def _assign(self, target, value, path, scope, add) -> ir.Assign | None:
         try:
@@ -236,7 +236,7 @@ class StepChecker:
             if name == "current" and name not in self.sym.global_vars:
                 if add:
                     self.report(path, "'current' is a player: set it, do not add to it", key=True)
-                return ir.Assign(ir.Current(), self.expr(value, path, scope, PLAYER))
+                return ir.Assign(ir.CurrentTarget(), self.expr(value, path, scope, PLAYER))
             if name not in self.sym.global_vars:
                 known = list(self.sym.global_vars)
                 hint = f" (it is a player variable: write current.{name})" if name in self.sym.player_vars \
@@ -244,7 +244,7 @@ class StepChecker:
                 self.report(path, f"unknown variable '{name}'{hint}", key=True)
                 return None
             typ = self.sym.global_vars[name]
-            return ir.Assign(ir.GlobalVar(name, typ), self._value(value, path, scope, typ, add))
+            return ir.Assign(ir.GlobalTarget(name, typ), self._value(value, path, scope, typ, add))
         if isinstance(tree, Tree) and tree.data == "attr":
             owner_t, name_tok = tree.children
             name = name_tok.value
@@ -258,7 +258,7 @@ class StepChecker:
                 self.report(path, e.message, key=True)
                 return None
             typ = self.sym.player_vars[name]
-            return ir.Assign(ir.PlayerVar(name, typ, owner), self._value(value, path, scope, typ, add))
+            return ir.Assign(ir.PlayerTarget(name, typ, owner), self._value(value, path, scope, typ, add))
         self.report(path, f"cannot assign to '{target}': name a variable, e.g. total or current.score", key=True)
         return None
 
@@ -267,17 +267,17 @@ class StepChecker:
             self.report(path, f"'add' needs a number variable, but this one holds {typ} values", key=True)
         return self.expr(value, path, scope, typ)
 
-    def _fx_reveal(self, a, path, scope):
+    def _check_effect_reveal(self, a, path, scope):
         c = self.expr(a, path, scope)
         many = elem_of(c.type) == CARD
         if c.type != CARD and not many and c.type != ANY:
             self.report(path, "reveal needs a card or a list of cards")
         return ir.Reveal(path, c, many)
 
-    def _fx_eliminate(self, a, path, scope):
+    def _check_effect_eliminate(self, a, path, scope):
         return ir.Eliminate(path, self.expr(a, path, scope, PLAYER), msg(self.ck.lang, "out", name="{name}"))
 
-    def _fx_log(self, a, path, scope):
+    def _check_effect_log(self, a, path, scope):
         if isinstance(a, dict) and "text" in a:
             text = self.ck.template(a["text"], path + ("text",), scope)
             # whom a log is for is part of the account: no random()
@@ -307,7 +307,7 @@ class StepChecker:
                 if missing:
                     self.report(path, f"a '{kind}' step needs '{missing[0]}'", key=True)
                     return None
-                return getattr(self, "_cf_" + kind)(step, path, scope)
+                return getattr(self, "_check_control_" + kind)(step, path, scope)
         effects_here = [k for k in step if k in EFFECTS]
         if len(effects_here) > 1:
             self.report(path, f"one step per list item: this item has {', '.join(effects_here)}")
@@ -315,7 +315,7 @@ class StepChecker:
             self.report(path, f"a step needs one of: {', '.join(sorted(set(EFFECTS) | {c[0] for c in CONTROL}))}")
         return None
 
-    def _cf_if(self, step, path, scope):
+    def _check_control_if(self, step, path, scope):
         cond = self.expr(step["if"], path + ("if",), scope, BOOL, condition=True)
         else_ = None
         if cond.is_const:
@@ -338,16 +338,16 @@ class StepChecker:
                 scope[name] = typ
         return ir.If(path, cond, then, else_)
 
-    def _cf_repeat(self, step, path, scope):
+    def _check_control_repeat(self, step, path, scope):
         inner = dict(scope)
         body = self.steps(step["repeat"], path + ("repeat",), inner)
         return ir.Repeat(path, body, self.expr(step["until"], path + ("until",), inner, BOOL, condition=True))
 
-    def _cf_while(self, step, path, scope):
+    def _check_control_while(self, step, path, scope):
         cond = self.expr(step["while"], path + ("while",), scope, BOOL, condition=True)
         return ir.While(path, cond, self.steps(step["do"], path + ("do",), dict(scope)))
 
-    def _cf_for_each(self, step, path, scope):
+    def _check_control_for_each(self, step, path, scope):
         var = step["for_each"]
         items = self.expr(step["in"], path + ("in",), scope)
         et = elem_of(items.type)
@@ -359,7 +359,7 @@ class StepChecker:
         inner[var] = et
         return ir.ForEach(path, var, items, et, self.steps(step["do"], path + ("do",), inner))
 
-    def _cf_turns(self, step, path, scope):
+    def _check_control_turns(self, step, path, scope):
         t = step["turns"]
         p = path + ("turns",)
         if not isinstance(t, dict):
@@ -377,7 +377,7 @@ class StepChecker:
         body = self.steps(t.get("do"), p + ("do",), dict(scope))
         return ir.Turns(p, first, nxt, until, count, order, body, holding(scope))
 
-    def _cf_choose(self, step, path, scope):
+    def _check_control_choose(self, step, path, scope):
         raw = step["choose"]
         if isinstance(raw, dict) or isinstance(raw, list) and raw and all(isinstance(x, dict) for x in raw):
             return self._choose_among(step, path, scope)
@@ -507,7 +507,7 @@ class StepChecker:
         self.report(path, "the options of a choice written as a list must be all texts or all numbers")
         return STR
 
-    def _cf_emit(self, step, path, scope):
+    def _check_control_emit(self, step, path, scope):
         name = step["emit"]
         events = self.ck.events
         if name not in events:
@@ -540,7 +540,7 @@ class StepChecker:
                 self.report(path + ("with", k), unknown(k), key=True)
         return tuple(values)
 
-    def _cf_request(self, step, path, scope):
+    def _check_control_request(self, step, path, scope):
         """A request from one seat to another (or to nobody: a zone such as a bag).
 
         The event named by `request` is raised with from, to and piece; its triggers
@@ -575,7 +575,7 @@ class StepChecker:
         scope[var] = STR
         return ir.Request(path, name, src, dst, piece, declared.get("piece", ANY), var, answer, waiting)
 
-    def _cf_call(self, step, path, scope):
+    def _check_control_call(self, step, path, scope):
         name = step["call"]
         if name not in self.ck.procedures:
             self.report(path + ("call",), f"unknown procedure '{name}'{did_you_mean(name, self.ck.procedures)}")

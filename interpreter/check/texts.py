@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from ..lang import expr_ir as ir
+from ..lang import expr_ir
 from ..lang.syntax import ExprError, free_names
 from ..lang.types import NUM, PLAYER, elem_of
 from ..lang.values import shower
@@ -15,7 +15,7 @@ TEMPLATE_PART = re.compile(r"\{([^{}]+)\}")
 SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-def template(checker, text: str, scope: dict, report, warned=None) -> ir.Template:
+def template(checker, text: str, scope: dict, report, warned=None) -> expr_ir.Template:
     """The Template of `text`; `report(message, offset)` receives each faulty part with its
     offset in `text` (that part then shows as '?'); `warned(offset)` is called after each
     part, at its offset, to report its warnings."""
@@ -39,7 +39,7 @@ def template(checker, text: str, scope: dict, report, warned=None) -> ir.Templat
                 warned(m.start(1))
         pos = m.end()
     parts.append(text[pos:])
-    return ir.Template(parts)
+    return expr_ir.Template(parts)
 
 
 def seat_names(checker, text: str, seats: int, report) -> tuple:

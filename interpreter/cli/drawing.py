@@ -1,4 +1,4 @@
-"""A Layout (play/layout.py) drawn with rich: a panel with the game's standing facts,
+"""A Layout (playing/table_view.py) drawn with rich: a panel with the game's standing facts,
 the shared zones and values, a row per player, and the person's own hand below.
 
 Every text of a ruleset reaches rich as a Text, never as markup: a title such as

@@ -13,13 +13,13 @@ import os
 
 from ..errors import UsageError
 from ..pipeline import load_program
-from ..play.compare import compare
-from ..play.reports import comparison_lines, report_lines
-from ..play.simulation import Interrupted, simulate
-from ..play import outputs
-from ..play.html_report import write_report
+from ..lab.compare import compare
+from ..lab.reports import comparison_lines, report_lines
+from ..lab.simulation import Interrupted, simulate
+from ..lab import outputs
+from ..lab.html_report import write_report
 from ..shown import printable
-from ..play.targets import OutputFailed, program_files, write_file
+from ..targets import OutputFailed, program_files, write_file
 from .terminal import warnings_note, whole_number
 
 
@@ -166,7 +166,7 @@ def _cluster(args):
     """The connected Ray module when --cluster is given (checked before any game is played)."""
     if not args.cluster:
         return None
-    from ..play.cluster import connect
+    from ..lab.cluster import connect
     return connect(args.cluster, args.jobs)
 
 
@@ -246,5 +246,5 @@ def write_all(args, runs: list, comparison, note) -> None:
 
 
 def _plot(output, runs) -> None:
-    from ..play.plots import plot           # matplotlib: only when a plot is asked for
+    from ..lab.plots import plot           # matplotlib: only when a plot is asked for
     write_file(output, lambda f: plot(f, runs, os.path.splitext(output.path)[1][1:].lower()), binary=True)

@@ -12,8 +12,9 @@ from ..errors import (InterpreterError, Problem, RulesetError, UsageError, as_er
                       format_problem)
 from ..source.shipped import resolve, shipped_path
 from ..check.options import allowed, explained
-from ..play import records, targets
-from ..play.agents import TABLE_BOT
+from ..playing import records
+from .. import targets
+from ..playing.agents import TABLE_BOT
 from ..limits import MAX_ITERATIONS, MAX_JOBS, MAX_NUMBER, MAX_PLAYOUTS, MAX_THINK
 from ..messages import msg
 from ..shown import PrintableStream, printable
@@ -145,7 +146,7 @@ def run(argv, stdin=None, stdout=None, stderr=None) -> int:
         if command == "resume":
             return _resume(args, stdin, stdout, stderr)
         if command == "scenario":
-            from ..play.scenario import run_scenarios
+            from ..authoring.scenario import run_scenarios
             return run_scenarios(args.files, stdout)
         if command == "simulate":
             return lab.run_simulate(args, stdout, stderr)
@@ -158,7 +159,7 @@ def run(argv, stdin=None, stdout=None, stderr=None) -> int:
         if command == "new":
             return _new(args, stdout)
         if command == "rules":
-            from ..play.rules_text import rules_lines
+            from ..authoring.rules_text import rules_lines
             from .terminal import width_of
             program = pipeline.load_program(args.ruleset, _parse_options(args.option), args.lang)
             print("\n".join(rules_lines(program, width_of(stdout))), file=stdout)
@@ -350,7 +351,7 @@ def bot_asked(args, watched: bool) -> dict:
 
 
 def _validate(args, stdout, stderr) -> int:
-    from ..play.validation import check_file
+    from ..authoring.validation import check_file
     bad = 0
     for path in args.files:
         problems = check_file(path, every_option=args.every_option)
@@ -504,7 +505,7 @@ def _cores() -> int:
 
 
 def _new(args, out) -> int:
-    from ..play.starter import starter_overlay
+    from ..authoring.starter import starter_overlay
     text = starter_overlay(args.file, args.base)
     try:
         with open(args.file, "x", encoding="utf-8") as f:
@@ -552,7 +553,7 @@ def _schema(args, out) -> int:
 
 def _diff(args, out) -> int:
     """Both files are checked first (a broken one is reported as validate reports it)."""
-    from ..play.diff import rules_diff
+    from ..authoring.diff import rules_diff
     from ..source.overlay import load_rules
     from ..pipeline import load_program
     a, b = load_program(args.a), load_program(args.b)

@@ -9,7 +9,7 @@ readers.  Both draw from the viewer's view and the account as the viewer may see
 from __future__ import annotations
 
 from ..messages import msg
-from ..play.layout import Groups, layout
+from ..playing.table_view import Groups, layout
 from ..runtime.engine import entry_for
 from ..runtime.events import event_for
 from .terminal import view_printer

@@ -7,10 +7,11 @@ import json
 
 from ..errors import InterpreterError, UsageError
 from ..messages import msg
-from ..play import records, targets
-from ..play.rules_text import rules_lines, summary_lines, wrapped
-from ..play.agents import TABLE_BOT, HumanAgent, bot_named
-from ..play.table import play, result_data
+from ..playing import records
+from .. import targets
+from ..authoring.rules_text import rules_lines, summary_lines, wrapped
+from ..playing.agents import TABLE_BOT, HumanAgent, bot_named
+from ..playing.table import play, result_data
 from ..runtime.events import event_for
 from ..shown import printable
 from .screen import PlainScreen, RichScreen
@@ -162,7 +163,7 @@ class TerminalTable:
 
 
 def log_output(args) -> targets.Output:
-    """The --log file as an output (play/targets.py): checked before the game, opened at its start."""
+    """The --log file as an output (targets.py): checked before the game, opened at its start."""
     return targets.Output("--log", getattr(args, "log", None), "the log")
 
 

@@ -8,7 +8,7 @@ import os
 from ..errors import WARNING, Problem, format_problem
 from ..lang.values import number_from_text
 from ..messages import msg
-from ..play.layout import shown_value
+from ..playing.table_view import shown_value
 
 
 def whole_number(text: str) -> int:

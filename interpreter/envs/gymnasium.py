@@ -31,13 +31,13 @@ from ..api import Game, load_game
 from ..api.actions import END
 from ..api.game import table_text
 from ..errors import UsageError
-from ..play.agents import Decision, FirstAgent, MonteCarloAgent, RandomAgent
+from ..playing.agents import Decision, FirstAgent, MonteCarloAgent, RandomAgent
 
 BOTS = ("random", "first", "mc")
 
 
 def bot(name: str, seed: int):
-    """A bot of play/agents.py by name: 'random', 'first' or 'mc' (Monte Carlo play-outs)."""
+    """A bot of playing/agents.py by name: 'random', 'first' or 'mc' (Monte Carlo play-outs)."""
     if name == "random":
         return RandomAgent(seed)
     if name == "first":

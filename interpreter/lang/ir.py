@@ -37,30 +37,30 @@ class ZoneRef:
 
 
 @dataclass(frozen=True)
-class GlobalVar:
+class GlobalTarget:
     name: str
     type: str
 
 
 @dataclass(frozen=True)
-class PlayerVar:
+class PlayerTarget:
     name: str
     type: str
     owner: Expr
 
 
 @dataclass(frozen=True)
-class Current:
+class CurrentTarget:
     """`current` as the target of `set`: the turn passes to that player (the next turn
     follows from them)."""
     type: str = "player"
 
 
-Target = Union[GlobalVar, PlayerVar, Current]
+Target = Union[GlobalTarget, PlayerTarget, CurrentTarget]
 
 
 @dataclass(frozen=True)
-class Template:
+class Text:
     """A text with {expression} parts, in the chosen language; a text of the ruleset's `texts`
     catalogue comes with the values its `with` gives (computed first, then bound by name)."""
     path: Path
@@ -164,7 +164,7 @@ class Eliminate(Effect):
 @dataclass(frozen=True)
 class Log(Effect):
     path: Path
-    text: Template
+    text: Text
     to: Expr | None                     # None: for everyone
 
 
@@ -267,11 +267,11 @@ class Choose:
     elem_type: str
     where: Expr | None                  # evaluated once per option bound to `var`
     by: Expr | None
-    label: Template | None
-    prompt: Template
+    label: Text | None
+    prompt: Text
     otherwise: Steps | None
     holding: frozenset
-    refusal: Template | None = None     # why an option of the list is not legal now, told to a person
+    refusal: Text | None = None     # why an option of the list is not legal now, told to a person
 
 
 @dataclass(frozen=True)
@@ -284,8 +284,8 @@ class Alternative:
     names: tuple                        # ((name, Expr of its list, element type), ...); () for a word
     when: Expr | None                   # the kind is offered only when this holds
     where: Expr | None                  # an option is legal only when this holds (its names bound)
-    label: Template | None
-    refusal: Template | None
+    label: Text | None
+    refusal: Text | None
     body: Steps | None                  # run when an option of this kind is picked (None: nothing)
 
 
@@ -297,7 +297,7 @@ class ChooseAmong:
     path: Path
     alternatives: tuple                 # of Alternative
     by: Expr | None
-    prompt: Template
+    prompt: Text
     otherwise: Steps | None
     holding: frozenset                  # names holding cards while the decision waits
 

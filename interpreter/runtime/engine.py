@@ -338,7 +338,7 @@ def options_numbered(program: Program, s: State, number: str) -> list[int]:
     number: one whose label has the number as a word ('bid 4', 'ask Player 3'), or one holding
     a card the deciding seat can see whose id or name is the number and then no other digit
     (its rank: '8' names 8♠ and 8S, '1' does not name 10♠).  A number is always its move;
-    where there is none, these are listed (play/answers.py)."""
+    where there is none, these are listed (playing/answers.py)."""
     if s.pending is None:
         return []
     seat, legal, cid = s.pending

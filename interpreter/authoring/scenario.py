@@ -11,13 +11,13 @@ import json
 import os
 
 from ..pipeline import check_players, load_named_program
-from .agents import Decision, FirstAgent, RandomAgent
+from ..playing.agents import Decision, FirstAgent, RandomAgent
 from ..runtime.engine import apply, comes_from, labels, new_game, refresh, run, run_to
 from ..errors import (RUN_TIME_FAULTS, InterpreterError, Problem, RulesError, RulesetError, brief, did_you_mean,
                      format_problem, words)
 from ..lang.syntax import ExprError
 from ..shown import printable
-from ..backend.expressions import Closures
+from ..closures.expressions import Closures
 from ..check.expressions import ExprChecker
 from ..lang import expr_ir
 from ..lang.types import PLAYER, STR

@@ -1,11 +1,11 @@
 """Stage 3, the generated back end: the Program of a checked ruleset with its steps written
-as Python source (pyback/generator.py) and its expressions as Python expressions
-(pyback/expressions.py), laid out exactly as the closure back end lays it out."""
+as Python source (generated/generator.py) and its expressions as Python expressions
+(generated/expressions.py), laid out exactly as the closure back end lays it out."""
 from __future__ import annotations
 
 import hashlib
 
-from ..backend.program import build_layout, build_program
+from ..closures.program import build_layout, build_program
 from ..lang import ir
 from ..runtime.program import Program
 from .expressions import Source

@@ -8,7 +8,7 @@ from ..errors import Problem, RulesetError, errors_only
 from ..pipeline import check_ruleset_data
 from ..source.loader import load_file
 from ..source.overlay import combine
-from .records import load as load_record, program_of
+from ..playing.records import load as load_record, program_of
 from .scenario import check_file as check_scenario, is_scenario
 
 

@@ -24,8 +24,8 @@ def build_program(ruleset: ir.Ruleset) -> Program:
 
 def build_layout(ruleset: ir.Ruleset, closures=None):
     """(Program, StepBuilder, Code): the program, and where each step's instructions lie
-    (the builder's layout, backend/layout.py), for a back end that writes the same
-    instructions another way (pyback/).  `closures` compiles the expressions (default:
+    (the builder's layout, closures/layout.py), for a back end that writes the same
+    instructions another way (generated/).  `closures` compiles the expressions (default:
     the closure back end's)."""
     r = ruleset
     code = Code()

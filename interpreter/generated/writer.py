@@ -31,7 +31,7 @@ class Place(NamedTuple):
 
 class TooMuchCode(InterpreterError):
     """The generated code would be too large: the closure back end runs the ruleset instead
-    (pyback/program.py catches it; nobody else sees it)."""
+    (generated/program.py catches it; nobody else sees it)."""
 
 
 class Fn:

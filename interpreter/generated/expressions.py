@@ -2,7 +2,7 @@
 expression in terms of `s` (the state) and `l` (the locals), compiled once into
 `lambda s, l: ...`.
 
-A second back end beside the closure back end (backend/expressions.py), computing the same
+A second back end beside the closure back end (closures/expressions.py), computing the same
 values at the same cost to the work budget, with one evaluation instead of a call per part:
 constants are folded into the text, card tables and other values are names of a namespace
 this class keeps, functions of each element become generator expressions, and a small
@@ -27,7 +27,7 @@ from ..lang.values import divide, list_slice, number_range, shower, subsets_of
 from ..limits import MAX_WORK
 from ..runtime.effects import too_much_work
 from ..runtime.state import next_seat
-from ..backend.expressions import INLINE_SIZE, Closures, _free, _hoistable, compiles_in
+from ..closures.expressions import INLINE_SIZE, Closures, _free, _hoistable, compiles_in
 
 
 # -- helpers the generated code calls (the namespace's fixed names) --------------------------
@@ -61,7 +61,7 @@ def _put(memo, key, value):
 
 
 def _best(xs, key, better):
-    """max_by / min_by: the first element whose key no later one beats (backend/functions._by)."""
+    """max_by / min_by: the first element whose key no later one beats (closures/functions._by)."""
     found, best_key = None, None
     for x in xs:
         k = key(x)
@@ -104,7 +104,7 @@ HELPERS = {
 }
 
 _PLAIN_CONSTS = (bool, int, str, type(None))
-INLINE_SIZE_HERE = 4 * INLINE_SIZE      # see backend/expressions.py: INLINE_SIZE
+INLINE_SIZE_HERE = 4 * INLINE_SIZE      # see closures/expressions.py: INLINE_SIZE
 # What compiling generated code raises when it nests deeper than Python allows (200 brackets,
 # 20 loops, 100 indents, the compiler's recursion): the closure back end does that part.
 TOO_BIG_FOR_PYTHON = (SyntaxError, RecursionError, MemoryError, ValueError, OverflowError)

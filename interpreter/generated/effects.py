@@ -3,18 +3,18 @@ doing and charging what its effect in runtime/effects.py does; an effect with no
 runs the closure back end's effect."""
 from __future__ import annotations
 
-from ..backend.layout import EffectLayout, size_check
+from ..closures.layout import EffectLayout, size_check
 from ..lang import ir
 from ..limits import MAX_LIST, MAX_NUMBER, MAX_STRING
 
 
 class EffectWriter:
-    """The part of the Generator (pyback/generator.py) that writes effects: `fx_<Kind>`."""
+    """The part of the Generator (generated/generator.py) that writes effects: `write_effect_<Kind>`."""
 
     def effect(self, fn, step):
         place = self.layout.of(step, EffectLayout)
         pc, index = place.pc, place.index
-        write = getattr(self, "fx_" + type(step).__name__, None)
+        write = getattr(self, "write_effect_" + type(step).__name__, None)
         if write is not None:
             write(fn, step, pc, index)
             return
@@ -29,19 +29,19 @@ class EffectWriter:
         """The name of the closure back end's effect for `step` (built once: a step's code may
         be written into several functions)."""
         if id(step) not in self.effect_names:
-            built = getattr(self.effect_fns, "_fx_" + type(step).__name__)(step)
+            built = getattr(self.effect_fns, "effect_" + type(step).__name__)(step)
             self.effect_names[id(step)] = self.const(built, "_fx")
         return self.effect_names[id(step)]
 
-    def fx_Set(self, fn, step, pc, index):
+    def write_effect_Set(self, fn, step, pc, index):
         for a in step.items:
             t = a.target
-            if isinstance(t, ir.Current):
+            if isinstance(t, ir.CurrentTarget):
                 fn.add(f"_v = {self.value(fn, a.value, pc, index)}")
                 fn.add("if _v is None: _current_nobody()")
                 fn.add("s.current = _v")
                 continue
-            if isinstance(t, ir.GlobalVar):
+            if isinstance(t, ir.GlobalTarget):
                 target = f"s.vars[{t.name!r}]"
                 if step.add:
                     v = self.expr(fn, a.value, pc, index)
@@ -122,7 +122,7 @@ class EffectWriter:
                        or (isinstance(v, (int, float)) and -MAX_NUMBER < v < MAX_NUMBER) for v in table)
         return False
 
-    def fx_Move(self, fn, step, pc, index):
+    def write_effect_Move(self, fn, step, pc, index):
         if step.cards is not None:
             name = self.effect_fn(step)
             self.at(fn, pc, index)
@@ -139,7 +139,7 @@ class EffectWriter:
         fn.add("_d.insert(0, _c)" if step.bottom else "_d.append(_c)")
         fn.add("if s.log is not None: _moved(s, _z, _d, [_c])")
 
-    def fx_Draw(self, fn, step, pc, index):
+    def write_effect_Draw(self, fn, step, pc, index):
         self.move_top(fn, step, pc, index, step.count, False)
 
     def move_top(self, fn, step, pc, index, count, bottom):
@@ -161,7 +161,7 @@ class EffectWriter:
             fn.add("        _mv = _z[-_k:]; del _z[-_k:]; _mv.reverse(); _d.extend(_mv)")
             fn.add("        if s.log is not None: _moved(s, _z, _d, _mv)")
 
-    def fx_Swap(self, fn, step, pc, index):
+    def write_effect_Swap(self, fn, step, pc, index):
         """effects.swap: the two zones' contents exchanged; noted in the journal if asked."""
         refs = []
         for ref, z in ((step.a, "_za"), (step.b, "_zb")):
@@ -186,7 +186,7 @@ class EffectWriter:
             tag = "None" if step.tag is None else self.expr(fn, step.tag, pc, index)
             fn.add(f"s.journal.append(['swap', {refs[0]}, {refs[1]}, {tag}])")
 
-    def fx_Gather(self, fn, step, pc, index):
+    def write_effect_Gather(self, fn, step, pc, index):
         """effects.gather: every card of the zones (each player's, for a per-player zone) onto
         the destination, each zone charged as it is gathered."""
         fn.add(f"_d = {self.expr(fn, step.dst, pc, index)}")
@@ -199,7 +199,7 @@ class EffectWriter:
             fn.add("        if s.log is not None: _moved(s, _z, _d, _z)")
             fn.add("        _d.extend(_z); del _z[:]")
 
-    def fx_Deal(self, fn, step, pc, index):
+    def write_effect_Deal(self, fn, step, pc, index):
         """effects.deal: `count` cards each, one at a time round the seats from `first`, while
         the source lasts."""
         fn.add(f"_z = {self.expr(fn, step.src, pc, index)}")
@@ -224,7 +224,7 @@ class EffectWriter:
             fn.add("for _j in range(_left): _hands[_seats[_j % _m2]].append(_z.pop())")
             fn.add("if s.log is not None: _dealt(s, _z, _hands, _seats, _left)")
 
-    def fx_Sort(self, fn, step, pc, index):
+    def write_effect_Sort(self, fn, step, pc, index):
         fn.add(f"_z = {self.expr(fn, step.zone, pc, index)}")
         self.at(fn, pc, index)
         fn.add("_charge(s, len(_z) * 4)")

@@ -23,7 +23,7 @@ import secrets
 import stat
 from dataclasses import dataclass
 
-from ..errors import InterpreterError, Problem, UsageError, format_problem
+from .errors import InterpreterError, Problem, UsageError, format_problem
 
 
 class OutputFailed(InterpreterError):

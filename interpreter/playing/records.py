@@ -20,7 +20,7 @@ import time
 
 from .agents import Decision
 from .table import result_summary
-from . import targets
+from .. import targets
 from ..runtime.engine import apply, labels, new_game
 from ..errors import InterpreterError, Problem, RulesetError, brief, format_problem
 from ..limits import MAX_ITERATIONS, MAX_PLAYOUTS

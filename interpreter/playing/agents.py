@@ -93,7 +93,7 @@ SHORT_LIST = 10         # ... but the first few are
 class HumanAgent:
     """A person at the terminal: shows their view and numbered options, asks until the answer is valid.
 
-    What they type is read by play/answers.py: a move's number, a card's name or a word of a
+    What they type is read by playing/answers.py: a move's number, a card's name or a word of a
     move, or a command in English or the table's language (messages.command): `?` for help,
     `view` to see the table again, `hint` for the planning bot's suggestion, `rules` for the
     whole rules, `list` for every option.
@@ -237,7 +237,7 @@ def bot_named(spec: dict, seed: int):
 @dataclass(frozen=True)
 class Seating:
     """Who plays each seat of a simulated game: the mc bot in `mc_seats` (with `playouts`
-    per option), the ISMCTS bot (play/ismcts.py) in `ismcts_seats` (with `iterations` a
+    per option), the ISMCTS bot (playing/ismcts.py) in `ismcts_seats` (with `iterations` a
     decision), random bots elsewhere.  Seats are numbered from 1, as on the command line;
     each bot is seeded from the game's seed and its seat alone."""
     mc_seats: tuple = ()

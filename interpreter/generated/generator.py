@@ -1,7 +1,7 @@
 """The generator: every entry of a program as a Python function, the generated back end's
 instructions.
 
-The closure back end lays a ruleset out as VM instructions (backend/steps.py), one
+The closure back end lays a ruleset out as VM instructions (closures/steps.py), one
 closure per instruction, and the run loop calls one per step.  This module writes the
 same instructions as Python functions, each running as far as it can: from an *entry*
 (a point the run loop may continue at: the start, the return from a decision, from a
@@ -11,7 +11,7 @@ inlined expressions, up to the next point where the game waits or control moves
 elsewhere, where it returns the next pc as an instruction does.
 
 The layout is the closure back end's, instruction for instruction (read from its records,
-backend/layout.py, never counted here): the same pcs, the same
+closures/layout.py, never counted here): the same pcs, the same
 locals (loop cursors included), frames, scopes and requests, and the same count of steps
 (each function adds the number of instructions it stood for), so that a state is the same
 plain data under either back end, and a game paused under one can continue under the other.
@@ -34,7 +34,7 @@ step by step, so that a game stops at the very step where the closures stop it.
 """
 from __future__ import annotations
 
-from ..backend.layout import EffectLayout, Layout
+from ..closures.layout import EffectLayout, Layout
 from ..lang import ir
 from ..lang.expr_ir import draws_random
 from . import cache
@@ -118,7 +118,7 @@ class Generator(ControlWriter, DecisionWriter, EffectWriter):
         return self.texts[id(node)]
 
     def laid(self, step, kind=None):
-        """Where the closure back end laid `step` out (backend/layout.py), of the `kind` read."""
+        """Where the closure back end laid `step` out (closures/layout.py), of the `kind` read."""
         record = self.trigger_ifs.get(id(step)) or self.layout.of(step, kind)
         assert record is not None, f"{type(step).__name__} at {step.path} was not laid out"
         return record
@@ -244,14 +244,14 @@ class Generator(ControlWriter, DecisionWriter, EffectWriter):
             if isinstance(step, ir.Effect):
                 j, pc = i, self.laid(step, EffectLayout).pc
                 while j < len(steps) and isinstance(steps[j], ir.Effect) and self.laid(steps[j]).pc == pc:
-                    j += 1                  # (a step with an id is a batch of its own: backend/steps.py)
+                    j += 1                  # (a step with an id is a batch of its own: closures/steps.py)
                 fn.count()                  # one instruction runs the whole batch
                 for e in steps[i:j]:
                     self.effect(fn, e)
                 i = j
                 continue
             rest = After(steps, i + 1, then)
-            if getattr(self, "step_" + type(step).__name__)(step, rest, fn):
+            if getattr(self, "write_" + type(step).__name__)(step, rest, fn):
                 return True
             i += 1
         return False

@@ -1,18 +1,18 @@
 """The control-flow writers: `if`, the loops, turns and calls as Python, laid out as the
-closure back end lays them out (backend/layout.py gives every pc by name)."""
+closure back end lays them out (closures/layout.py gives every pc by name)."""
 from __future__ import annotations
 
-from ..backend.layout import (CallLayout, EffectLayout, EmitLayout, ExitLayout, ForEachLayout, IfLayout, RepeatLayout,
+from ..closures.layout import (CallLayout, EffectLayout, EmitLayout, ExitLayout, ForEachLayout, IfLayout, RepeatLayout,
                               TurnsLayout, WhileLayout)
 from ..lang import ir
 from .writer import CALLS_WRITTEN_IN, FN_LINES, Special
 
 
 class ControlWriter:
-    """The part of the Generator (pyback/generator.py) that writes control flow: `step_<Kind>`
+    """The part of the Generator (generated/generator.py) that writes control flow: `step_<Kind>`
     returns True when every path through the step has returned."""
 
-    def step_If(self, step, rest, fn) -> bool:
+    def write_If(self, step, rest, fn) -> bool:
         if step.fixed is not None:
             live = step.then if step.fixed else step.else_
             return self.steps(live or (), 0, rest, fn)
@@ -53,13 +53,13 @@ class ControlWriter:
             fn.budget = after_then
         return done_then and done_else
 
-    def step_Exit(self, step, rest, fn) -> bool:
+    def write_Exit(self, step, rest, fn) -> bool:
         self.at(fn, self.laid(step, ExitLayout).pc)
         fn.count()
         fn.leave(f"_exit_to(s, {step.to!r})")
         return True
 
-    def step_While(self, step, rest, fn) -> bool:
+    def write_While(self, step, rest, fn) -> bool:
         place = self.laid(step, WhileLayout)
         if self.leaves(step):
             top = place.test
@@ -100,7 +100,7 @@ class ControlWriter:
         back = Special(lambda f: (f.count(), self.jump(f, top, lambda g: self.while_top(step, rest, g))))
         self.tail(step.body, 0, back, fn)
 
-    def step_Repeat(self, step, rest, fn) -> bool:
+    def write_Repeat(self, step, rest, fn) -> bool:
         place = self.laid(step, RepeatLayout)
         if self.leaves(step):
             top = place.top
@@ -129,7 +129,7 @@ class ControlWriter:
             self.jump(fn, place.top, lambda f: self.tail(step.body, 0, after, f))
         rest.emit(self, fn)
 
-    def step_ForEach(self, step, rest, fn) -> bool:
+    def write_ForEach(self, step, rest, fn) -> bool:
         place = self.laid(step, ForEachLayout)
         key, var = place.key, step.var
         fn.count()                              # iter_start
@@ -184,7 +184,7 @@ class ControlWriter:
         back = Special(lambda f: (f.count(), self.jump(f, top, lambda g: self.for_each_top(step, rest, g))))
         self.tail(step.body, 0, back, fn)
 
-    def step_Turns(self, step, rest, fn) -> bool:
+    def write_Turns(self, step, rest, fn) -> bool:
         place = self.laid(step, TurnsLayout)
         pc, key, top = place.start, place.key, place.check
         fn.count()
@@ -255,7 +255,7 @@ class ControlWriter:
         fn.flush()
         fn.add("if l.pop('#restart', False):")            # restart_turns: from the turns' start again
         with fn.block(tail=True):
-            self.goto(fn, place.start, lambda f: self.step_Turns(step, rest, f))
+            self.goto(fn, place.start, lambda f: self.write_Turns(step, rest, f))
         if step.order is None:
             if step.next is not None:
                 fn.add(f"s.current = {self.expr(fn, step.next, place.next)}")
@@ -289,12 +289,12 @@ class ControlWriter:
         fn.add(f"s.locals = {payload}")
         fn.leave(target)
 
-    def step_Call(self, step, rest, fn) -> bool:
+    def write_Call(self, step, rest, fn) -> bool:
         pc = self.laid(step, CallLayout).call
         self.call(fn, pc, self.layout.procs[step.procedure], "{}", rest.emit_fn(self), step.args)
         return True
 
-    def step_Emit(self, step, rest, fn) -> bool:
+    def write_Emit(self, step, rest, fn) -> bool:
         pc = self.laid(step, EmitLayout).call
         if pc is None:
             return False

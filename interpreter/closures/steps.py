@@ -64,7 +64,7 @@ class StepBuilder:
         self.procs = procs              # procedure -> label
         self.choices: list[ChoiceSpec] = []
         self.card_locals, self.card_cursors, self.card_scopes = set(), set(), {}
-        self.layout = Layout()          # where each step's instructions lie (backend/layout.py)
+        self.layout = Layout()          # where each step's instructions lie (closures/layout.py)
         self.call_labels = []           # (pc of a call, label of what it calls)
         self.named = {id(node): sid for sid, node in (step_ids or {}).items()}    # id(step) -> its id
 
@@ -78,12 +78,12 @@ class StepBuilder:
             start = len(self.code.factories)
             if isinstance(step, ir.Effect):
                 self.layout.note(step, EffectLayout(Span(start, start + 1), start, len(batch)))
-                batch.append((getattr(self, "_fx_" + type(step).__name__)(step), step.path))
+                batch.append((getattr(self, "effect_" + type(step).__name__)(step), step.path))
             else:
                 self._flush(batch)
                 batch = []
                 start = len(self.code.factories)
-                self.layout.note(step, getattr(self, "_cf_" + type(step).__name__)(step, start))
+                self.layout.note(step, getattr(self, "lay_" + type(step).__name__)(step, start))
             if sid is not None:
                 self._flush(batch)
                 batch = []
@@ -111,7 +111,7 @@ class StepBuilder:
         """The closure of an optional expression (None for none)."""
         return None if node is None else self.closures.fn(node)
 
-    def text(self, t: ir.Template):
+    def text(self, t: ir.Text):
         """fn(state, locals) -> str of a checked text (with its catalogue values bound)."""
         fn = template(self.closures, t.parts)
         if not t.binds:
@@ -142,74 +142,74 @@ class StepBuilder:
             self.card_scopes[pc] = holding
 
     # -- plain effects ----------------------------------------------------------------
-    def _fx_Move(self, s: ir.Move):
+    def effect_Move(self, s: ir.Move):
         if s.card is not None:
             return effects.move_card(self.fn_of(s.card), self.fn_of(s.src), self.fn_of(s.dst), s.bottom)
         if s.cards is not None:
             return effects.move_cards(self.fn_of(s.cards), self.fn_of(s.src), self.fn_of(s.dst), s.bottom)
         return effects.move_top(self.fn_of(s.src), self.fn_of(s.dst), self.fn(s.count), s.bottom)
 
-    def _fx_JournalMove(self, s: ir.JournalMove):
+    def effect_JournalMove(self, s: ir.JournalMove):
         return effects.journal_move(self.fn_of(s.cards), self._ref(s.src), self._ref(s.dst), self._tag(s.tag), s.many)
 
-    def _fx_Draw(self, s: ir.Draw):
+    def effect_Draw(self, s: ir.Draw):
         return effects.move_top(self.fn_of(s.src), self.fn_of(s.dst), self.fn_of(s.count), False)
 
-    def _fx_Deal(self, s: ir.Deal):
+    def effect_Deal(self, s: ir.Deal):
         return effects.deal(self.fn_of(s.src), s.zone, self.fn_of(s.count), self.fn(s.first), self.fn(s.players))
 
-    def _fx_Shuffle(self, s: ir.Shuffle):
+    def effect_Shuffle(self, s: ir.Shuffle):
         return effects.shuffle(self.fn_of(s.zone))
 
-    def _fx_Sort(self, s: ir.Sort):
+    def effect_Sort(self, s: ir.Sort):
         self.bind("card", CARD)
         return effects.sort(self.fn_of(s.zone), self.fn_of(s.key))
 
-    def _fx_Gather(self, g: ir.Gather):
+    def effect_Gather(self, g: ir.Gather):
         getters = [(lambda s, n=n: s.zones[n]) if per_player else (lambda s, n=n: (s.zones[n],))
                    for n, per_player in g.zones]
         return effects.gather(getters, self.fn_of(g.dst))
 
-    def _fx_Set(self, s: ir.Set):
+    def effect_Set(self, s: ir.Set):
         fns = [self._assignment(a, s.add) for a in s.items]
         return fns[0] if len(fns) == 1 else _sequence(fns)
 
-    def _fx_Reveal(self, s: ir.Reveal):
+    def effect_Reveal(self, s: ir.Reveal):
         return effects.reveal(self.fn_of(s.cards), s.many)
 
-    def _fx_Eliminate(self, s: ir.Eliminate):
+    def effect_Eliminate(self, s: ir.Eliminate):
         return effects.eliminate(self.fn_of(s.player), s.announce)
 
-    def _fx_Log(self, s: ir.Log):
+    def effect_Log(self, s: ir.Log):
         return effects.log(self.text(s.text), self.fn(s.to))
 
-    def _fx_Swap(self, s: ir.Swap):
+    def effect_Swap(self, s: ir.Swap):
         return effects.swap(self._ref(s.a), self._ref(s.b), self._tag(s.tag) if s.journal else None)
 
-    def _fx_UndoJournal(self, s: ir.UndoJournal):
+    def effect_UndoJournal(self, s: ir.UndoJournal):
         return effects.undo_journal(self.fn(s.tag))
 
-    def _fx_ClearJournal(self, s):
+    def effect_ClearJournal(self, s):
         return effects.clear_journal
 
-    def _fx_RestartTurns(self, s):
+    def effect_RestartTurns(self, s):
         return effects.restart_turns
 
-    def _fx_Refuse(self, s):
+    def effect_Refuse(self, s):
         return effects.refuse
 
-    def _fx_Redirect(self, s: ir.Redirect):
+    def effect_Redirect(self, s: ir.Redirect):
         return effects.redirect(self.fn_of(s.to))
 
     # -- control flow: each method lays its step out from pc `start` and returns its record ------
     def _span(self, start) -> Span:
         return Span(start, len(self.code.factories))
 
-    def _cf_Exit(self, s: ir.Exit, start):
+    def lay_Exit(self, s: ir.Exit, start):
         pc = self.code.emit(vm.exit_to(s.to), s.path)
         return ExitLayout(self._span(start), pc)
 
-    def _cf_If(self, s: ir.If, start):
+    def lay_If(self, s: ir.If, start):
         code = self.code
         if s.fixed is not None:
             live, dead = (s.then, s.else_) if s.fixed else (s.else_, s.then)
@@ -237,14 +237,14 @@ class StepBuilder:
         finally:
             self.code, self.layout, self.call_labels = real, layout, calls
 
-    def _cf_Repeat(self, s: ir.Repeat, start):
+    def lay_Repeat(self, s: ir.Repeat, start):
         top = self.code.label()
         self.code.place(top)
         self.steps(s.body)
         until = self.code.emit(vm.jump_unless(self.fn_of(s.until), top), s.path + ("until",))
         return RepeatLayout(self._span(start), self.code.labels[top], until)
 
-    def _cf_While(self, s: ir.While, start):
+    def lay_While(self, s: ir.While, start):
         code = self.code
         top, end = code.label(), code.label()
         code.place(top)
@@ -254,7 +254,7 @@ class StepBuilder:
         code.place(end)
         return WhileLayout(self._span(start), test)
 
-    def _cf_ForEach(self, s: ir.ForEach, start):
+    def lay_ForEach(self, s: ir.ForEach, start):
         code = self.code
         top, end = code.label(), code.label()
         key = f"#{len(code.factories)}"
@@ -269,7 +269,7 @@ class StepBuilder:
         code.place(end)
         return ForEachLayout(self._span(start), first, nxt, key)
 
-    def _cf_Turns(self, s: ir.Turns, start):
+    def lay_Turns(self, s: ir.Turns, start):
         code = self.code
         p = s.path
         begin, top, turn_end, end = code.label(), code.label(), code.label(), code.label()
@@ -297,7 +297,7 @@ class StepBuilder:
         code.place(end)
         return TurnsLayout(self._span(start), first, check, start_call, ended, end_call, nxt, key)
 
-    def _cf_Choose(self, s: ir.Choose, start):
+    def lay_Choose(self, s: ir.Choose, start):
         code = self.code
         self.bind(s.var, s.elem_type)
         cid = len(self.choices)
@@ -317,7 +317,7 @@ class StepBuilder:
             code.place(end)
         return ChoiceLayout(self._span(start), pc, pc + 1, cid)
 
-    def _cf_ChooseAmong(self, s: ir.ChooseAmong, start):
+    def lay_ChooseAmong(self, s: ir.ChooseAmong, start):
         """The choice (its options [kind, value, ...] in the local PICK), then the pick: the
         option's names bound, a jump to its kind's steps; each kind's steps end in a jump
         past the others."""
@@ -347,7 +347,7 @@ class StepBuilder:
         return AmongLayout(self._span(start), pc, pick, cid, options)
 
     def among_options(self, s: ir.ChooseAmong, legal_only=True):
-        """fn(state, locals) -> the options of a choice among kinds (shared with pyback/)."""
+        """fn(state, locals) -> the options of a choice among kinds (shared with generated/)."""
         return vm.among_options([(self.fn(a.when), tuple((n, self.fn_of(e)) for n, e, _ in a.names),
                                   self.fn(a.where)) for a in s.alternatives], legal_only)
 
@@ -391,11 +391,11 @@ class StepBuilder:
             return lambda s, l, v: show(s, v)
         return self._bound_text(s.label, s.var)
 
-    def _cf_Emit(self, s: ir.Emit, start):
+    def lay_Emit(self, s: ir.Emit, start):
         call = self.emit_event(s.event, {k: self.fn_of(e) for k, e in s.payload}, s.path, s.holding)
         return EmitLayout(self._span(start), call)
 
-    def _cf_Request(self, s: ir.Request, start):
+    def lay_Request(self, s: ir.Request, start):
         code = self.code
         if s.piece is not None:
             self.bind("piece", s.piece_type)
@@ -414,7 +414,7 @@ class StepBuilder:
         code.place(end)
         return RequestLayout(self._span(start), first, ask, check, code.labels[end])
 
-    def _cf_Call(self, s: ir.Call, start):
+    def lay_Call(self, s: ir.Call, start):
         pc = self.code.emit(vm.call(self.procs[s.procedure], {k: self.fn_of(e) for k, e in s.args}), s.path)
         self.call_labels.append((pc, self.procs[s.procedure]))
         self._note_card_scope(pc + 1, s.holding)
@@ -445,9 +445,9 @@ class StepBuilder:
     def _assignment(self, a: ir.Assign, add: bool):
         t = a.target
         v = self.fn_of(a.value)
-        if isinstance(t, ir.Current):
+        if isinstance(t, ir.CurrentTarget):
             return effects.set_current(v)
-        if isinstance(t, ir.GlobalVar):
+        if isinstance(t, ir.GlobalTarget):
             return effects.add_global(t.name, v) if add else effects.set_global(t.name, v, size_check(t.type))
         owner = self.fn_of(t.owner)
         return effects.add_player(t.name, owner, v) if add else effects.set_player(t.name, owner, v, size_check(t.type))

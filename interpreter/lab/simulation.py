@@ -3,7 +3,7 @@
 A library function, so that a designer can call it from Python as the command does:
 
     from interpreter import load_program
-    from interpreter.play.simulation import simulate
+    from interpreter.lab.simulation import simulate
     report = simulate(load_program("rulesets/gnav2.yaml"), games=1000, jobs=4)
 
 Game k is played with seed `seed + k` and bots seeded from that number alone, so the
@@ -17,12 +17,12 @@ import multiprocessing
 import signal
 import time
 
-from .agents import Seating
+from ..playing.agents import Seating
 from ..errors import InterpreterError, UsageError
 from ..limits import MAX_JOBS, MAX_NUMBER
 from ..runtime.tally import game_values
 from .statistics import summary
-from .table import play
+from ..playing.table import play
 
 CHUNKS_PER_JOB = 8      # blocks of games per worker: small enough to even out slow games, few enough to cost little
 MAX_BLOCK = 100         # games in a block at most: results (and the progress bar, and Ctrl-C's report) come often

@@ -2,19 +2,19 @@
 point where the game waits (s.pending) and from where it goes on."""
 from __future__ import annotations
 
-from ..backend.layout import AmongLayout, ChoiceLayout, RequestLayout, unset_names
+from ..closures.layout import AmongLayout, ChoiceLayout, RequestLayout, unset_names
 from .writer import Special
 
 
 class DecisionWriter:
-    """The part of the Generator (pyback/generator.py) that writes decisions: `step_<Kind>`."""
+    """The part of the Generator (generated/generator.py) that writes decisions: `step_<Kind>`."""
 
-    def step_Choose(self, step, rest, fn) -> bool:
+    def write_Choose(self, step, rest, fn) -> bool:
         place = self.laid(step, ChoiceLayout)
         pc = place.ask
         resume = rest if step.otherwise is None else Special(lambda f: (f.count(), rest.emit(self, f)))
         self.entry(place.resume, resume.emit_fn(self))
-        self.entry(pc, lambda f: self.step_Choose(step, rest, f))
+        self.entry(pc, lambda f: self.write_Choose(step, rest, f))
         fn.count()
         fn.add(f"_opts = {self.expr(fn, step.options, pc)}")
         if step.where is not None and step.where.is_const:       # an option decided it
@@ -36,7 +36,7 @@ class DecisionWriter:
             fn.add("_opts = list(_opts)")
         return self.pend(step, rest, fn, pc, place.resume, place.cid, (step.var,))
 
-    def step_ChooseAmong(self, step, rest, fn) -> bool:
+    def write_ChooseAmong(self, step, rest, fn) -> bool:
         """The choice as the closure back end computes its options (kinds, combinations, their
         `where`), then, on return from the decision, the pick written as an if per kind."""
         place = self.laid(step, AmongLayout)
@@ -44,7 +44,7 @@ class DecisionWriter:
         if id(step) not in self.among_names:
             self.among_names[id(step)] = self.const(place.options, "_among")
         self.entry(place.pick, lambda f: self.write_pick(step, rest, f))
-        self.entry(pc, lambda f: self.step_ChooseAmong(step, rest, f))
+        self.entry(pc, lambda f: self.write_ChooseAmong(step, rest, f))
         fn.count()
         self.at(fn, pc)
         fn.add(f"_opts = {self.among_names[id(step)]}(s, l)")
@@ -101,7 +101,7 @@ class DecisionWriter:
         fn.budget = tuple(map(max, *live, before)) if live else before
         rest.emit(self, fn)
 
-    def step_Request(self, step, rest, fn) -> bool:
+    def write_Request(self, step, rest, fn) -> bool:
         place = self.laid(step, RequestLayout)
         pc = place.start
         fn.count()

@@ -1,4 +1,4 @@
-"""The generated-Python back end of expressions (interpreter/pyback) against the closure back
+"""The generated-Python back end of expressions (interpreter/generated) against the closure back
 end: the same value (or the same RulesError) and the same work charged, for every expression
 of the shipped rulesets on states of seeded games, and for the cases of expr_cases.yaml."""
 from __future__ import annotations
@@ -14,7 +14,7 @@ from interpreter.errors import RulesError
 from interpreter.lang.expr_ir import draws_random
 from interpreter.lang.types import CARD, NUM, PLAYER, list_of
 from interpreter.pipeline import compile_expression
-from interpreter.pyback.expressions import Source
+from interpreter.generated.expressions import Source
 from test_expr import CASES, SYMBOLS, state
 from test_hostile_expr import _corpus
 

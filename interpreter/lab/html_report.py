@@ -7,7 +7,7 @@ import html
 import pathlib
 
 from .outputs import plotting_available, write_csv
-from .targets import Output, make_folder, write_file
+from ..targets import Output, make_folder, write_file
 from .reports import bots, corrected, difference_sentences, fairness_sentence, interval, rounds, statistic_line
 from ..shown import printable
 

@@ -1,9 +1,9 @@
 """The layout of a program's instructions: the contract between the back ends.
 
-The closure back end lays each step out as VM instructions (backend/steps.py) and notes
+The closure back end lays each step out as VM instructions (closures/steps.py) and notes
 here, in one typed record per step, where they lie: the step's span (its first pc and the
 pc after its last) and each pc that another back end must know by name (a loop's top, a
-turn's end, the return from a decision).  The generated back end (pyback/) writes the same
+turn's end, the return from a decision).  The generated back end (generated/) writes the same
 instructions as Python and reads only these records: it never counts instructions itself.
 
 Each record says which VM instruction (runtime/vm.py) stands at each of its pcs, and checks
@@ -12,7 +12,7 @@ against the code once it is laid out, so a change to one back end's layout that 
 does not follow fails at build time, not as a divergence in random play.
 
 Adding a control-flow step kind: its record here (its pcs and their instructions), made by
-its `_cf_` method in backend/steps.py, read by its writer in pyback/control.py.
+its `lay_` method in closures/steps.py, read by its writer in generated/control.py.
 """
 from __future__ import annotations
 
@@ -21,11 +21,6 @@ from typing import Callable, ClassVar, NamedTuple
 
 from ..lang import ir
 from ..lang.types import NUM, STR, elem_of
-
-
-class LayoutMismatch(AssertionError):
-    """The back ends disagree on where an instruction is: a bug of ours, raised at build time
-    (never skipped, as an `assert` would be under python -O)."""
 
 
 class Span(NamedTuple):
@@ -50,11 +45,11 @@ class StepLayout:
         for name in self.PCS:
             pc = getattr(self, name)
             if pc is not None and not start <= pc < end:
-                raise LayoutMismatch(f"{type(self).__name__}.{name} = {pc} outside {self.span}")
+                raise AssertionError(f"{type(self).__name__}.{name} = {pc} outside {self.span}")
         for name in self.EXITS:
             pc = getattr(self, name)
             if pc is not None and not start <= pc <= end:
-                raise LayoutMismatch(f"{type(self).__name__}.{name} = {pc} outside {self.span}")
+                raise AssertionError(f"{type(self).__name__}.{name} = {pc} outside {self.span}")
 
     def leaves(self) -> bool | None:
         return self.LEAVES
@@ -241,7 +236,7 @@ class Layout:
         """The record of `step` (None for a step an option rules out), checked to be of `kind`."""
         record = self.steps.get(id(step))
         if kind is not None and record is not None and not isinstance(record, kind):
-            raise LayoutMismatch(f"{type(step).__name__} laid out as {type(record).__name__}, read as {kind.__name__}")
+            raise AssertionError(f"{type(step).__name__} laid out as {type(record).__name__}, read as {kind.__name__}")
         return record
 
     def verify(self, factories: list) -> None:
@@ -253,13 +248,15 @@ class Layout:
                 if pc is not None:
                     made_by = factories[pc].__qualname__.split(".")[0]
                     if made_by not in kinds:
-                        raise LayoutMismatch(f"{type(record).__name__}.{name}: pc {pc} holds {made_by}, "
+                        raise AssertionError(f"{type(record).__name__}.{name}: pc {pc} holds {made_by}, "
                                              f"not {' or '.join(kinds)}")
 
 
 def _require(holds: bool, message: str) -> None:
+    """An AssertionError where the back ends disagree on where an instruction is: a bug of
+    ours, found at build time (never skipped, as an `assert` is under python -O)."""
     if not holds:
-        raise LayoutMismatch(message)
+        raise AssertionError(message)
 
 
 def unset_names(s: ir.ChooseAmong) -> tuple:

@@ -12,7 +12,7 @@ import json
 import pathlib
 
 from ..errors import UsageError
-from .targets import Output, check_outputs, ruleset_reads, write_file
+from ..targets import Output, check_outputs, ruleset_reads, write_file
 
 PLOT_SUFFIXES = (".png", ".svg", ".pdf")
 

@@ -1,7 +1,7 @@
 """Compare variants of a ruleset: each played on the same seeds by the same bots (common
 random numbers), so that the difference a rule makes shows game by game.
 
-    from interpreter.play.compare import compare
+    from interpreter.lab.compare import compare
     result = compare([("base", base_program), ("reshuffle", variant_program)], games=1000)
 
 The first run is the base; `differences` holds, for each other run, every figure of the
@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 
 from ..errors import UsageError
-from .agents import Seating
+from ..playing.agents import Seating
 from .simulation import Interrupted, checked_run, played_rows, report
 from .statistics import differences
 

@@ -1,1 +1,0 @@
-"""Games played with the run-time stage: agents, tables, simulation, records, scenarios."""

@@ -1,0 +1,2 @@
+"""Playing a game: bots and people at the table, one game to its end, records (replay,
+resume)."""
