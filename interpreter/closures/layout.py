@@ -65,9 +65,11 @@ class EffectLayout(StepLayout):
 
 @dataclass(frozen=True)
 class IfLayout(StepLayout):
-    """An `if`, or a trigger's `when`: the test (None when an option fixed the branch)."""
+    """An `if`, or a trigger's `when`: the test (None when an option fixed the branch), and the
+    jump over the `else` at the end of the `then` (None: no `else`)."""
     test: int | None = None
-    PCS: ClassVar[dict] = {"test": ("jump_unless",)}
+    skip_else: int | None = None
+    PCS: ClassVar[dict] = {"test": ("jump_unless",), "skip_else": ("jump",)}
     LEAVES: ClassVar[bool | None] = None
 
 
@@ -92,18 +94,20 @@ class RepeatLayout(StepLayout):
 class WhileLayout(StepLayout):
     """`while`: the test at the top, the body, a jump back to the test."""
     test: int = 0
-    PCS: ClassVar[dict] = {"test": ("jump_unless",)}
+    back: int = 0
+    PCS: ClassVar[dict] = {"test": ("jump_unless",), "back": ("jump",)}
     LEAVES: ClassVar[bool | None] = None
 
 
 @dataclass(frozen=True)
 class ForEachLayout(StepLayout):
     """`for_each`: the list taken (`start`), then at `next` the cursor (the local `key`)
-    moves on and the body runs, until the list is done."""
+    moves on and the body runs, then the jump `back` to it, until the list is done."""
     start: int = 0
     next: int = 0
+    back: int = 0
     key: str = ""
-    PCS: ClassVar[dict] = {"start": ("iter_start",), "next": ("iter_next",)}
+    PCS: ClassVar[dict] = {"start": ("iter_start",), "next": ("iter_next",), "back": ("jump",)}
     LEAVES: ClassVar[bool | None] = None
 
 
@@ -144,16 +148,20 @@ class ChoiceLayout(StepLayout):
 @dataclass(frozen=True)
 class AmongLayout(StepLayout):
     """A choice among kinds: the decision at `ask`, then at `pick` the option's names bound
-    and a jump to its kind's steps.  `options`: fn(state, locals) -> the legal options."""
+    and a jump to its kind's steps, each ending in a jump past the others (`jumps`, by kind:
+    None for a kind with no steps).  `options`: fn(state, locals) -> the legal options."""
     ask: int = 0
     pick: int = 0
     cid: int = 0
     options: Callable | None = field(default=None, compare=False)
+    jumps: tuple = ()
     PCS: ClassVar[dict] = {"ask": ("choose",), "pick": ("pick",)}
     LEAVES: ClassVar[bool | None] = True
 
     def __post_init__(self):
         super().__post_init__()
+        for pc in self.jumps:
+            _require(pc is None or self.span.start <= pc < self.span.end, f"AmongLayout.jumps: {pc} outside {self.span}")
         _require(self.pick == self.ask + 1, "vm.choose goes on at the instruction after it")
 
 
@@ -171,12 +179,14 @@ class EmitLayout(StepLayout):
 @dataclass(frozen=True)
 class RequestLayout(StepLayout):
     """`request`: opened (`start`), asked (`ask`: the event's triggers called), its answer
-    checked (`check`), the answer's steps, and `end`, after it."""
+    checked (`check`), the answer's steps, the request closed (`done`), and `end`, after it."""
     start: int = 0
     ask: int = 0
     check: int = 0
+    done: int = 0
     end: int = 0
-    PCS: ClassVar[dict] = {"start": ("request_start",), "ask": ("request_ask",), "check": ("request_check",)}
+    PCS: ClassVar[dict] = {"start": ("request_start",), "ask": ("request_ask",), "check": ("request_check",),
+                           "done": ("request_done",)}
     EXITS: ClassVar[tuple] = ("end",)
     LEAVES: ClassVar[bool | None] = True
 
@@ -223,6 +233,7 @@ class Layout:
     flow: FlowLayout | None = None
     procs: dict = field(default_factory=dict)       # procedure -> its first pc
     dispatch: dict = field(default_factory=dict)    # event -> its dispatcher's first pc
+    returns: dict = field(default_factory=dict)     # first pc of a procedure or dispatcher -> its `ret`
     calls: list = field(default_factory=list)       # (pc of a call, pc it calls)
     points: dict = field(default_factory=dict)      # name -> [(pc, span)] (see StepBuilder.point)
     round_started: Callable | None = None
@@ -242,6 +253,13 @@ class Layout:
     def verify(self, factories: list) -> None:
         """Every record's pcs hold the instructions it names (the factories of runtime/vm.py)."""
         records = [*self.steps.values(), *self.triggers.values(), self.flow]
+        for body, ret in self.returns.items():
+            made_by = factories[ret].__qualname__.split(".")[0]
+            _require(made_by == "ret", f"the body at {body} returns at {ret}, which holds {made_by}")
+        for record in (r for r in records if isinstance(r, AmongLayout)):
+            for pc in record.jumps:
+                _require(pc is None or factories[pc].__qualname__.split(".")[0] == "jump",
+                         f"AmongLayout.jumps: pc {pc} holds no jump")
         for record in records:
             for name, kinds in record.PCS.items():
                 pc = getattr(record, name)

@@ -44,15 +44,16 @@ def build_layout(ruleset: ir.Ruleset, closures=None):
     b.layout.round_started = events.round_started(shown)
     b.layout.round_ended = events.round_ended(shown, record)
     _flow(b, r.flow)
+    returns = {}                # label of a procedure or dispatcher -> the pc of its `ret`
     for name, label in procs.items():
         code.place(label)
         b.steps(r.procedures[name])
-        code.emit(vm.ret(), ("procedures", name))
+        returns[label] = code.emit(vm.ret(), ("procedures", name))
     for name, label in dispatch.items():
         code.place(label)
         for t in r.triggers[name]:
             _trigger(b, t)
-        code.emit(vm.ret(), ("triggers",))
+        returns[label] = code.emit(vm.ret(), ("triggers",))
     res = r.result
     program = Program(
         name=r.name, title=r.title, file=r.file, lang=r.lang, languages=r.languages, options=r.options,
@@ -75,6 +76,7 @@ def build_layout(ruleset: ir.Ruleset, closures=None):
     layout.dispatch = {name: code.labels[label] for name, label in dispatch.items()}
     layout.procs = {name: code.labels[label] for name, label in procs.items()}
     layout.calls = [(pc, code.labels[label]) for pc, label in b.call_labels]
+    layout.returns = {code.labels[label]: ret for label, ret in returns.items()}
     return program, b, code
 
 

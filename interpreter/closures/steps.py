@@ -219,13 +219,12 @@ class StepBuilder:
         other, end = code.label(), code.label()
         test = code.emit(vm.jump_unless(self.fn_of(s.cond), other), s.path + ("if",))
         self.steps(s.then)
-        if s.else_ is not None:
-            code.emit(vm.jump(end), s.path)
+        skip = code.emit(vm.jump(end), s.path) if s.else_ is not None else None
         code.place(other)
         if s.else_ is not None:
             self.steps(s.else_)
         code.place(end)
-        return IfLayout(self._span(start), test)
+        return IfLayout(self._span(start), test, skip)
 
     def _dead(self, steps):
         """Steps an option rules out are built apart and thrown away, as they always were:
@@ -250,9 +249,9 @@ class StepBuilder:
         code.place(top)
         test = code.emit(vm.jump_unless(self.fn_of(s.cond), end), s.path + ("while",))
         self.steps(s.body)
-        code.emit(vm.jump(top), s.path)
+        back = code.emit(vm.jump(top), s.path)
         code.place(end)
-        return WhileLayout(self._span(start), test)
+        return WhileLayout(self._span(start), test, back)
 
     def lay_ForEach(self, s: ir.ForEach, start):
         code = self.code
@@ -265,9 +264,9 @@ class StepBuilder:
         nxt = code.emit(vm.iter_next(key, s.var, end), s.path + ("for_each",))
         self.bind(s.var, s.elem_type)
         self.steps(s.body)
-        code.emit(vm.jump(top), s.path)
+        back = code.emit(vm.jump(top), s.path)
         code.place(end)
-        return ForEachLayout(self._span(start), first, nxt, key)
+        return ForEachLayout(self._span(start), first, nxt, back, key)
 
     def lay_Turns(self, s: ir.Turns, start):
         code = self.code
@@ -335,16 +334,17 @@ class StepBuilder:
         self._note_card_scope(pc + 1, s.holding)
         starts = [code.label() if a.body is not None else end for a in kinds]
         pick = code.emit(vm.pick(PICK, [([n for n, _, _ in a.names], at) for a, at in zip(kinds, starts)]), s.path)
+        jumps = []
         for a, at in zip(kinds, starts):
             if a.body is not None:
                 code.place(at)
                 self.steps(a.body)
-                code.emit(vm.jump(end), a.path)
+            jumps.append(code.emit(vm.jump(end), a.path) if a.body is not None else None)
         if s.otherwise is not None:
             code.place(otherwise)
             self.steps(s.otherwise)
         code.place(end)
-        return AmongLayout(self._span(start), pc, pick, cid, options)
+        return AmongLayout(self._span(start), pc, pick, cid, options, tuple(jumps))
 
     def among_options(self, s: ir.ChooseAmong, legal_only=True):
         """fn(state, locals) -> the options of a choice among kinds (shared with generated/)."""
@@ -410,9 +410,9 @@ class StepBuilder:
         check = code.emit(vm.request_check(s.var, answer, top, end), s.path)
         code.place(answer)
         self.steps(s.answer)
-        code.emit(vm.request_done(s.var), s.path)
+        done = code.emit(vm.request_done(s.var), s.path)
         code.place(end)
-        return RequestLayout(self._span(start), first, ask, check, code.labels[end])
+        return RequestLayout(self._span(start), first, ask, check, done, code.labels[end])
 
     def lay_Call(self, s: ir.Call, start):
         pc = self.code.emit(vm.call(self.procs[s.procedure], {k: self.fn_of(e) for k, e in s.args}), s.path)

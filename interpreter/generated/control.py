@@ -9,34 +9,36 @@ from .writer import CALLS_WRITTEN_IN, FN_LINES, Special
 
 
 class ControlWriter:
-    """The part of the Generator (generated/generator.py) that writes control flow: `step_<Kind>`
-    returns True when every path through the step has returned."""
+    """The part of the Generator (generated/generator.py) that writes control flow: `write_<Kind>`
+    returns True when every path through the step has returned.  Each instruction written is
+    counted with its pc (`fn.count(pc)`), read from the step's layout record."""
 
     def write_If(self, step, rest, fn) -> bool:
         if step.fixed is not None:
             live = step.then if step.fixed else step.else_
             return self.steps(live or (), 0, rest, fn)
-        pc = self.laid(step, IfLayout).test
-        fn.count()
+        place = self.laid(step, IfLayout)
+        pc, skip = place.test, place.skip_else
+        fn.count(pc)
         if step.cond.is_const:          # an option folded it: the test is a step, the branch is known
             if not step.cond.const:
                 return self.steps(step.else_ or (), 0, rest, fn)
             if step.else_ is None:
                 return self.steps(step.then, 0, rest, fn)
-            then_rest = Special(lambda f: (f.count(), rest.emit(self, f)))
+            then_rest = Special(lambda f: (f.count(skip), rest.emit(self, f)))
             done = self.steps(step.then, 0, then_rest, fn)
             if not done:
-                fn.count()              # the jump over the else
+                fn.count(skip)          # the jump over the else
             return done
         cond = self.value(fn, step.cond, pc)
         fn.flush()
         fn.add(f"if {cond}:")
         before = fn.budget          # each branch may write in what the other does
         with fn.block():            # after the then-branch, a jump over the else (if any) counts
-            then_rest = rest if step.else_ is None else Special(lambda f: (f.count(), rest.emit(self, f)))
+            then_rest = rest if step.else_ is None else Special(lambda f: (f.count(skip), rest.emit(self, f)))
             done_then = self.steps(step.then, 0, then_rest, fn)
             if step.else_ is not None and not done_then:
-                fn.count()          # the jump over the else
+                fn.count(skip)      # the jump over the else
         after_then = fn.budget
         fn.budget = before
         done_else = False
@@ -54,9 +56,10 @@ class ControlWriter:
         return done_then and done_else
 
     def write_Exit(self, step, rest, fn) -> bool:
-        self.at(fn, self.laid(step, ExitLayout).pc)
-        fn.count()
-        fn.leave(f"_exit_to(s, {step.to!r})")
+        pc = self.laid(step, ExitLayout).pc
+        self.at(fn, pc)
+        fn.count(pc)
+        fn.leave(f"_exit_to(s, {step.to!r})", self.exits[step.to])
         return True
 
     def write_While(self, step, rest, fn) -> bool:
@@ -69,11 +72,11 @@ class ControlWriter:
         fn.flush()
         fn.add("while True:")
         with fn.block():
-            fn.count()
+            fn.count(place.test)
             fn.flush()
             fn.add(f"if not {self.expr(fn, step.cond, place.test)}: break")
             self.steps(step.body, 0, None, fn)
-            fn.count()
+            fn.count(place.back)
             self.bail(fn, place.test)
         return False
 
@@ -88,16 +91,18 @@ class ControlWriter:
             fn.add(f"    {cursor}[1] = {index} + 1")
         fn.add("    s.steps += n")
         fn.add(f"    return {top}")
+        fn.leaves_to(top)
 
     def while_top(self, step, rest, fn):
-        top = self.laid(step, WhileLayout).test
-        fn.count()
+        place = self.laid(step, WhileLayout)
+        top = place.test
+        fn.count(top)
         cond = self.expr(fn, step.cond, top)
         fn.flush()
         fn.add(f"if not {cond}:")
         with fn.block(tail=True):
             rest.emit(self, fn)
-        back = Special(lambda f: (f.count(), self.jump(f, top, lambda g: self.while_top(step, rest, g))))
+        back = Special(lambda f: (f.count(place.back), self.jump(f, top, lambda g: self.while_top(step, rest, g))))
         self.tail(step.body, 0, back, fn)
 
     def write_Repeat(self, step, rest, fn) -> bool:
@@ -112,7 +117,7 @@ class ControlWriter:
         fn.add("while True:")
         with fn.block():
             self.steps(step.body, 0, None, fn)
-            fn.count()
+            fn.count(place.until)
             fn.flush()
             fn.add(f"if {self.expr(fn, step.until, place.until)}: break")
             self.bail(fn, place.top)
@@ -120,7 +125,7 @@ class ControlWriter:
 
     def repeat_until(self, step, rest, fn):
         place = self.laid(step, RepeatLayout)
-        fn.count()
+        fn.count(place.until)
         until = self.expr(fn, step.until, place.until)
         fn.flush()
         fn.add(f"if not {until}:")
@@ -132,7 +137,7 @@ class ControlWriter:
     def write_ForEach(self, step, rest, fn) -> bool:
         place = self.laid(step, ForEachLayout)
         key, var = place.key, step.var
-        fn.count()                              # iter_start
+        fn.count(place.start)
         items = self.expr(fn, step.items, place.start)
         if self.leaves(step):
             fn.add(f"l[{key!r}] = [list({items}), 0]")
@@ -154,24 +159,24 @@ class ControlWriter:
             fn.depth += 1
         fn.add(f"for {i}, {x} in enumerate({it}):")
         with fn.block():
-            fn.count()                          # iter_next
+            fn.count(place.next)
             fn.add(f"l[{var!r}] = {x}")
             self.cursors.append((cursor, i))
             try:
                 self.steps(step.body, 0, None, fn)
-                fn.count()                      # jump top
+                fn.count(place.back)
                 self.bail(fn, place.next)
             finally:
                 self.cursors.pop()
         if logs_only:
             fn.depth -= 1
-        fn.count()                              # the last iter_next
+        fn.count(place.next)                    # the last iter_next
         return False
 
     def for_each_top(self, step, rest, fn):
         place = self.laid(step, ForEachLayout)
         top = place.next
-        fn.count()
+        fn.count(top)
         self.at(fn, top)
         fn.add(f"_cur = l[{place.key!r}]")
         fn.add("_items, _i = _cur")
@@ -181,13 +186,13 @@ class ControlWriter:
             rest.emit(self, fn)
         fn.add(f"l[{step.var!r}] = _items[_i]")
         fn.add("_cur[1] = _i + 1")
-        back = Special(lambda f: (f.count(), self.jump(f, top, lambda g: self.for_each_top(step, rest, g))))
+        back = Special(lambda f: (f.count(place.back), self.jump(f, top, lambda g: self.for_each_top(step, rest, g))))
         self.tail(step.body, 0, back, fn)
 
     def write_Turns(self, step, rest, fn) -> bool:
         place = self.laid(step, TurnsLayout)
         pc, key, top = place.start, place.key, place.check
-        fn.count()
+        fn.count(pc)
         self.at(fn, pc)
         if step.order is not None:
             fn.add(f"l[{key!r}] = [list({self.expr(fn, step.order, pc)}), 0]")
@@ -207,7 +212,7 @@ class ControlWriter:
     def turns_top(self, step, rest, fn):
         place = self.laid(step, TurnsLayout)
         pc, key = place.check, place.key
-        fn.count()
+        fn.count(pc)
         self.at(fn, pc)
         fn.add(f"_cur = l[{key!r}]")
         if step.order is not None:
@@ -239,9 +244,10 @@ class ControlWriter:
         self.tail(step.body, 0, body, fn)
 
     def turn_end(self, step, rest, fn):
-        fn.count()
+        place = self.laid(step, TurnsLayout)
+        fn.count(place.turn_end)
         fn.add("s.scopes.pop()")
-        call = self.laid(step, TurnsLayout).end_call
+        call = place.end_call
         if call is not None:
             self.call(fn, call, self.layout.dispatch["turn_end"], "{}", lambda f: self.turn_next(step, rest, f))
             return
@@ -249,7 +255,7 @@ class ControlWriter:
 
     def turn_next(self, step, rest, fn):
         place = self.laid(step, TurnsLayout)
-        fn.count()
+        fn.count(place.next)
         top = place.check
         self.at(fn, place.next)
         fn.flush()
@@ -269,7 +275,7 @@ class ControlWriter:
         """A call instruction at `pc`: a frame returning to pc + 1, as vm.call's does (written by
         write_return); the payload's `items` (name, node) are computed first, in order, as the
         instruction does."""
-        fn.count()
+        fn.count(pc)
         if items:
             fn.add("_pay = {}")
             for k, node in items:
@@ -282,7 +288,7 @@ class ControlWriter:
             fn.add(f"s.locals = l = {payload}")
             self.special += 1
             try:
-                self.tail(self.bodies[target], 0, Special(lambda f: self.return_to(f, write_return)), fn)
+                self.tail(self.bodies[target], 0, Special(lambda f: self.return_to(f, write_return, target)), fn)
             finally:
                 self.special -= 1
             return

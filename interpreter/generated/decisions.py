@@ -12,10 +12,10 @@ class DecisionWriter:
     def write_Choose(self, step, rest, fn) -> bool:
         place = self.laid(step, ChoiceLayout)
         pc = place.ask
-        resume = rest if step.otherwise is None else Special(lambda f: (f.count(), rest.emit(self, f)))
-        self.entry(place.resume, resume.emit_fn(self))
+        resume = rest if step.otherwise is None else Special(lambda f: (f.count(place.resume), rest.emit(self, f)))
+        self.entry(place.resume, resume.emit_fn(self))      # (with an `otherwise`: the jump past it)
         self.entry(pc, lambda f: self.write_Choose(step, rest, f))
-        fn.count()
+        fn.count(pc)
         fn.add(f"_opts = {self.expr(fn, step.options, pc)}")
         if step.where is not None and step.where.is_const:       # an option decided it
             fn.add("_opts = list(_opts)" if step.where.const else "_opts = []")
@@ -45,7 +45,7 @@ class DecisionWriter:
             self.among_names[id(step)] = self.const(place.options, "_among")
         self.entry(place.pick, lambda f: self.write_pick(step, rest, f))
         self.entry(pc, lambda f: self.write_ChooseAmong(step, rest, f))
-        fn.count()
+        fn.count(pc)
         self.at(fn, pc)
         fn.add(f"_opts = {self.among_names[id(step)]}(s, l)")
         return self.pend(step, rest, fn, pc, place.pick, place.cid, unset_names(step))
@@ -77,14 +77,16 @@ class DecisionWriter:
     def write_pick(self, step, rest, fn):
         """The pick after a choice among kinds: the option's names bound, its kind's steps (each
         ending in a jump past the others), then what follows the choice."""
-        pc = self.laid(step, AmongLayout).pick
-        fn.count()
+        place = self.laid(step, AmongLayout)
+        pc = place.pick
+        fn.count(pc)
         self.at(fn, pc)
         fn.add("_o = l.pop('#pick')")
         fn.flush()
-        after = Special(lambda f: (f.count(), rest.emit(self, f)))      # a kind's steps end in a jump
         before, budgets, word = fn.budget, [], "if"
         for k, a in enumerate(step.alternatives):
+            jump = place.jumps[k]           # a kind's steps end in a jump past the others
+            after = Special(lambda f, jump=jump: (f.count(jump), rest.emit(self, f)))
             fn.add(f"{word} _o[0] == {k}:")
             word = "elif"
             with fn.block():
@@ -95,7 +97,7 @@ class DecisionWriter:
                     if self.steps(a.body, 0, after, fn):
                         budgets.append(None)
                         continue
-                    fn.count()          # the jump past the other kinds
+                    fn.count(jump)
                     budgets.append(fn.budget)
         live = [b for b in budgets if b is not None]
         fn.budget = tuple(map(max, *live, before)) if live else before
@@ -104,7 +106,7 @@ class DecisionWriter:
     def write_Request(self, step, rest, fn) -> bool:
         place = self.laid(step, RequestLayout)
         pc = place.start
-        fn.count()
+        fn.count(pc)
         src, dst = self.expr(fn, step.src, pc), None
         fn.add(f"_a = {src}")
         dst = self.expr(fn, step.dst, pc)
@@ -117,7 +119,7 @@ class DecisionWriter:
     def request_ask(self, step, rest, fn):
         place = self.laid(step, RequestLayout)
         ask = place.ask
-        fn.count()
+        fn.count(ask)
         fn.add("_rec = s.requests[-1]")
         fn.add("_pay = {'from': _rec[0], 'to': _rec[1]}")
         if step.piece is not None:
@@ -141,7 +143,7 @@ class DecisionWriter:
     def request_check(self, step, rest, fn):
         place = self.laid(step, RequestLayout)
         ask, end = place.ask, place.end
-        fn.count()
+        fn.count(place.check)
         fn.add("_rec = s.requests[-1]")
         fn.add("_st = _rec[2]")
         fn.flush()
@@ -162,7 +164,7 @@ class DecisionWriter:
         fn.add("l['from'], l['to'], l['piece'] = _rec[0], _rec[1], _rec[4]")
 
         def done(f):
-            f.count()
+            f.count(place.done)
             f.add("s.requests.pop()")
             f.add(f"l[{step.var!r}] = 'answered'")
             rest.emit(self, f)

@@ -34,7 +34,7 @@ step by step, so that a game stops at the very step where the closures stop it.
 """
 from __future__ import annotations
 
-from ..closures.layout import EffectLayout, Layout
+from ..closures.layout import EffectLayout, Layout, TurnsLayout
 from ..lang import ir
 from ..lang.expr_ir import draws_random
 from . import cache
@@ -67,11 +67,14 @@ class Generator(ControlWriter, DecisionWriter, EffectWriter):
         self.special = 0                    # > 0: writing a callee in at its call (see call)
         self.cursors = []                   # (cursor, index) of the for_each loops written in around
         self.bodies = {}                    # pc of a procedure or dispatcher -> its steps
-        self.returns = {}                   # pc of a procedure or dispatcher -> where its calls return
+        self.call_returns = {}              # pc of a procedure or dispatcher -> where its calls return
         self.effect_names = {}              # id(step) -> name of its effect's closure
         self.pieces = {}                    # id(request step) -> name of its piece's function
         self.among_names = {}               # id(choice among kinds) -> name of its options' function
         self.trigger_ifs = {}               # id(a trigger as an `if`) -> the layout of its `when`
+        flow = self.layout.flow             # where end_turn, end_round and end_game may go on (vm.unwind)
+        self.exits = {"game": (flow.end,), "round": (flow.round_end,),
+                      "turn": tuple(r.turn_end for r in self.layout.steps.values() if isinstance(r, TurnsLayout))}
         self.texts = {}                     # id(node) -> its text (a step's expressions, outside any context)
         self.writers = {}                   # pc -> what writes its entry
         self.line_places = {}               # line of the generated module -> place
@@ -157,7 +160,7 @@ class Generator(ControlWriter, DecisionWriter, EffectWriter):
         for name, pc in self.layout.dispatch.items():
             self.bodies[pc] = self.trigger_steps(name)
         for call, target in self.layout.calls:
-            self.returns.setdefault(target, set()).add(call + 1)      # a call returns after itself (vm.call)
+            self.call_returns.setdefault(target, set()).add(call + 1)      # a call returns after itself (vm.call)
         for pc, steps in self.bodies.items():
             self.entry(pc, lambda fn, steps=steps, pc=pc: self.tail(steps, 0, Special(lambda f: self.write_ret(f, pc)), fn))
         total = 0
@@ -181,6 +184,7 @@ class Generator(ControlWriter, DecisionWriter, EffectWriter):
             exec(cache.compiled(source, self.file), self.ns)
         except TOO_BIG_FOR_PYTHON:
             self.compile_each(texts, firsts)
+        self.reach = {pc: frozenset(fn.pcs | fn.targets) for pc, fn in self.entries.items()}
         most = max((fn.total for fn in self.entries.values()), default=0)
         limit = self.program.max_steps
         self.ns["_T"] = self.switch_at = limit - most if limit > most else -1
@@ -245,7 +249,7 @@ class Generator(ControlWriter, DecisionWriter, EffectWriter):
                 j, pc = i, self.laid(step, EffectLayout).pc
                 while j < len(steps) and isinstance(steps[j], ir.Effect) and self.laid(steps[j]).pc == pc:
                     j += 1                  # (a step with an id is a batch of its own: closures/steps.py)
-                fn.count()                  # one instruction runs the whole batch
+                fn.count(pc)                # one instruction runs the whole batch
                 for e in steps[i:j]:
                     self.effect(fn, e)
                 i = j
@@ -258,13 +262,13 @@ class Generator(ControlWriter, DecisionWriter, EffectWriter):
 
     # -- the game's frame: setup, rounds, end ------------------------------------------------------
     def write_start(self, fn):
-        fn.count()
+        fn.count(self.layout.flow.start)
         fn.add(f"s.scopes.append(('game', len(s.frames), {self.layout.flow.end}, len(s.requests)))")
         self.tail(self.r.flow.setup, 0, Special(self.write_round_top), fn)
 
     def write_round_top(self, fn):
         flow = self.layout.flow
-        fn.count()
+        fn.count(flow.round_top)
         fn.add(f"s.scopes.append(('round', len(s.frames), {flow.round_end}, len(s.requests)))")
         fn.add("s.rounds += 1")
         fn.add(f"if s.log is not None: {self.const(self.layout.round_started, '_round')}(s)")
@@ -276,7 +280,7 @@ class Generator(ControlWriter, DecisionWriter, EffectWriter):
 
     def write_round_end(self, fn):
         flow = self.layout.flow
-        fn.count()
+        fn.count(flow.round_end)
         fn.add("s.scopes.pop()")
         if flow.end_call is not None:
             self.call(fn, flow.end_call, self.layout.dispatch["round_end"], "{}", self.write_until)
@@ -285,7 +289,7 @@ class Generator(ControlWriter, DecisionWriter, EffectWriter):
 
     def write_until(self, fn):
         flow = self.layout.flow
-        fn.count()
+        fn.count(flow.until)
         fn.add(f"{self.const(self.layout.round_ended, '_round_end')}(s)")   # statistics, account
         until = self.expr(fn, self.r.flow.until, flow.until)
         fn.flush()
@@ -295,20 +299,21 @@ class Generator(ControlWriter, DecisionWriter, EffectWriter):
         self.write_game_end(fn)
 
     def write_game_end(self, fn):
-        fn.count()
+        fn.count(self.layout.flow.end)
         fn.add("s.scopes.pop()")
         self.tail(self.r.flow.end, 0, Special(self.write_halt), fn)
 
     def write_halt(self, fn):
-        fn.count()
+        fn.count(self.layout.flow.halt)
         fn.add("s.over = True")
         fn.add(f"s.pc = {self.layout.flow.halt}")
         fn.leave(-1)
 
-    def return_to(self, fn, write_return):
-        """The return of a callee written in at its call: the frame it pushed is popped, and the
-        caller's code goes on here (as general code again: its entries are the caller's)."""
-        fn.count()
+    def return_to(self, fn, write_return, body):
+        """The return of a callee written in at its call (`body`: the callee's first pc): the
+        frame it pushed is popped, and the caller's code goes on here (as general code again:
+        its entries are the caller's)."""
+        fn.count(self.layout.returns[body])
         fn.add("_ret, l = s.frames.pop()")
         fn.add("s.locals = l")
         saved = self.special
@@ -321,8 +326,8 @@ class Generator(ControlWriter, DecisionWriter, EffectWriter):
     def write_ret(self, fn, body=None):
         """The return from a procedure or trigger dispatcher; called from one place only, it
         goes on there (written in, once per function, as a loop's top)."""
-        fn.count()
-        returns = self.returns.get(body, ())
+        fn.count(self.layout.returns[body])
+        returns = self.call_returns.get(body, ())
         if len(returns) == 1 and not self.special:
             (back,) = returns
             fn.add("_ret, l = s.frames.pop()")
@@ -333,4 +338,4 @@ class Generator(ControlWriter, DecisionWriter, EffectWriter):
                 fn.leave(back)
             return
         fn.add("_ret, s.locals = s.frames.pop()")
-        fn.leave("_ret")
+        fn.leave("_ret", returns)

@@ -45,6 +45,7 @@ def _generated(ruleset: ir.Ruleset) -> Program:
     generator = Generator(ruleset, program, builder, source)
     entries, text = generator.build()
     program.switch_at = generator.switch_at
+    program.reach = generator.reach
     program.left_out = generator.left_out
     program.reference = program.code
     program.code = [entries.get(pc) or _counted(ins) for pc, ins in enumerate(program.code)]

@@ -48,13 +48,17 @@ class Fn:
         self.calls = 0                  # procedures and triggers written in (see Generator.call)
         self.total = 0                  # instructions written: the most it runs between two checks
         self.current = None             # the place the lines written now are at
+        self.pcs = set()                # the instructions it stands for: every pc it may run
+        self.targets = set()            # every pc it may return to the run loop (-1: a decision, the end)
 
     def add(self, line):
         self.lines.append("    " * self.depth + line)
 
-    def count(self, k=1):
-        self.k += k
-        self.total += k
+    def count(self, pc: int):
+        """The instruction at `pc` is written here: one more step when it runs."""
+        self.k += 1
+        self.total += 1
+        self.pcs.add(pc)
 
     def flush(self):
         if self.k:
@@ -62,11 +66,16 @@ class Fn:
             self.k = 0
             self.renote(self)           # the place goes on, with nothing pending
 
-    def leave(self, value):
-        """Return `value` (a pc) to the run loop, with the steps counted."""
+    def leave(self, value, targets=None):
+        """Return `value` to the run loop, with the steps counted: a pc, or the text of one
+        computed as it runs, then `targets` are the pcs it may be."""
         self.flush()
         self.add("s.steps += n")
         self.add(f"return {value}")
+        self.leaves_to(*([value] if targets is None else targets))
+
+    def leaves_to(self, *pcs):
+        self.targets.update(pcs)
 
     def block(self, tail=False):
         """An indented block; `tail`: one that always returns, so the code after it runs on the

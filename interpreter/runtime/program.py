@@ -150,6 +150,8 @@ class Program:
     points: dict = field(default_factory=dict)     # where a scenario may stop the rules: name -> pcs
     switch_at: int = -1                            # generated code: steps from which the game goes on
                                                    # step by step (the limit less the most one function runs)
+    reach: dict = field(default_factory=dict)      # generated code: entry pc -> every pc its function may
+                                                   # run or return (engine.run_to runs it where no point is)
 
     def seat_name(self, seat: int) -> str:
         """The name of the seat at index `seat` (0 for seat 1), made by the checker."""
