@@ -22,7 +22,7 @@ from interpreter import apply, load_program, new_game
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 
-def measure(path: str, games: int, players: int | None = None, backend: str | None = None) -> dict:
+def measure(path: str, games: int, players: int | None = None, backend: str = "generated") -> dict:
     program = load_program(path, backend=backend)
     decisions = 0
     start = time.perf_counter()
@@ -46,7 +46,8 @@ def main(argv=None) -> int:
     p.add_argument("--games", type=int, default=200)
     p.add_argument("--players", type=int)
     p.add_argument("--json", action="store_true", help="print the figures as JSON")
-    p.add_argument("--backend", choices=["generated", "closures"], help="the back end (default: generated)")
+    p.add_argument("--backend", choices=["generated", "closures"], default="generated",
+                   help="the back end (default: generated)")
     args = p.parse_args(argv)
     paths = args.rulesets or sorted(str(x) for x in (ROOT / "rulesets").glob("*.yaml"))
     rows = [measure(path, args.games, args.players, args.backend) for path in paths]

@@ -63,7 +63,7 @@ def mc_decisions_per_s(program, players, playouts, games) -> float:
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--backend", choices=["generated", "closures"])
+    p.add_argument("--backend", choices=["generated", "closures"], default="generated")
     p.add_argument("--quick", action="store_true", help="fewer games and repeats")
     args = p.parse_args(argv)
     q = args.quick

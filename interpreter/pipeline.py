@@ -22,38 +22,43 @@ from .source.overlay import combine, load_rules, load_rules_text
 
 
 # The back ends: the generated one (Python source, the fastest) runs games unless asked
-# otherwise; the closure back end is the reference it is tested against.
+# otherwise; the closure back end is the reference it is tested against.  The choice is
+# a parameter of every function that builds a program, passed down from where the user
+# makes it (`--backend`, `backend=`): no setting of the process decides it, so programs of
+# both back ends can be built side by side, and a forked or remote worker plays the back
+# end of the program it is given.
 BACKENDS = {"generated": build_generated, "closures": build_program}
-_default = {"backend": "generated"}
+DEFAULT_BACKEND = "generated"
 
 
-def use_backend(name: str) -> None:
-    """Make `name` the back end of every program built from now on (the CLI's --backend)."""
-    if name not in BACKENDS:
-        raise UsageError(f"no back end '{name}'; choose one of: {', '.join(BACKENDS)}")
-    _default["backend"] = name
+def build(ruleset: Ruleset, backend: str = DEFAULT_BACKEND) -> Program:
+    """The Program of a checked ruleset, from the back end named `backend`."""
+    return BACKENDS[known_backend(backend)](ruleset)
 
 
-def build(ruleset: Ruleset, backend: str | None = None) -> Program:
-    """The Program of a checked ruleset, from the chosen back end (default: the generated one)."""
-    return BACKENDS[backend or _default["backend"]](ruleset)
+def known_backend(backend: str) -> str:
+    """`backend` if it names a back end; else a UsageError that lists them."""
+    if backend not in tuple(BACKENDS):
+        raise UsageError(f"no back end {backend!r}; choose one of: {', '.join(BACKENDS)}")
+    return backend
 
 
 def load_program(path: str, options: dict | None = None, lang: str | None = None,
-                 backend: str | None = None) -> Program:
+                 backend: str = DEFAULT_BACKEND) -> Program:
     """Load, check and build a ruleset file (or an overlay of one); raise RulesetError with
     every problem."""
     data, source = load_rules(path)
     return _built(_checked(data, source, options, lang), backend, data, source)
 
 
-def load_program_text(text: str, file: str = "<string>", options=None, lang=None, backend=None) -> Program:
+def load_program_text(text: str, file: str = "<string>", options=None, lang=None,
+                      backend: str = DEFAULT_BACKEND) -> Program:
     data, source = load_rules_text(text, file)
     return _built(_checked(data, source, options, lang), backend, data, source)
 
 
 def compile_ruleset(data: dict, source, options: dict | None = None, lang: str | None = None,
-                    backend: str | None = None) -> Program:
+                    backend: str = DEFAULT_BACKEND) -> Program:
     """The Program of loaded ruleset data that the schema accepts: check, then build."""
     return _built(check_ruleset(data, source, options, lang), backend, data, source)
 
@@ -91,14 +96,16 @@ def _checker_problems(data, source, wrong: frozenset) -> list[Problem]:
 
 
 def load_named_program(path: str, shown: str, src, where: tuple, options: dict | None = None,
-                       lang: str | None = None, at: tuple = ()) -> Program:
+                       lang: str | None = None, at: tuple = (), backend: str = DEFAULT_BACKEND) -> Program:
     """The ruleset that a scenario or a record names, compiled with its options.
 
     That file is not one of ours until it loads as a ruleset (`load_named`): a file that
     is missing, not a regular file or too large, or that is not a YAML mapping of a
     ruleset's keys, is one problem at `where` in the naming file (`src`), and nothing of
     its content is quoted.  Options and language are checked one by one, each a problem
-    at its own key (`at` + ("options", name) or ("lang",)) of the naming file."""
+    at its own key (`at` + ("options", name) or ("lang",)) of the naming file; `backend`
+    is the caller's choice, not the file's, and is checked before the file is read."""
+    known_backend(backend)
     try:
         data, source = load_named(path)
     except FileRefused as e:
@@ -119,7 +126,7 @@ def load_named_program(path: str, shown: str, src, where: tuple, options: dict |
     if wrong:
         raise RulesetError(wrong)
     try:
-        return compile_ruleset(data, source, options, lang)
+        return compile_ruleset(data, source, options, lang, backend)
     except UsageError as e:
         raise RulesetError([src.problem(where, str(e))]) from None
 

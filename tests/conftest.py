@@ -33,13 +33,12 @@ def _kept_programs(load):
     kept: dict = {}
     ours = tuple(str(d.resolve()) + os.sep for d in shipped_dirs() + examples_dirs())
 
-    def load_program(path, options=None, lang=None, backend=None):
+    def load_program(path, options=None, lang=None, backend=pipeline.DEFAULT_BACKEND):
         where = os.path.realpath(str(path))
         if not where.startswith(ours) or not os.path.isfile(where):
             return load(path, options, lang, backend)
         try:
-            key = (where, pathlib.Path(where).read_bytes(), tuple(sorted((options or {}).items())), lang,
-                   backend or pipeline._default["backend"])
+            key = (where, pathlib.Path(where).read_bytes(), tuple(sorted((options or {}).items())), lang, backend)
             hash(key)
         except TypeError:
             return load(path, options, lang, backend)

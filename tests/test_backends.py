@@ -425,14 +425,14 @@ def both_commands(*argv, stdin: str = "", cwd=None) -> tuple:
     return ref
 
 
-def scenario_run(path) -> tuple:
-    """The scenario runner's whole outcome under the back end in force: each expectation's
-    result, the account, and the state the scenario ended in (or the problems of a scenario
-    that cannot run)."""
+def scenario_run(path, backend) -> tuple:
+    """The scenario runner's whole outcome on the back end named `backend`: each
+    expectation's result, the account, and the state the scenario ended in (or the problems
+    of a scenario that cannot run)."""
     from interpreter.authoring.scenario import _Run
     try:
         data, source = load_file(str(path))
-        r = _Run(str(path), data, source)
+        r = _Run(str(path), data, source, backend)
         report = r.run()
     except RulesetError as e:
         return ("problems", [str(p) for p in e.problems])
@@ -440,15 +440,7 @@ def scenario_run(path) -> tuple:
 
 
 def scenario_under_each_back_end(path) -> list:
-    outcomes = []
-    saved = pipeline._default["backend"]
-    try:
-        for backend in BACKENDS:
-            pipeline.use_backend(backend)
-            outcomes.append(scenario_run(path))
-    finally:
-        pipeline.use_backend(saved)
-    return outcomes
+    return [scenario_run(path, backend) for backend in BACKENDS]
 
 
 BROKE_DOWN = "the rules cannot go on"

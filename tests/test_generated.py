@@ -4,13 +4,14 @@ compiled once per content in a process, and faults placed where the ruleset went
 from __future__ import annotations
 
 import io
+import os
 import subprocess
 import sys
 
 import pytest
 
 from conftest import ROOT, option_variants, ruleset
-from interpreter import load_program, new_game
+from interpreter import load_program, new_game, pipeline
 from interpreter.cli import run
 from interpreter.generated import cache
 
@@ -79,6 +80,102 @@ def test_backend_flag_plays_the_same_game_on_either_back_end():
 def test_backend_flag_does_not_outlive_its_command():
     call(ruleset("gnav2"), "--seed", "5", "--quiet", "--backend", "closures")
     assert load_program(ruleset("gnav2")).backend == "generated"
+
+
+# -- the choice of back end: passed down from where it is made, never a setting of the process --
+@pytest.fixture
+def built(monkeypatch):
+    """The back end of every program built from now on (pipeline.build, spied on)."""
+    seen, real = [], pipeline.build
+
+    def build(ruleset, backend=pipeline.DEFAULT_BACKEND):
+        program = real(ruleset, backend)
+        seen.append(program.backend)
+        return program
+    monkeypatch.setattr(pipeline, "build", build)
+    return seen
+
+
+def test_programs_of_both_back_ends_are_built_side_by_side_in_one_process(tiny):
+    closures = load_program(tiny, backend="closures")
+    generated = load_program(tiny)
+    assert (closures.backend, generated.backend) == ("closures", "generated")
+    assert new_game(closures, seed=4).to_dict() == new_game(generated, seed=4).to_dict()
+    assert load_program(tiny, backend="closures").backend == "closures"
+
+
+def test_a_command_run_with_backend_closures_changes_no_default_of_the_library(tiny, monkeypatch):
+    """While `simulate --backend closures` runs, a program built by library code that does not
+    choose is still built by the generated back end (the choice was once a process-wide switch
+    that the command set and restored around itself)."""
+    from interpreter.cli import lab
+    during, simulate = [], lab.simulate
+
+    def simulated(*args, **kwargs):
+        during.append(load_program(tiny).backend)
+        return simulate(*args, **kwargs)
+    monkeypatch.setattr(lab, "simulate", simulated)
+    code, _, err = call("simulate", tiny, "--games", "2", "--jobs", "1", "--backend", "closures")
+    assert code == 0, err
+    assert during == ["generated"]
+
+
+def test_an_unknown_back_end_is_a_usage_error_that_names_the_back_ends(tiny):
+    from interpreter.api import load_game
+    from interpreter.errors import UsageError
+    for build in (lambda: load_program(tiny, backend="native"), lambda: load_game(tiny, backend="native")):
+        with pytest.raises(UsageError, match="no back end 'native'; choose one of: generated, closures"):
+            build()
+
+
+def _scenario(tmp_path, tiny) -> str:
+    path = tmp_path / "tiny_scenario.yaml"
+    path.write_text(f"ruleset: {tiny}\nexpect:\n  - after: 0\n    that: [\"x == 1\"]\n", encoding="utf-8")
+    return str(path)
+
+
+@pytest.mark.parametrize("command", ["play", "replay", "scenario", "simulate", "compare"])
+def test_every_program_a_command_builds_is_built_by_its_backend(tiny, tmp_path, built, command):
+    record = str(tmp_path / "tiny.json")
+    argv = {"play": [tiny, "--seed", "1", "--quiet"],
+            "replay": ["replay", record],
+            "scenario": ["scenario", _scenario(tmp_path, tiny)],
+            "simulate": ["simulate", tiny, "--games", "2", "--jobs", "1"],
+            "compare": ["compare", tiny, tiny, "--games", "2", "--jobs", "1"]}[command]
+    if command == "replay":
+        assert call(tiny, "--seed", "1", "--quiet", "--record", record)[0] == 0
+        built.clear()
+    code, out, err = call(*argv, "--backend", "closures")
+    assert code == 0, out + err
+    assert built and set(built) == {"closures"}
+
+
+def test_simulate_with_backend_closures_plays_closures_in_its_forked_workers(tiny, tmp_path, monkeypatch):
+    """Forked workers play the program they inherit, built by the back end the command chose:
+    each game notes, in a file of its process, the back end of the program it plays."""
+    from interpreter.lab import simulation
+    if not simulation._can_fork():
+        pytest.skip("workers are forked only where the platform can fork")
+    game_row = simulation.game_row
+
+    def noted(program, *args):
+        with open(tmp_path / f"played-{os.getpid()}", "a", encoding="utf-8") as f:
+            f.write(program.backend + "\n")
+        return game_row(program, *args)
+    monkeypatch.setattr(simulation, "game_row", noted)
+    code, _, err = call("simulate", tiny, "--games", "8", "--jobs", "2", "--backend", "closures")
+    assert code == 0, err
+    notes = {path.name: path.read_text(encoding="utf-8").split() for path in tmp_path.glob("played-*")}
+    assert f"played-{os.getpid()}" not in notes and len(notes) == 2          # played by two workers
+    assert sum(map(len, notes.values())) == 8 and {b for n in notes.values() for b in n} == {"closures"}
+
+
+def test_a_cluster_worker_builds_the_back_end_of_the_program_it_was_sent(tiny):
+    """A Ray task carries the back end with the rules (cluster.spec_of); the worker builds it."""
+    from interpreter.lab import cluster
+    for backend in ("closures", "generated"):
+        spec = cluster.spec_of(load_program(tiny, backend=backend))
+        assert cluster._program(spec).backend == backend
 
 
 def test_compile_prints_the_generated_python(tiny):

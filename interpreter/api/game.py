@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from ..errors import UsageError
-from ..pipeline import load_program
+from ..pipeline import DEFAULT_BACKEND, load_program
 from ..runtime import engine
 from ..runtime.program import Program
 from ..runtime.state import Rng
@@ -17,10 +17,11 @@ REWARDS = ("win", "score", "standing")
 
 
 def load_game(ruleset: str, options: dict | None = None, players: int | None = None,
-              reward: str = "win", backend: str | None = None, lang: str | None = None,
+              reward: str = "win", backend: str = DEFAULT_BACKEND, lang: str | None = None,
               face_down: bool = False) -> "Game":
     """The game of a ruleset file, a shipped game's name or an overlay, with its options
-    (`{"passing": "none"}`) and number of players (the ruleset's default when None)."""
+    (`{"passing": "none"}`) and number of players (the ruleset's default when None), built
+    by the back end named `backend` ("generated", or "closures", the reference)."""
     program = load_program(resolve(ruleset), options={k: str(v) for k, v in (options or {}).items()},
                            lang=lang, backend=backend)
     return Game(program, players, reward=reward, face_down=face_down)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import os
 
-from ..pipeline import check_players, load_named_program
+from ..pipeline import DEFAULT_BACKEND, check_players, load_named_program
 from ..playing.agents import Decision, FirstAgent, RandomAgent
 from ..runtime.engine import apply, comes_from, labels, new_game, refresh, run, run_to
 from ..errors import (RUN_TIME_FAULTS, InterpreterError, Problem, RulesError, RulesetError, brief, did_you_mean,
@@ -26,11 +26,12 @@ from ..source.loader import load_file
 from ..check.schema import check
 
 
-def run_scenarios(files, out) -> int:
+def run_scenarios(files, out, backend: str = DEFAULT_BACKEND) -> int:
+    """Run each scenario file on the back end named `backend`, print its report; 1 if any failed."""
     failed = 0
     for path in files:
         try:
-            report = run_file(path)
+            report = run_file(path, backend)
         except RulesetError as e:
             failed += 1
             for p in e.problems:
@@ -63,12 +64,12 @@ class Report:
                 print(f"    {line}", file=out)
 
 
-def run_file(path: str) -> Report:
+def run_file(path: str, backend: str = DEFAULT_BACKEND) -> Report:
     data, source = load_file(path)
     problems = check(data, source, "scenario")
     if problems:
         raise RulesetError(problems)
-    return _Run(path, data, source).run()
+    return _Run(path, data, source, backend).run()
 
 
 def is_scenario(data) -> bool:
@@ -91,8 +92,8 @@ def check_file(path: str) -> list[Problem]:
 
 
 class _Run:
-    def __init__(self, path, data, source):
-        self.path, self.data, self.src = path, data, source
+    def __init__(self, path, data, source, backend: str = DEFAULT_BACKEND):
+        self.path, self.data, self.src, self.backend = path, data, source, backend
         self.report = Report(path, data.get("name", os.path.basename(path)))
 
     def fail(self, where, message):
@@ -112,7 +113,7 @@ class _Run:
         d = self.data
         ruleset = os.path.join(os.path.dirname(os.path.abspath(self.path)), d["ruleset"])
         self.program = load_named_program(ruleset, d["ruleset"], self.src, ("ruleset",), d.get("options"),
-                                          d.get("lang"))
+                                          d.get("lang"), backend=self.backend)
         problems = check_players(d.get("players"), self.program, self.src, ("players",))
         if problems:
             raise RulesetError(problems)

@@ -103,7 +103,7 @@ def _seats(args, program) -> tuple[list, list]:
 
 
 def run_simulate(args, stdout, stderr) -> int:
-    program = load_program(args.ruleset, parse_options(args.option))
+    program = load_program(args.ruleset, parse_options(args.option), backend=args.backend)
     outputs.check_targets(args, [program])
     note = warnings_note(program, args.ruleset)
     if note:
@@ -171,20 +171,22 @@ def _cluster(args):
 
 
 def load_variants(args) -> list:
-    """[(name, Program)]: the base, then each variant, every one checked before a game is played."""
+    """[(name, Program)]: the base, then each variant, every one checked before a game is
+    played, all built by the back end of --backend."""
+    def loaded(path, options):
+        return load_program(path, options, backend=args.backend)
     base_options = parse_options(args.base_option, "--base-option")
-    variants = [("base" + (f" ({_named(base_options)})" if base_options else ""),
-                 load_program(args.base, base_options))]
+    variants = [("base" + (f" ({_named(base_options)})" if base_options else ""), loaded(args.base, base_options))]
     if args.option:
         options = parse_options(args.option)
-        variants.append((_named(options), load_program(args.base, {**base_options, **options})))
+        variants.append((_named(options), loaded(args.base, {**base_options, **options})))
     for spec in args.variant:
         options = parse_options([x for x in spec.split(",") if x.strip()], "--variant")
         if not options:
             raise UsageError("--variant needs NAME=VALUE[,NAME=VALUE...]")
-        variants.append((_named(options), load_program(args.base, {**base_options, **options})))
+        variants.append((_named(options), loaded(args.base, {**base_options, **options})))
     for path in args.variants:
-        variants.append((path, load_program(path, base_options)))
+        variants.append((path, loaded(path, base_options)))
     if len(variants) < 2:
         raise UsageError("give a variant to compare: --option NAME=VALUE, --variant NAME=VALUE,... or a ruleset file")
     return variants

@@ -133,10 +133,7 @@ def run(argv, stdin=None, stdout=None, stderr=None) -> int:
         return _schema(args, stdout)
     from .. import pipeline
     from . import lab
-    saved_backend = pipeline._default["backend"]
     try:
-        if getattr(args, "backend", None):
-            pipeline.use_backend(args.backend)
         if command == "validate":
             return _validate(args, stdout, stderr)
         if command == "options":
@@ -147,7 +144,7 @@ def run(argv, stdin=None, stdout=None, stderr=None) -> int:
             return _resume(args, stdin, stdout, stderr)
         if command == "scenario":
             from ..authoring.scenario import run_scenarios
-            return run_scenarios(args.files, stdout)
+            return run_scenarios(args.files, stdout, args.backend)
         if command == "simulate":
             return lab.run_simulate(args, stdout, stderr)
         if command == "compare":
@@ -170,8 +167,6 @@ def run(argv, stdin=None, stdout=None, stderr=None) -> int:
         return 130
     except InterpreterError as e:
         return _report(e, stderr)
-    finally:
-        pipeline.use_backend(saved_backend)
 
 
 def _resolve_names(command, args) -> None:
@@ -200,7 +195,7 @@ def _parser(command):
     p = _command_parser(command)
     if command not in ("validate", "options", "compile", "diff", "new", "list", "schema", "rules"):
         from .. import pipeline
-        p.add_argument("--backend", choices=list(pipeline.BACKENDS), default=None,
+        p.add_argument("--backend", choices=list(pipeline.BACKENDS), default=pipeline.DEFAULT_BACKEND,
                        help="how the rules run: 'generated' Python (the default, fastest) or 'closures' "
                             "(the reference the generated code is tested against)")
     return p
@@ -407,7 +402,7 @@ def _parse_options(pairs) -> dict:
 def _play(args, stdin, stdout, stderr) -> int:
     from ..pipeline import load_program
     from .table import TerminalTable, log_output
-    program = load_program(args.ruleset, _parse_options(args.option), args.lang)
+    program = load_program(args.ruleset, _parse_options(args.option), args.lang, args.backend)
     note = warnings_note(program, args.ruleset)
     if note and not args.quiet:
         print(note, file=stderr)
@@ -461,7 +456,7 @@ def _resume(args, stdin, stdout, stderr) -> int:
 def _resumed(args, stdin, stdout, stderr) -> int:
     from .table import TerminalTable, log_output
     record = records.load(args.file)
-    program, changed = records.program_of(record)
+    program, changed = records.program_of(record, backend=args.backend)
     if changed:
         print(f"warning: {record['ruleset']['file']} changed since this game was recorded", file=stderr)
     if record.get("result") is not None:
@@ -478,7 +473,7 @@ def _resumed(args, stdin, stdout, stderr) -> int:
 
 def _replay(args, stdout, stderr) -> int:
     record = records.load(args.file)
-    program, changed = records.program_of(record)
+    program, changed = records.program_of(record, backend=args.backend)
     try:
         if changed:
             raise records.Divergence(f"the ruleset's content differs from the recorded one "

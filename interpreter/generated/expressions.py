@@ -14,6 +14,10 @@ re-runs the closure back end's function for the same node on the same state and 
 the message the closure back end raises, or computes what it computes (a float index).  A
 node that draws random() is the closure back end's function: computing it twice would draw
 twice.
+
+A built-in with no writer here (`_b_<name>`) is the closure back end's built-in
+(closures/functions.py), handed the parts it computes as written here (`_closure_builtin`),
+as an effect with no writer is the closure back end's effect (generated/steps.py).
 """
 from __future__ import annotations
 
@@ -28,6 +32,7 @@ from ..limits import MAX_WORK
 from ..runtime.effects import too_much_work
 from ..runtime.state import next_seat
 from ..closures.expressions import INLINE_SIZE, Closures, _free, _hoistable, compiles_in
+from ..closures.functions import BUILTINS as CLOSURE_BUILTINS
 
 
 # -- helpers the generated code calls (the namespace's fixed names) --------------------------
@@ -134,6 +139,50 @@ class _Slow:
         if self.f is None:
             self.f = self.source.closures.fn(self.node)
         return self.f(s, l)
+
+
+class _Parts:
+    """The closure back end as a built-in of closures/functions.py sees it (Closures: fn, each,
+    fault, complaint, display), for a built-in that has no writer here: each part the
+    built-in asks for is noted in `asked` and read from its slot of the locals the generated
+    call hands it, where the generated code has put the part's value (a function of each
+    element: a Python function of the element).  A fault is not told here: the error goes
+    on as generated code's own do, and the closure back end computes the whole expression
+    again and tells it (see the module's docstring)."""
+
+    def __init__(self, display):
+        self.display, self.asked = display, []
+
+    def fn(self, node):
+        key = self._slot(None, node)
+        return lambda s, l: l[key]
+
+    def each(self, var, body):
+        key = self._slot(var, body)
+        return lambda s, l: l[key](l[var])
+
+    def fault(self, nodes, then, fns):
+        return _no_fault
+
+    def complaint(self, part, what):
+        return _told_by_the_closures
+
+    def _slot(self, var, node) -> int:
+        self.asked.append((var, node))
+        return len(self.asked) - 1
+
+
+def _no_fault(s, l):
+    """Where a built-in looks for the null part, before it raises its TypeError again."""
+
+
+class _ToldByTheClosures(Exception):
+    """A built-in's complaint in generated code: not a RulesError, so that the closure back
+    end computes the expression again and raises its own words."""
+
+
+def _told_by_the_closures():
+    raise _ToldByTheClosures
 
 
 class Source:
@@ -429,7 +478,25 @@ class Source:
 
     # -- calls -------------------------------------------------------------------------
     def _BuiltinCall(self, node):
-        return getattr(self, "_b_" + node.name)(node)
+        write = getattr(self, "_b_" + node.name, None)
+        return write(node) if write is not None else self._closure_builtin(node)
+
+    def _closure_builtin(self, node) -> str:
+        """A call of a built-in that has no writer here: the closure back end's built-in
+        (closures/functions.py), as effects without a writer are the closure back end's
+        (generated/steps.py, effect).  The parts it computes are written here, in this
+        expression's names (a `where`'s memoised calls included), and handed to it in a
+        dict of their own; it charges the work it charges in the closure back end."""
+        parts = _Parts(self.symbols.display)
+        name = self._name("_c")
+        self.ns[name] = CLOSURE_BUILTINS[node.name](parts, node)
+        texts = [self.text(part) if var is None else self._element_fn(var, part) for var, part in parts.asked]
+        return f"{name}(s, {{{', '.join(f'{i}: {text}' for i, text in enumerate(texts))}}})"
+
+    def _element_fn(self, var, body) -> str:
+        """A function of each element as a Python function of its element `var`."""
+        x, text = self._bound_element(var, body)
+        return f"(lambda {x}: {text})"
 
     def _each(self, node, fmt) -> str:
         """A comprehension over the first argument's elements, charged: `fmt` with {x} the
@@ -443,13 +510,16 @@ class Source:
     def _element_body(self, node):
         """(x, body): the Python name of a function of each element's element, and the body's
         text reading it there (the element varies per option, in a `where`)."""
+        return self._bound_element(node.var, node.body)
+
+    def _bound_element(self, var, body):
         x = self._name("_e")
         saved, variant = self._elems, self._variant
-        self._elems = {**saved, node.var: x}
+        self._elems = {**saved, var: x}
         if variant is not None:
-            self._variant = variant | {node.var}
+            self._variant = variant | {var}
         try:
-            return x, self.text(node.body)
+            return x, self.text(body)
         finally:
             self._elems, self._variant = saved, variant
 

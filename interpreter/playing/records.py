@@ -323,8 +323,9 @@ def load(path: str) -> dict:
     return data
 
 
-def program_of(record: dict, ruleset_path: str | None = None):
-    """The compiled ruleset of a record, and a note if its file changed since.
+def program_of(record: dict, ruleset_path: str | None = None, backend: str = "generated"):
+    """The compiled ruleset of a record, and a note if its file changed since; built by
+    `backend` (the command's --backend: a record does not say which back end played it).
 
     The record must fit its ruleset: options and language, the number of players
     and seats, the bot, the stacked deck; each misfit is a problem at its key."""
@@ -332,7 +333,8 @@ def program_of(record: dict, ruleset_path: str | None = None):
     src = record["_source"]
     path = ruleset_path or record["ruleset"]["file"]
     program = load_named_program(path, path, src, ("ruleset", "file"),
-                                 {k: str(v) for k, v in record["options"].items()}, record.get("lang"))
+                                 {k: str(v) for k, v in record["options"].items()}, record.get("lang"),
+                                 backend=backend)
     problems = check_players(record["players"], program, src, ("players",))
     if not problems and len(record["agents"]) != record["players"]:
         k = len(record["agents"])
