@@ -1018,3 +1018,62 @@ def test_mutants_of_the_shipped_rulesets_play_the_same_under_both_back_ends(caps
     with capsys.disabled():
         print(f"\nmutants: {valid}/600 valid, {games} games ({kinds}), {time.perf_counter() - start:.1f} s")
     assert valid >= 100
+
+
+# == stopping at every point: scenarios' run_to under both back ends ==========================
+def _every_point(program) -> dict:
+    """run_to's form of every point of a program: pc -> the spans the flow must come through."""
+    spans = {}
+    for pcs in program.points.values():
+        for pc, span in pcs:
+            spans.setdefault(pc, []).append(span)
+    return spans
+
+
+def _stops(program, seed: int, decisions: int = 60) -> tuple:
+    """A seeded game of random choices stopped at every point of the rules (engine.run_to, as
+    a scenario stops): each stop's pc, where the flow came from and the whole state; and how
+    many times the generated code ran a function whole between two stops."""
+    import random
+    from interpreter.runtime import engine
+    ran = [0]
+    fast = engine._unstopped(program, _every_point(program))
+
+    def counted(fn):
+        def run(s):
+            ran[0] += 1
+            return fn(s)
+        return run
+    saved = dict(fast)
+    fast.update({pc: counted(fn) for pc, fn in saved.items()})
+    try:
+        spans, pick, out = _every_point(program), random.Random(seed), []
+        s = engine.new_game(program, seed=seed, start=False)
+        came = None
+        for _ in range(decisions):
+            while s.pending is None and not s.over:
+                out.append((s.pc, came, _snapshot(s)))
+                came = engine.run_to(program, s, spans)
+            if s.over:
+                break
+            came = engine.apply(program, s, pick.randrange(len(s.pending[1])), spans)
+        return out, ran[0]
+    finally:
+        fast.update(saved)
+
+
+@pytest.mark.parametrize("name", ["hearts2", "ninety_nine", "gnav2", "gnav", "war", "crazy_eights", "go_fish"])
+def test_a_game_stopped_at_every_point_stops_alike_under_both_back_ends(name):
+    """What a scenario sees where it stops the rules (Program.points): the generated back end
+    runs its functions between the points (those that may pass none, Program.reach) and the
+    closure instructions elsewhere, and stops where the closures stop, in the same states."""
+    closures, generated = shipped(name)
+    for seed in range(3):
+        ref, _ = _stops(closures, seed)
+        gen, ran = _stops(generated, seed)
+        assert len(ref) > 10
+        for k, (a, b) in enumerate(zip(ref, gen)):
+            assert a[:2] == b[:2], f"{name} seed {seed}: stop {k} is at {b[:2]}, the closures' at {a[:2]}"
+            assert a[2] == b[2], f"{name} seed {seed}, stop {k}: {differences(a[2], b[2])}"
+        assert len(ref) == len(gen)
+        assert ran > 0, f"{name}: the generated code never ran between two points"

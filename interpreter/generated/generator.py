@@ -184,11 +184,12 @@ class Generator(ControlWriter, DecisionWriter, EffectWriter):
             exec(cache.compiled(source, self.file), self.ns)
         except TOO_BIG_FOR_PYTHON:
             self.compile_each(texts, firsts)
-        self.reach = {pc: frozenset(fn.pcs | fn.targets) for pc, fn in self.entries.items()}
         most = max((fn.total for fn in self.entries.values()), default=0)
         limit = self.program.max_steps
         self.ns["_T"] = self.switch_at = limit - most if limit > most else -1
-        return {pc: self.ns[f"_at{pc}"] for pc in self.entries if f"_at{pc}" in self.ns}, source
+        compiled = {pc: self.ns[f"_at{pc}"] for pc in self.entries if f"_at{pc}" in self.ns}
+        self.reach = {pc: frozenset(self.entries[pc].pcs | self.entries[pc].targets) for pc in compiled}
+        return compiled, source
 
     def compile_each(self, texts, firsts):
         """Compile the functions one by one, leaving out any that nests deeper than Python

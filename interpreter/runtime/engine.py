@@ -105,20 +105,29 @@ def run(program: Program, s: State) -> None:
 
 
 def run_to(program: Program, s: State, points: dict, came: int | None = None) -> int | None:
-    """Advance as run() does (with the closure instructions, whichever back end built the
-    program), and stop too where the flow comes to a point (Program.points), before that
-    instruction, with no decision pending and s.pc there: for a scenario to set a position
-    or check expectations; run() or run_to() goes on from there (the instruction at s.pc
-    runs first, unless the flow came to it from `came`, a decision just made, and it is a
-    point).  `points`: pc -> the spans (see comes_from) the flow must come from to stop
-    there.  The pc the flow came from when it stopped (a call's return: the call), else None."""
+    """Advance as run() does, and stop too where the flow comes to a point (Program.points),
+    before that instruction, with no decision pending and s.pc there: for a scenario to set a
+    position or check expectations; run() or run_to() goes on from there (the instruction at
+    s.pc runs first, unless the flow came to it from `came`, a decision just made, and it is a
+    point).  `points`: pc -> the spans (see comes_from) the flow must come from to stop there.
+    The pc the flow came from when it stopped (a call's return: the call), else None.
+    Generated code runs its functions wherever none of them may come to a point
+    (`_unstopped`), and the closure instructions of the same layout elsewhere."""
     code = program.reference if program.counted else program.code
+    fast = _unstopped(program, points)
     pc, limit, steps = s.pc, program.max_steps, s.steps
     if came is not None and pc in points and _comes(points[pc], came):
         return came
     s.work = 0
     try:
         while pc >= 0:
+            if pc in fast and steps <= program.switch_at:
+                s.steps = steps
+                try:
+                    pc = fast[pc](s)            # counts its own steps; comes to no point
+                finally:
+                    steps = s.steps
+                continue
             steps += 1
             if steps > limit:
                 raise _too_long(limit)
@@ -132,11 +141,28 @@ def run_to(program: Program, s: State, points: dict, came: int | None = None) ->
                     s.pc = pc
                     return came
     except (RulesError,) + RUN_TIME_FAULTS as e:
+        at = getattr(e, "at_pc", None)          # a fault in generated code: where it was
+        if at is not None:
+            pc = at
+            e.effect_index = e.at_effect
         raise RulesError(_at(program, pc, e)) from None
     finally:
         s.steps = steps
     _close(program, s)
     return None
+
+
+def _unstopped(program: Program, points: dict) -> dict:
+    """pc -> the generated function at that entry, for each that may neither run nor return
+    to a pc of `points` (Program.reach): run whole, it passes no point a scenario stops at."""
+    if not program.counted:
+        return {}
+    stops = frozenset(points)
+    known = program.unstopped.get(stops)
+    if known is None:
+        known = program.unstopped[stops] = {pc: program.code[pc] for pc, reach in program.reach.items()
+                                            if not reach & stops}
+    return known
 
 
 def comes_from(span, came: int | None) -> bool:

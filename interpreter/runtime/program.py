@@ -152,6 +152,7 @@ class Program:
                                                    # step by step (the limit less the most one function runs)
     reach: dict = field(default_factory=dict)      # generated code: entry pc -> every pc its function may
                                                    # run or return (engine.run_to runs it where no point is)
+    unstopped: dict = field(default_factory=dict)  # engine.run_to's: points -> the entries that pass none
 
     def seat_name(self, seat: int) -> str:
         """The name of the seat at index `seat` (0 for seat 1), made by the checker."""
