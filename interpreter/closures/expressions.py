@@ -80,7 +80,7 @@ class Closures:
         if self._shared and node.text in self._shared:
             return self._shared[node.text]
         c = getattr(self, "_" + type(node).__name__)(node)
-        if self._variant is not None and _hoistable(node, self._variant[-1]):
+        if self._variant is not None and hoistable(node, self._variant[-1]):
             c = self._memoised(c)
         return c
 
@@ -536,7 +536,7 @@ class Closures:
         plain = {p for p, a in zip(params, node.args) if self._plain(a)}
         if self._variant is not None:
             variant = self._variant[-1]
-            self._variant.append({p for p, a in zip(params, node.args) if not _free(a).isdisjoint(variant)})
+            self._variant.append({p for p, a in zip(params, node.args) if not names_in(a).isdisjoint(variant)})
         self._frames = ({p: a.tree for p, a in zip(params, node.args)},) + self._frames
         self._params.append(args)
         self._plain_params.append(plain)
@@ -604,7 +604,7 @@ def compiles_in(f, params, args, plain, any_size=False) -> bool:
     `plain(node)` says whether an argument is a value read, not computed."""
     if not any_size and f.size > INLINE_SIZE:
         return False
-    if not set().union(*map(_free, args)).isdisjoint(element_names(f.body)):
+    if not set().union(*map(names_in, args)).isdisjoint(element_names(f.body)):
         return False            # the body's `x => ...` would hide a name an argument reads
     return all(plain(a) or (_reads(f.body, p) <= 1 and not draws_random(a)) for p, a in zip(params, args))
 
@@ -623,15 +623,16 @@ def _reads(node, name) -> int:
     return n
 
 
-def _free(node) -> set:
+def names_in(node) -> set:
+    """The local names an expression node reads (its syntax tree's free names)."""
     return free_names(node.tree) if node.tree is not None else set()
 
 
-def _hoistable(node, variant) -> bool:
+def hoistable(node, variant) -> bool:
     """A call that gives the same value for every option of a choice (see condition)."""
     t = node.tree
     return (t is not None and getattr(t, "data", None) == "call" and not draws_random(node)
-            and _free(node).isdisjoint(variant))
+            and names_in(node).isdisjoint(variant))
 
 
 # -- a player's variable or zone, written out for each kind of owner: one closure ------------

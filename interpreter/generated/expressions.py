@@ -31,7 +31,7 @@ from ..lang.values import divide, list_slice, number_range, shower, subsets_of
 from ..limits import MAX_WORK
 from ..runtime.effects import too_much_work
 from ..runtime.state import next_seat
-from ..closures.expressions import INLINE_SIZE, Closures, _free, _hoistable, compiles_in
+from ..closures.expressions import INLINE_SIZE, Closures, compiles_in, hoistable, names_in
 from ..closures.functions import BUILTINS as CLOSURE_BUILTINS
 
 
@@ -311,7 +311,7 @@ class Source:
         if self._shared and node.text in self._shared:
             return self._shared[node.text]
         text = getattr(self, "_" + type(node).__name__)(node)
-        if self._variant is not None and _hoistable(node, self._variant):
+        if self._variant is not None and hoistable(node, self._variant):
             if self._reads is not None and _safe(node):
                 return self._read(text)         # cannot fail nor cost work: read once, first
             self.memos += 1
@@ -675,7 +675,7 @@ class Source:
         caller = self._context()
         plain = {p for p, a in zip(params, node.args) if self._plain(a)}
         variant = None if self._variant is None else \
-            {p for p, a in zip(params, node.args) if not _free(a).isdisjoint(self._variant)}
+            {p for p, a in zip(params, node.args) if not names_in(a).isdisjoint(self._variant)}
         self._set_context(({p: (a, caller) for p, a in zip(params, node.args)}, plain, {}, {}, variant))
         try:
             return self.text(node.function.body)
