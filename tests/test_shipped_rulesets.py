@@ -19,9 +19,13 @@ GAMES = shipped_names()
 LONGEST_LINE = 200
 
 
-def _data(game: str) -> dict:
+def _text(game: str) -> str:
     with open(ruleset(game), encoding="utf-8") as f:
-        return yaml.load(f, Loader=QUICK_LOADER)
+        return f.read()
+
+
+def _data(game: str) -> dict:
+    return yaml.load(_text(game), Loader=QUICK_LOADER)
 
 
 def _step_lists(node):
@@ -64,8 +68,7 @@ def _arguments_through_globals(data: dict) -> set:
 
 @pytest.mark.parametrize("game", GAMES)
 def test_no_line_of_a_shipped_ruleset_is_longer_than_200_characters(game):
-    with open(ruleset(game), encoding="utf-8") as f:
-        long = [(n, len(line)) for n, line in enumerate(f.read().split("\n"), 1) if len(line) > LONGEST_LINE]
+    long = [(n, len(line)) for n, line in enumerate(_text(game).split("\n"), 1) if len(line) > LONGEST_LINE]
     assert long == [], f"{game}: lines (number, length) over {LONGEST_LINE} characters"
 
 
@@ -101,6 +104,5 @@ def test_a_phases_then_holds_at_most_one_condition(game):
 
 @pytest.mark.parametrize("game", GAMES)
 def test_every_text_of_a_shipped_catalogue_is_said(game):
-    data = _data(game)
-    said = {m for m in re.findall(r"\bsay: (\w+)", open(ruleset(game), encoding="utf-8").read())}
-    assert set(data.get("texts") or {}) <= said
+    said = set(re.findall(r"\bsay: (\w+)", _text(game)))
+    assert set(_data(game).get("texts") or {}) <= said
