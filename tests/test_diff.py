@@ -133,8 +133,8 @@ steps:
 def test_a_step_removed_from_a_trigger_and_one_replaced_in_a_procedure_are_shown(tmp_path):
     assert _changes("gnav", str(RULESETS.parent / "examples" / "house_rules" / "gnav_harmless_dragon.yaml"))[2:] == [
         "  trigger on ask when piece.kind == 'dragon' and not accepted:",
-        "    after {set: {payer: from}}",
-        "    - {call: pay, id: dragon_pay}"]
+        "    after {log: {say: dragon_refuses, with: {holder: to, piece: piece, asker: from}}}",
+        "    - {call: pay, with: {payer: from}, id: dragon_pay}"]
     assert _changes("gnav2", str(RULESETS.parent / "examples" / "house_rules" / "gnav2_seven_cards.yaml"))[2:5] == [
         "  procedure refill:",
         "    in if count(stock) == 0 and count(current.hand) < 10 > else > "
@@ -154,20 +154,22 @@ def test_a_procedure_given_parameters_shows_them_and_its_steps_changed(tmp_path)
     path = _overlay(tmp_path, "house.yaml", """extends: gnav
 name: house
 procedures:
-  pay:
+  ask_bag:
     params: {}
     do:
-      - if: "tokens(payer) > 0"
-        then: [add: {payer.lives: -2, pot: 1}]
+      - if: "count(bag) == 0"
+        then: [log: "the bag is empty", end_turn]
 """)
     lines = _changes("gnav", path)
-    assert lines[1:6] == ["  procedure pay params: (none) -> {}",
-                          "  procedure pay:",
-                          "    in if tokens(payer) > 0 > then, at the start",
-                          "    - {add: {payer.lives: -1, pot: 1}}",
-                          lines[5]]
-    assert lines[5].startswith("    - {log: {en: '{payer} loses a life:") and lines[6] == "    + {add: {payer.lives: -2, pot: 1}}"
-    assert "    after {if: tokens(payer) > 0}" in lines and "    -   {eliminate: payer}" in lines
+    assert lines[1:5] == ["  procedure ask_bag params: (none) -> {}",
+                          "  procedure ask_bag:",
+                          "    at the start",
+                          lines[4]]
+    assert lines[4].startswith("    - {log: {en: '{current} asks the bag'")
+    assert lines[5:8] == ["    in if count(bag) == 0 > then, at the start",
+                          "    - {log: {en: the bag is empty, fr: le sac est vide, 'no': posen er tom}}",
+                          "    + {log: the bag is empty}"]
+    assert "    after {if: count(bag) == 0}" in lines and "    -   {move: {from: candidate, to: aside}}" in lines
 
 
 def test_a_step_holding_quotes_is_shown_as_a_person_writes_it():
