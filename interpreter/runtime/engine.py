@@ -11,7 +11,7 @@ from __future__ import annotations
 from .program import Program, option_card, option_cards, renamed_option
 from .effects import _list, account_text, note, zone_at
 from . import events
-from ..errors import RUN_TIME_FAULTS, Problem, RulesError, words
+from ..errors import Problem, RulesError, rules_caused, words
 from .state import Rng, State, _blank
 
 
@@ -84,7 +84,9 @@ def _init_variables(program: Program, s: State):
             s.vars[name] = _own(init(s, {}) if callable(init) else init)
         for name, init in program.pvar_init.items():
             s.pvars[name] = [_own(init(s, {"p": p})) for p in s.players]
-    except (RulesError,) + RUN_TIME_FAULTS as e:
+    except Exception as e:
+        if not rules_caused(e):
+            raise
         raise RulesError(f"the initial value of '{name}' cannot be computed: {words(e)}") from None
 
 
@@ -131,7 +133,9 @@ def run_to(program: Program, s: State, points: dict, came: int | None = None) ->
                 if _comes(points[pc], came):
                     s.pc = pc
                     return came
-    except (RulesError,) + RUN_TIME_FAULTS as e:
+    except Exception as e:
+        if not rules_caused(e):
+            raise
         raise RulesError(_at(program, pc, e)) from None
     finally:
         s.steps = steps
@@ -169,9 +173,9 @@ def _run_steps(program: Program, s: State, code, pc=None) -> None:
             if steps > limit:
                 raise _too_long(limit)
             pc = code[pc](s)
-    except RulesError as e:
-        raise RulesError(_at(program, pc, e)) from None
-    except RUN_TIME_FAULTS as e:
+    except Exception as e:
+        if not rules_caused(e):
+            raise
         raise RulesError(_at(program, pc, e)) from None
     finally:
         s.steps = steps
@@ -191,7 +195,9 @@ def _run_counted(program: Program, s: State) -> None:
             if s.steps > switch:    # the rest step by step, to stop where the step limit stops the closures
                 break
             pc = code[pc](s)
-    except (RulesError,) + RUN_TIME_FAULTS as e:
+    except Exception as e:
+        if not rules_caused(e):
+            raise
         at = getattr(e, "at_pc", None)
         if at is not None:
             pc = at
@@ -285,7 +291,9 @@ def _label(label, s: State, option, i: int) -> str:
     saved = s.work
     try:
         return label(s, s.locals, option)
-    except (RulesError,) + RUN_TIME_FAULTS as e:
+    except Exception as e:
+        if not rules_caused(e):
+            raise
         return f"option {i + 1} (its label cannot be shown: {words(e)})"
     finally:
         s.work = saved
@@ -312,7 +320,9 @@ def refusal(program: Program, s: State, answer: str):
         for i, option, label in named:
             why = spec.refusal(s, s.locals, option) if spec.refusal is not None else None
             return label, why
-    except (RulesError,) + RUN_TIME_FAULTS:
+    except Exception as e:
+        if not rules_caused(e):
+            raise
         return None
     finally:
         s.work = saved
@@ -446,7 +456,9 @@ def prompt(program: Program, s: State) -> str:
     saved = s.work
     try:
         return program.choices[s.pending[2]].prompt(s, s.locals)
-    except (RulesError,) + RUN_TIME_FAULTS as e:
+    except Exception as e:
+        if not rules_caused(e):
+            raise
         return f"Choose (the question cannot be shown: {words(e)})"
     finally:
         s.work = saved
@@ -518,7 +530,9 @@ def _looked_up(s, fn, locals_):
     s.work = 0
     try:
         return fn(s, locals_)
-    except (RulesError,) + RUN_TIME_FAULTS:
+    except Exception as e:
+        if not rules_caused(e):
+            raise
         return None
     finally:
         s.work, s.rng.state = saved, state
@@ -734,7 +748,9 @@ def _initial(init, c: State, local: dict):
         return init
     try:
         return init(c, local)
-    except (RulesError,) + RUN_TIME_FAULTS:
+    except Exception as e:
+        if not rules_caused(e):
+            raise
         return None
 
 
