@@ -135,7 +135,7 @@ def test_a_number_out_of_range_is_a_rules_error(tmp_path, expr):
 INFINITY = "(x / 3)" + " * 100000000000000000" * 20      # beyond the largest float: infinity
 
 
-@pytest.mark.parametrize("count, said", [(INFINITY, "a number or list grew too large"),
+@pytest.mark.parametrize("count,said", [(INFINITY, "a number or list grew too large"),
                                          (f"({INFINITY}) - ({INFINITY})", "this value is not a number (0/0?)")])
 def test_a_count_that_is_infinite_or_not_a_number_is_a_rules_error(tmp_path, count, said):
     flow = f"flow:\n  round:\n    - deal: {{from: stock, to: hand, count: \"{count}\"}}\n    - end_game\n"
