@@ -193,6 +193,20 @@ def test_a_bug_in_a_measured_value_is_raised_not_recorded_as_a_value_the_rules_c
         measured(lambda s_, l_: {}["k"], s)
 
 
+NULL_WINNER = RULESET.replace("variables:\n  x: 0\n", "variables:\n  x: 0\n  who: {type: player, initial: \"null\"}\n") \
+    .replace('winners: "[]"', 'winners: "[who]"')
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_null_among_the_winners_is_a_rules_error_not_a_crash_of_the_command(tmp_path, backend):
+    """The rules' fault, though it shows only once the game is over (where the result is read)."""
+    path = tmp_path / "bugs.yaml"
+    path.write_text(NULL_WINNER, encoding="utf-8")
+    err = io.StringIO()
+    assert run([str(path), "--seed", "1", "--backend", backend], stdout=io.StringIO(), stderr=err) == 1
+    assert err.getvalue() == "interpret: the result cannot be computed: a winner is null (nobody)\n"
+
+
 # -- at the command line --------------------------------------------------------------------------
 
 def _write(tmp_path) -> str:

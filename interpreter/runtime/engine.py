@@ -472,8 +472,17 @@ def standing(program: Program, s: State) -> list | None:
 
 
 def result(program: Program, s: State) -> dict:
-    winners = list(program.winners(s, {}) or [])
-    scores = [program.score(s, {"p": p}) for p in s.players] if program.score else None
+    """Who won and each player's score, as the game ends; one the rules cannot compute (a null
+    where a value is needed, a null among the winners) is a RulesError, not a crash later on."""
+    try:
+        winners = list(program.winners(s, {}) or [])
+        scores = [program.score(s, {"p": p}) for p in s.players] if program.score else None
+    except Exception as e:
+        if not rules_caused(e):
+            raise
+        raise RulesError(f"the result cannot be computed: {words(e)}") from None
+    if None in winners:
+        raise RulesError("the result cannot be computed: a winner is null (nobody)")
     return {"winners": winners, "scores": scores}
 
 
