@@ -113,10 +113,26 @@ class RulesError(InterpreterError):
         return format_problem(self.problem) if self.problem is not None else self.message
 
 
-# Python errors the rules can cause (a null where a value is needed, a number too large
-# to convert, ...): each is reported as a rules error at the step that caused it.
-RUN_TIME_FAULTS = (TypeError, ValueError, KeyError, IndexError, AttributeError, ZeroDivisionError,
-                   OverflowError, RecursionError, MemoryError, StopIteration)
+# The Python errors that the rules themselves can cause while a game runs: a number or a list
+# grown too large, expressions nested too deeply, a division by zero (the generated back end
+# divides inline), a null where a value is needed (TypeError), a count that is not a number
+# (int() of NaN).  See rules_caused.
+GROWN_TOO_LARGE = (OverflowError, MemoryError, RecursionError)
+NOT_A_NUMBER = "cannot convert float NaN to integer"
+
+
+def rules_caused(e: BaseException) -> bool:
+    """Whether exception `e`, raised while a game runs, is the rules' doing (reported as a
+    rules error at the step that caused it, or as a text that cannot be shown) rather than a
+    bug of the interpreter, which must surface as one (every other exception: a KeyError,
+    an AttributeError, a TypeError that is not about a null, ...).  Asked only once an
+    exception has been raised: the run loop pays nothing for it."""
+    if isinstance(e, (RulesError, ZeroDivisionError) + GROWN_TOO_LARGE):
+        return True
+    if type(e) is TypeError:                # a null where a value is needed; not a call of nothing
+        text = str(e)
+        return "NoneType" in text and "callable" not in text
+    return type(e) is ValueError and str(e) == NOT_A_NUMBER
 
 
 def words(e) -> str:
@@ -129,6 +145,8 @@ def words(e) -> str:
         return "a number or list grew too large"
     if isinstance(e, RecursionError):
         return "the rules nest too deeply"
+    if isinstance(e, ValueError) and str(e) == NOT_A_NUMBER:
+        return "this value is not a number (0/0?)"
     if "NoneType" in str(e) or "None" in str(e):
         return f"a value was null (nobody, or no card) where one was needed ({e})"
     return str(e)

@@ -132,6 +132,19 @@ def test_a_number_out_of_range_is_a_rules_error(tmp_path, expr):
     assert code == 1 and "rules error" in err
 
 
+INFINITY = "(x / 3)" + " * 100000000000000000" * 20      # beyond the largest float: infinity
+COUNTS = {INFINITY: "a number or list grew too large",
+          f"({INFINITY}) - ({INFINITY})": "this value is not a number (0/0?)"}
+
+
+@pytest.mark.parametrize("count", list(COUNTS))
+def test_a_count_that_is_infinite_or_not_a_number_is_a_rules_error(tmp_path, count):
+    flow = f"flow:\n  round:\n    - deal: {{from: stock, to: hand, count: \"{count}\"}}\n    - end_game\n"
+    code, _, err = play(tmp_path, flow)
+    assert code == 1 and f"rules error while running this step: {COUNTS[count]}" in err
+    assert f"faults.yaml:{line_of(flow, flow.splitlines()[2])}:" in err
+
+
 BIG_DECK = HEAD.replace("  cards: [{id: a}, {id: b}, {id: c}, {id: d}]",
                         "  product:\n    rank: [" + ", ".join(f"{{id: r{i}}}" for i in range(50)) + "]\n"
                         "    suit: [" + ", ".join(f"{{id: s{i}}}" for i in range(100)) + "]\n"

@@ -13,7 +13,7 @@ import os
 from ..pipeline import DEFAULT_BACKEND, check_players, load_named_program
 from ..playing.agents import Decision, FirstAgent, RandomAgent
 from ..runtime.engine import apply, comes_from, labels, new_game, refresh, run, run_to
-from ..errors import (RUN_TIME_FAULTS, InterpreterError, Problem, RulesError, RulesetError, brief, did_you_mean,
+from ..errors import (InterpreterError, Problem, RulesError, RulesetError, brief, did_you_mean, rules_caused,
                      format_problem, words)
 from ..lang.syntax import ExprError
 from ..shown import printable
@@ -458,7 +458,9 @@ class _Run:
             return None
         try:
             return self.closures.fn(node)(s, {})
-        except (RulesError,) + RUN_TIME_FAULTS as e:
+        except Exception as e:
+            if not rules_caused(e):
+                raise
             raise RulesetError([self.src.problem(where, f"this starting value cannot be computed: {words(e)}")]) \
                 from None
 
@@ -513,7 +515,9 @@ class _Run:
         for text, fn, typ in sides:
             try:
                 shown.append(f"{text} is {_value_text(self.s, fn(self.s, result), typ, self.program.deck.display)}")
-            except (RulesError,) + RUN_TIME_FAULTS as e:
+            except Exception as e:
+                if not rules_caused(e):
+                    raise
                 shown.append(f"{text}: {words(e)}")
         return f" ({'; '.join(shown)})" if shown else ""
 
@@ -552,7 +556,9 @@ class _Run:
                 try:
                     ok = bool(fn(self.s, result))
                     detail = "" if ok else self._values_of(sides, result)
-                except (RulesError,) + RUN_TIME_FAULTS as e:
+                except Exception as e:
+                    if not rules_caused(e):
+                        raise
                     ok, detail = False, f" (error: {words(e)})"
                 self.report.results.append((ok, at(("that", j), f"{point}: {text}{detail}")))
             if "winners" in exp:

@@ -7,6 +7,7 @@ import os
 import pathlib
 import secrets
 import sys
+import traceback
 
 from ..errors import (InterpreterError, Problem, RulesetError, UsageError, as_errors, did_you_mean, errors_only,
                       format_problem)
@@ -25,6 +26,13 @@ COMMANDS = ("validate", "options", "play", "replay", "resume", "scenario", "simu
 RULESET_ARGS = ("ruleset", "base", "a", "b")     # arguments that name a ruleset: a file, or a shipped name
 
 
+# The exit code of a bug of the interpreter (sysexits.h's EX_SOFTWARE), apart from a problem in
+# the rules or the input (1), a usage error (2) and an interruption (130); and the variable
+# that shows its traceback.
+INTERNAL_ERROR = 70
+DEBUG = "CARD_INTERPRETER_DEBUG"
+
+
 def main() -> None:
     records.interrupt_on_termination()   # SIGTERM, SIGHUP (a closed terminal): like Ctrl-C, the record is kept
     stdout = _Stdout(sys.stdout)
@@ -32,8 +40,27 @@ def main() -> None:
         code = run(sys.argv[1:], stdout=stdout)
     except KeyboardInterrupt:        # a signal after run() had returned
         code = 130
+    except Exception as e:           # neither the rules' doing nor the input's: ours (a game's record is kept)
+        code = internal_error(e, sys.stderr)
     stdout.flush()
     sys.exit(stdout.exit_code(code, sys.stderr))
+
+
+def internal_error(e: Exception, stderr) -> int:
+    """Say in one line that `e` is a bug of the interpreter, to be reported (its traceback
+    first when $CARD_INTERPRETER_DEBUG is set); INTERNAL_ERROR.  Only the exception's type is
+    named: its text may quote a file.  run() lets such an exception through, so a test that
+    meets one fails with its traceback."""
+    debug = bool(os.environ.get(DEBUG))
+    try:
+        if debug:
+            traceback.print_exception(e, file=stderr)
+        print(f"interpret: internal error ({type(e).__name__}): this is a bug in the interpreter, not in your "
+              f"rules; please report it with the command and the files it read"
+              f"{'' if debug else f' ({DEBUG}=1 shows where it happened)'}", file=stderr)
+    except (OSError, ValueError):
+        pass
+    return INTERNAL_ERROR
 
 
 class _Stdout:

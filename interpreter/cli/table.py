@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from ..errors import InterpreterError, UsageError
+from ..errors import UsageError
 from ..messages import msg
 from ..playing import records
 from .. import targets
@@ -93,8 +93,8 @@ class TerminalTable:
             else:
                 print("\n" + msg(lang, "interrupted"), file=self.stdout)
             return 130 if isinstance(e, KeyboardInterrupt) else 2
-        except InterpreterError:
-            if self.record is not None:          # a crash in the rules loses no decision either
+        except Exception:
+            if self.record is not None:          # a crash in the rules, or a bug of ours, loses no decision either
                 records.save(self.record, self.record_path)
             raise
         finally:

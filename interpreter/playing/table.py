@@ -15,7 +15,8 @@ def play(program, agents, seed: int = 0, players: int | None = None, stacks=None
     before any agent is asked.  `on_log(entries)` gets each batch of new log entries
     as the game goes, so an account can be shown while a person plays;
     `on_decision(state, seat, index, label)` runs after every decision, so a record can be
-    saved (it is told the decision, which an account that has stopped would not hold); `tally`:
+    saved (it is told the decision, which an account that has stopped would not hold), also
+    after one whose consequences end in an error, so that the record replays up to it; `tally`:
     the state keeps the per-round statistics (engine.new_game).
     """
     try:
@@ -37,9 +38,11 @@ def play(program, agents, seed: int = 0, players: int | None = None, stacks=None
             decision = Decision(program, s)
             index = agents[decision.seat].choose(decision)
             label = decision.labels[index] if on_decision else None
-            apply(program, s, index)
-            if on_decision:
-                on_decision(s, decision.seat, index, label)
+            try:
+                apply(program, s, index)
+            finally:        # noted even when what follows stops the game (the rules, a bug): a record replays to it
+                if on_decision:
+                    on_decision(s, decision.seat, index, label)
     finally:        # the account up to the end, or up to a rules error
         if on_log and s.log is not None and len(s.log) > shown:
             on_log(s.log[shown:])

@@ -5,7 +5,7 @@ name already resolved, so the game loop does no look-ups by name.
 """
 from __future__ import annotations
 
-from ..errors import RUN_TIME_FAULTS, RulesError, words
+from ..errors import RulesError, rules_caused, words
 from ..limits import MAX_ACCOUNT, MAX_LIST, MAX_LOG_ENTRIES, MAX_LOG_TEXT, MAX_NUMBER, MAX_STRING, MAX_WORK
 
 
@@ -260,7 +260,9 @@ def log(render, to):
                 return
             try:
                 seat = to(s, l)
-            except (RulesError,) + RUN_TIME_FAULTS:
+            except Exception as e:
+                if not rules_caused(e):
+                    raise
                 return          # whom it is for cannot be said: nobody is told
             note(s, {"type": "log", "text": text, "to": seat})
     return log_
@@ -299,7 +301,9 @@ def account_text(s, render, l):
     s.work = 0
     try:
         text = render(s, l)
-    except (RulesError,) + RUN_TIME_FAULTS as e:
+    except Exception as e:
+        if not rules_caused(e):
+            raise
         text = f"(a text of the rules cannot be shown: {words(e)})"
     finally:
         s.logged += s.work

@@ -11,7 +11,7 @@ from __future__ import annotations
 from .program import Program, option_card, option_cards, renamed_option
 from .effects import _list, account_text, note, zone_at
 from . import events
-from ..errors import RUN_TIME_FAULTS, Problem, RulesError, words
+from ..errors import Problem, RulesError, rules_caused, words
 from .state import Rng, State, _blank
 
 
@@ -84,7 +84,9 @@ def _init_variables(program: Program, s: State):
             s.vars[name] = _own(init(s, {}) if callable(init) else init)
         for name, init in program.pvar_init.items():
             s.pvars[name] = [_own(init(s, {"p": p})) for p in s.players]
-    except (RulesError,) + RUN_TIME_FAULTS as e:
+    except Exception as e:
+        if not rules_caused(e):
+            raise
         raise RulesError(f"the initial value of '{name}' cannot be computed: {words(e)}") from None
 
 
@@ -140,7 +142,9 @@ def run_to(program: Program, s: State, points: dict, came: int | None = None) ->
                 if _comes(points[pc], came):
                     s.pc = pc
                     return came
-    except (RulesError,) + RUN_TIME_FAULTS as e:
+    except Exception as e:
+        if not rules_caused(e):
+            raise
         at = getattr(e, "at_pc", None)          # a fault in generated code: where it was
         if at is not None:
             pc = at
@@ -195,9 +199,9 @@ def _run_steps(program: Program, s: State, code, pc=None) -> None:
             if steps > limit:
                 raise _too_long(limit)
             pc = code[pc](s)
-    except RulesError as e:
-        raise RulesError(_at(program, pc, e)) from None
-    except RUN_TIME_FAULTS as e:
+    except Exception as e:
+        if not rules_caused(e):
+            raise
         raise RulesError(_at(program, pc, e)) from None
     finally:
         s.steps = steps
@@ -217,7 +221,9 @@ def _run_counted(program: Program, s: State) -> None:
             if s.steps > switch:    # the rest step by step, to stop where the step limit stops the closures
                 break
             pc = code[pc](s)
-    except (RulesError,) + RUN_TIME_FAULTS as e:
+    except Exception as e:
+        if not rules_caused(e):
+            raise
         at = getattr(e, "at_pc", None)
         if at is not None:
             pc = at
@@ -311,7 +317,9 @@ def _label(label, s: State, option, i: int) -> str:
     saved = s.work
     try:
         return label(s, s.locals, option)
-    except (RulesError,) + RUN_TIME_FAULTS as e:
+    except Exception as e:
+        if not rules_caused(e):
+            raise
         return f"option {i + 1} (its label cannot be shown: {words(e)})"
     finally:
         s.work = saved
@@ -338,7 +346,9 @@ def refusal(program: Program, s: State, answer: str):
         for i, option, label in named:
             why = spec.refusal(s, s.locals, option) if spec.refusal is not None else None
             return label, why
-    except (RulesError,) + RUN_TIME_FAULTS:
+    except Exception as e:
+        if not rules_caused(e):
+            raise
         return None
     finally:
         s.work = saved
@@ -472,7 +482,9 @@ def prompt(program: Program, s: State) -> str:
     saved = s.work
     try:
         return program.choices[s.pending[2]].prompt(s, s.locals)
-    except (RulesError,) + RUN_TIME_FAULTS as e:
+    except Exception as e:
+        if not rules_caused(e):
+            raise
         return f"Choose (the question cannot be shown: {words(e)})"
     finally:
         s.work = saved
@@ -486,8 +498,17 @@ def standing(program: Program, s: State) -> list | None:
 
 
 def result(program: Program, s: State) -> dict:
-    winners = list(program.winners(s, {}) or [])
-    scores = [program.score(s, {"p": p}) for p in s.players] if program.score else None
+    """Who won and each player's score, as the game ends; one the rules cannot compute (a null
+    where a value is needed, a null among the winners) is a RulesError, not a crash later on."""
+    try:
+        winners = list(program.winners(s, {}) or [])
+        scores = [program.score(s, {"p": p}) for p in s.players] if program.score else None
+    except Exception as e:
+        if not rules_caused(e):
+            raise
+        raise RulesError(f"the result cannot be computed: {words(e)}") from None
+    if None in winners:
+        raise RulesError("the result cannot be computed: a winner is null (nobody)")
     return {"winners": winners, "scores": scores}
 
 
@@ -544,7 +565,9 @@ def _looked_up(s, fn, locals_):
     s.work = 0
     try:
         return fn(s, locals_)
-    except (RulesError,) + RUN_TIME_FAULTS:
+    except Exception as e:
+        if not rules_caused(e):
+            raise
         return None
     finally:
         s.work, s.rng.state = saved, state
@@ -760,7 +783,9 @@ def _initial(init, c: State, local: dict):
         return init
     try:
         return init(c, local)
-    except (RulesError,) + RUN_TIME_FAULTS:
+    except Exception as e:
+        if not rules_caused(e):
+            raise
         return None
 
 

@@ -7,7 +7,7 @@ the work it costs given back to the budget, and a value the rules cannot compute
 """
 from __future__ import annotations
 
-from ..errors import RUN_TIME_FAULTS, RulesError
+from ..errors import rules_caused
 
 
 def measured(fn, s):
@@ -16,7 +16,9 @@ def measured(fn, s):
     work, rng = s.work, s.rng.state
     try:
         return fn(s, {})
-    except (RulesError,) + RUN_TIME_FAULTS:
+    except Exception as e:
+        if not rules_caused(e):
+            raise
         return None
     finally:
         s.work, s.rng.state = work, rng
