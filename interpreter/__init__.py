@@ -29,7 +29,7 @@ _EXPORTS = {
     "Program": "runtime.program",
     "new_game": "runtime.engine", "apply": "runtime.engine", "labels": "runtime.engine",
     "result": "runtime.engine", "view": "runtime.engine",
-    "Problem": "errors", "InterpreterError": "errors", "RulesError": "errors", "RulesetError": "errors",
+    "Problem": "errors", "InterpreterError": "errors", "RulesFault": "errors", "RulesetError": "errors",
     "UsageError": "errors",
 }
 __all__ = sorted(_EXPORTS)

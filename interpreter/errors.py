@@ -2,7 +2,7 @@
 
 Problems are collected, never printed where they are found: the CLI formats them
 all at once, in one place (`format_problem`).  Every error this package raises on
-purpose derives from `InterpreterError`; a run-time `RulesError` carries the same
+purpose derives from `InterpreterError`; a run-time `RulesFault` carries the same
 `Problem` as a load-time one once the engine knows the step it happened at.
 """
 from __future__ import annotations
@@ -95,8 +95,9 @@ class RulesetError(InterpreterError):
         super().__init__("\n".join(map(format_problem, self.problems)))
 
 
-class RulesError(InterpreterError):
-    """A game reached a state its ruleset does not cover (e.g. a choice with no option).
+class RulesFault(InterpreterError):
+    """A fault of the rules met while a game runs: it reached a state its ruleset does not
+    cover (e.g. a choice with no option); a RulesetError is a file the checker refuses.
 
     Raised with a message where it happens; the engine raises it again with a Problem
     (the ruleset's file, the line and column of the step, the source line), and then
@@ -113,6 +114,9 @@ class RulesError(InterpreterError):
         return format_problem(self.problem) if self.problem is not None else self.message
 
 
+RulesError = RulesFault     # its name until issue 27, kept so that code catching it goes on working
+
+
 # The Python errors that the rules themselves can cause while a game runs: a number or a list
 # grown too large, expressions nested too deeply, a division by zero (the generated back end
 # divides inline), a null where a value is needed (TypeError), a count that is not a number
@@ -127,7 +131,7 @@ def rules_caused(e: BaseException) -> bool:
     bug of the interpreter, which must surface as one (every other exception: a KeyError,
     an AttributeError, a TypeError that is not about a null, ...).  Asked only once an
     exception has been raised: the run loop pays nothing for it."""
-    if isinstance(e, (RulesError, ZeroDivisionError) + GROWN_TOO_LARGE):
+    if isinstance(e, (RulesFault, ZeroDivisionError) + GROWN_TOO_LARGE):
         return True
     if type(e) is TypeError:                # a null where a value is needed; not a call of nothing
         text = str(e)
@@ -137,7 +141,7 @@ def rules_caused(e: BaseException) -> bool:
 
 def words(e) -> str:
     """What went wrong, in the rules' words where Python's would mislead."""
-    if isinstance(e, RulesError):
+    if isinstance(e, RulesFault):
         return brief(e)
     if isinstance(e, ZeroDivisionError):
         return "division by zero"

@@ -15,7 +15,7 @@ from interpreter.closures import functions as closure_builtins
 from interpreter.closures.expressions import Closures
 from interpreter.check import builtins as checked_builtins
 from interpreter.lang import expr_ir
-from interpreter.errors import RulesError
+from interpreter.errors import RulesFault
 from interpreter.generated.expressions import Source
 from interpreter.runtime.engine import new_game
 
@@ -171,7 +171,7 @@ def test_a_fault_in_a_built_in_with_no_generated_writer_reads_as_the_closure_bac
     told = []
     for backend in BACKENDS:
         program = pipeline.load_program_text(text, "faulty.yaml", backend=backend)
-        with pytest.raises(RulesError) as e:
+        with pytest.raises(RulesFault) as e:
             new_game(program, seed=1)
         told.append(str(e.value))
     assert told[0] == told[1] and words in told[0]

@@ -47,7 +47,7 @@ import yaml
 
 from interpreter import pipeline
 from interpreter.cli import run as cli
-from interpreter.errors import InterpreterError, RulesError, RulesetError
+from interpreter.errors import InterpreterError, RulesFault, RulesetError
 from interpreter.pipeline import compile_ruleset
 from interpreter.runtime.engine import apply, determinize, labels, new_game, view
 from interpreter.runtime.state import Rng, State
@@ -105,10 +105,10 @@ def outcome(fn):
 
 
 def attempt(fn):
-    """(value, None) or (None, the message of the RulesError it raised)."""
+    """(value, None) or (None, the message of the RulesFault it raised)."""
     try:
         return fn(), None
-    except RulesError as e:
+    except RulesFault as e:
         return None, str(e)
 
 
@@ -631,7 +631,7 @@ def _error_under_each_back_end(text: str) -> list[str]:
     messages = []
     for backend in BACKENDS:
         program = pipeline.load_program_text(text, text.split()[1] + ".yaml", backend=backend)
-        with pytest.raises(RulesError) as e:
+        with pytest.raises(RulesFault) as e:
             new_game(program, seed=0)
         messages.append(str(e.value))
     return messages
@@ -729,7 +729,7 @@ def test_a_fault_in_passing_the_turn_is_reported_at_the_turns_under_both_back_en
     for backend in BACKENDS:
         program = pipeline.load_program_text(text, "nextseat.yaml", backend=backend)
         s = new_game(program)
-        with pytest.raises(RulesError) as e:
+        with pytest.raises(RulesFault) as e:
             apply(program, s, 0)
         messages.append(str(e.value))
     precondition(messages[0].startswith(reference + ": rules error"), messages[0])
@@ -805,7 +805,7 @@ def test_the_step_count_after_a_rules_error_is_the_same_under_both_back_ends():
     for backend in BACKENDS:
         program = pipeline.load_program_text(BOOM, "boom.yaml", backend=backend)
         s = new_game(program, seed=0)
-        with pytest.raises(RulesError, match="a number reached the limit"):
+        with pytest.raises(RulesFault, match="a number reached the limit"):
             apply(program, s, 0)
         states.append(s.to_dict())
     assert states[0] == states[1], differences(*states)

@@ -51,17 +51,17 @@ def test_a_ruleset_the_workers_never_saw_on_disk_is_shipped_to_them(cluster, tmp
 
 
 def test_a_game_that_fails_on_the_cluster_raises_its_error_here(cluster, monkeypatch):
-    from interpreter.errors import RulesError
+    from interpreter.errors import RulesFault
     program = pipeline.load_program(str(RULESETS / "gnav2.yaml"))
     real = simulation.game_row
 
     def game_row(program, n, seed, *rest):
         if seed == 3:
-            raise RulesError("game 3 went wrong")
+            raise RulesFault("game 3 went wrong")
         return real(program, n, seed, *rest)
     monkeypatch.setattr(simulation, "game_row", game_row)      # here only: the workers play it fine,
     from interpreter.lab import cluster as cl                  # so make the worker's copy fail too
     monkeypatch.setattr(cl, "play_block", lambda spec, first, count, *a: [None] * count)    # sent by value
-    with pytest.raises(RulesError, match="game 3 went wrong"):
+    with pytest.raises(RulesFault, match="game 3 went wrong"):
         simulation.simulate(program, games=5, cluster=cluster)
 

@@ -89,7 +89,7 @@ def _program(name):
 
 
 def test_a_rules_error_names_the_step_and_never_shows_a_traceback(tmp_path):
-    from interpreter import RulesError
+    from interpreter import RulesFault
     bad = tmp_path / "bad.yaml"
     bad.write_text(open(ruleset("ninety_nine"), encoding="utf-8").read().replace(
         "- move: {card: card, from: current.hand, to: pile}", "- move: {card: card, from: pile, to: pile}"),
@@ -98,7 +98,7 @@ def test_a_rules_error_names_the_step_and_never_shows_a_traceback(tmp_path):
     s = new_game(program, seed=1)
     try:
         apply(program, s, 0)
-    except RulesError as e:
+    except RulesFault as e:
         assert "bad.yaml:" in str(e) and "not in the zone" in str(e)
     else:
         raise AssertionError("expected a rules error")

@@ -15,7 +15,7 @@ import pytest
 
 import interpreter
 from interpreter.cli import run
-from interpreter.errors import (InterpreterError, Problem, RulesError, RulesetError, UsageError, brief,
+from interpreter.errors import (InterpreterError, Problem, RulesFault, RulesetError, UsageError, brief,
                                 format_problem)
 from interpreter.lang.syntax import ExprError, parse
 from interpreter.playing.records import Divergence
@@ -110,7 +110,7 @@ def test_a_scenario_expression_error_is_underlined(tmp_path):
 
 # -- one base -----------------------------------------------------------------------------
 
-@pytest.mark.parametrize("cls", [RulesetError, RulesError, UsageError, ExprError, Divergence, FileRefused])
+@pytest.mark.parametrize("cls", [RulesetError, RulesFault, UsageError, ExprError, Divergence, FileRefused])
 def test_every_error_class_derives_from_interpreter_error(cls):
     assert issubclass(cls, InterpreterError)
 
@@ -149,7 +149,7 @@ def test_every_exception_the_package_defines_is_an_interpreter_error():
                 found.append(obj)
                 if not name.startswith("_") and not issubclass(obj, KeyboardInterrupt):
                     assert issubclass(obj, InterpreterError), f"{module.__name__}.{name}"
-    assert {RulesError, ExprError, Divergence, FileRefused} <= set(found)
+    assert {RulesFault, ExprError, Divergence, FileRefused} <= set(found)
 
 
 def test_expression_errors_keep_their_attributes():
@@ -180,7 +180,7 @@ result:
 
 def test_a_run_time_rules_error_has_a_problem_at_the_step_in_the_ruleset():
     program = load_program_text(RULESET, "faults.yaml")
-    with pytest.raises(RulesError) as caught:
+    with pytest.raises(RulesFault) as caught:
         new_game(program, seed=1)
     e = caught.value
     p = e.problem
@@ -198,7 +198,7 @@ def test_a_run_time_rules_error_has_a_problem_at_the_step_in_the_ruleset():
 
 
 def test_a_rules_error_before_the_engine_places_it_is_its_message():
-    e = RulesError("no decision is pending")
+    e = RulesFault("no decision is pending")
     assert (e.problem, e.message, str(e), brief(e)) == (None, "no decision is pending",) + ("no decision is pending",) * 2
 
 

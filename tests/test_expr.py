@@ -9,7 +9,7 @@ import pytest
 import yaml
 from hypothesis import given, settings, strategies as st
 
-from interpreter.errors import RulesError
+from interpreter.errors import RulesFault
 from interpreter.lang.syntax import ExprError, parse
 from interpreter.pipeline import compile_expression
 from interpreter.closures.expressions import Closures
@@ -48,7 +48,7 @@ def evaluate(text, strict=False):
 @pytest.mark.parametrize("case", CASES, ids=[c["expr"] or "<empty>" for c in CASES])
 def test_expression(case):
     if "error" in case:             # a null the checker cannot rule out: an error under --strict
-        with pytest.raises((ExprError, ZeroDivisionError, RulesError)) as e:
+        with pytest.raises((ExprError, ZeroDivisionError, RulesFault)) as e:
             evaluate(case["expr"], strict=True)
         assert case["error"] in str(e.value)
     else:
@@ -77,7 +77,7 @@ def test_arbitrary_text_raises_only_the_languages_own_error(text):
         return
     try:
         c.fn(state(), {})
-    except (ZeroDivisionError, TypeError, RulesError):
+    except (ZeroDivisionError, TypeError, RulesFault):
         pass       # run-time faults are reported by the engine with the step's position
 
 
@@ -194,7 +194,7 @@ def run_time_error(text, *parts, **vars_):
     s = state()
     s.vars.update(vars_)
     c = compiled_as_tested(text, *parts)
-    with pytest.raises(RulesError) as e:
+    with pytest.raises(RulesFault) as e:
         c.fn(s, {})
     return str(e.value)
 
@@ -203,7 +203,7 @@ def test_null_card_names_the_expression_and_why():
     s = state()
     s.zones["trick"] = []
     c = compiled_as_tested("top(trick).points + 1", "top(trick)")
-    with pytest.raises(RulesError) as e:
+    with pytest.raises(RulesFault) as e:
         c.fn(s, {})
     assert str(e.value) == "'top(trick)' is null here (top of an empty zone?), so '.points' has no value"
 
@@ -247,7 +247,7 @@ def test_a_parameter_is_shown_as_its_argument():
                       functions={"pts": FunctionDef("pts", ["c"], parse("c.points"))})
     s = state()
     s.zones["trick"] = []
-    with pytest.raises(RulesError) as e:
+    with pytest.raises(RulesFault) as e:
         compiled_as_tested("pts(top(trick))", "top(trick)", symbols=symbols).fn(s, {})
     assert "'top(trick)' is null here" in str(e.value)
 
@@ -258,7 +258,7 @@ def test_numbers_too_large_for_floats_are_rules_errors():
     for text in ["sq8(999999999999999999 + total) * 1.5", "sq8(999999999999999999 + total) / 3",
                  "1.5 / sq8(999999999999999999 + total)", "sum([sq8(999999999999999999 + total), 0.5])",
                  "player(sq8(99999999999999999.5 + total))"]:
-        with pytest.raises(RulesError) as e:
+        with pytest.raises(RulesFault) as e:
             compile_expression(symbols, text).fn(state(), {})
         assert "(about 1e308)" in str(e.value) or "not a finite number" in str(e.value)
 
@@ -269,7 +269,7 @@ def test_builtins_charge_the_elements_they_visit():
     c.fn(s, {})
     assert s.work == 3 + 2
     s.work = MAX_WORK - 4
-    with pytest.raises(RulesError) as e:
+    with pytest.raises(RulesFault) as e:
         c.fn(s, {})
     assert f"more than {MAX_WORK:,} units of work" in str(e.value)
 
@@ -278,7 +278,7 @@ def test_nested_functions_of_each_element_stop_at_the_work_limit():
     big = "[" + ",".join(["1"] * 400) + "]"
     text = f"count({big}, a => count({big}, b => count({big}, c => c > 0) > 0) > 0)"
     start = time.perf_counter()
-    with pytest.raises(RulesError) as e:
+    with pytest.raises(RulesFault) as e:
         compile_expression(SYMBOLS, text).fn(state(), {})
     assert "units of work" in str(e.value) and time.perf_counter() - start < 20
 
@@ -413,7 +413,7 @@ def test_first_of_clockwise_walks_the_seats_from_the_player():
     assert compile_expression(SYMBOLS, "first(clockwise(current.left), p => true)").fn(s, {}) == 2
     assert compile_expression(SYMBOLS, "first(clockwise(current), p => p.score < 5)").fn(s, {}) == 3
     s.current = None            # before anyone's turn: a null the checker cannot see
-    with pytest.raises(RulesError) as e:
+    with pytest.raises(RulesFault) as e:
         compile_expression(SYMBOLS, "first(clockwise(current), q => true)").fn(s, {})
     assert "'current' is null here" in str(e.value) and "so clockwise() has no player to start from" in str(e.value)
 

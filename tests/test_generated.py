@@ -290,19 +290,19 @@ def trace(program, seed):
     import json
     import random as stdlib_random
     from interpreter import apply
-    from interpreter.errors import RulesError
+    from interpreter.errors import RulesFault
 
     def snap(s):
         return json.loads(json.dumps(s.to_dict(), default=repr))
     try:
         s = new_game(program, seed=seed)
-    except RulesError as e:
+    except RulesFault as e:
         return [("error", str(e), snap(e.state) if getattr(e, "state", None) else None)]
     out, pick = [snap(s)], stdlib_random.Random(seed)
     while not s.over and len(out) < 300:
         try:
             apply(program, s, pick.randrange(len(s.pending[1])))
-        except RulesError as e:
+        except RulesFault as e:
             return out + [("error", str(e), snap(s))]
         out.append(snap(s))
     return out

@@ -1,5 +1,5 @@
 """The generated-Python back end of expressions (interpreter/generated) against the closure back
-end: the same value (or the same RulesError) and the same work charged, for every expression
+end: the same value (or the same RulesFault) and the same work charged, for every expression
 of the shipped rulesets on states of seeded games, and for the cases of expr_cases.yaml."""
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import time
 import pytest
 
 from interpreter import apply, new_game
-from interpreter.errors import RulesError
+from interpreter.errors import RulesFault
 from interpreter.lang.expr_ir import draws_random
 from interpreter.lang.types import CARD, NUM, PLAYER, list_of
 from interpreter.pipeline import compile_expression
@@ -26,7 +26,7 @@ def outcome(fn, s, l):
     s.work = 0
     try:
         v = fn(s, l)
-    except (RulesError, ZeroDivisionError) as e:
+    except (RulesFault, ZeroDivisionError) as e:
         v = ("error", type(e).__name__, str(e))
     return v, s.work
 

@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from conftest import fuzz_examples, messages
 from interpreter import load_program, new_game
 from interpreter.cli import run
-from interpreter.errors import RulesError
+from interpreter.errors import RulesFault
 from interpreter.lang.syntax import ExprError, parse
 from interpreter.pipeline import compile_expression
 from interpreter.check.expressions import free_names
@@ -366,5 +366,5 @@ def test_random_and_mutated_expressions_raise_only_the_projects_errors(case, see
     locals_["#memo"] = {}
     try:
         c.fn(s, locals_)
-    except (RulesError, ZeroDivisionError):
-        pass        # RulesError names the fault; engine.run positions both at the step
+    except (RulesFault, ZeroDivisionError):
+        pass        # RulesFault names the fault; engine.run positions both at the step

@@ -13,7 +13,7 @@ import pytest
 
 from interpreter import pipeline
 from interpreter.cli import main, run
-from interpreter.errors import RulesError, rules_caused
+from interpreter.errors import RulesFault, rules_caused
 from interpreter.lang import values
 from interpreter.playing import records
 from interpreter.playing.agents import FirstAgent
@@ -102,7 +102,7 @@ RULES_CAUSED = {
     "a count that is not a number": lambda: int(float("nan")),
     "nesting too deep": lambda: _raise(RecursionError("maximum recursion depth exceeded")),
     "a list too large": lambda: _raise(MemoryError()),
-    "a rules error": lambda: _raise(RulesError("no legal option")),
+    "a rules error": lambda: _raise(RulesFault("no legal option")),
 }
 OURS = {
     "a missing key": lambda: {}["k"],

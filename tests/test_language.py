@@ -199,9 +199,9 @@ def test_choice_with_no_option_runs_otherwise():
 
 
 def test_endless_rules_hit_the_step_limit_with_a_clear_error():
-    from interpreter import RulesError
+    from interpreter import RulesFault
     text = EXITS.replace('while: "loops < 3"', 'while: "true"').replace("flow:", "flow:\n  max_steps: 1000")
-    with pytest.raises(RulesError, match="more than 1000 steps"):
+    with pytest.raises(RulesFault, match="more than 1000 steps"):
         new_game(program(text))
 
 

@@ -9,7 +9,7 @@ import pytest
 
 from interpreter import apply, new_game, pipeline
 from interpreter.cli.main import run
-from interpreter.errors import RulesError, RulesetError
+from interpreter.errors import RulesFault, RulesetError
 
 RULESETS = pathlib.Path(__file__).parent.parent / "rulesets"
 
@@ -170,7 +170,7 @@ steps:
     insert: [add: {who.pts: 1}]
 """)
     for backend in pipeline.BACKENDS:
-        with pytest.raises(RulesError) as e:
+        with pytest.raises(RulesFault) as e:
             new_game(pipeline.load_program(path, backend=backend), log=False)
         assert str(e.value).startswith(f"{path}:9:") and "insert: [add: {who.pts: 1}]" in str(e.value)
 

@@ -154,18 +154,18 @@ def test_simulate_command_takes_jobs_and_refuses_none_or_too_many():
 
 
 def test_a_game_that_fails_in_a_worker_raises_its_error_as_with_one_job(monkeypatch):
-    from interpreter.errors import RulesError
+    from interpreter.errors import RulesFault
     from interpreter.lab import simulation
     real = simulation.play
 
     def play(program, agents, seed, **kw):
         if seed == 5:
-            raise RulesError(f"game {seed} went wrong")
+            raise RulesFault(f"game {seed} went wrong")
         return real(program, agents, seed=seed, **kw)
     monkeypatch.setattr(simulation, "play", play)      # the forked workers inherit it
     program = load_program(str(RULESETS[0].parent / "gnav2.yaml"))
     for jobs in (1, 2):
-        with pytest.raises(RulesError, match="game 5 went wrong"):
+        with pytest.raises(RulesFault, match="game 5 went wrong"):
             simulation.simulate(program, games=12, jobs=jobs)
 
 

@@ -13,7 +13,7 @@ import os
 from ..pipeline import DEFAULT_BACKEND, check_players, load_named_program
 from ..playing.agents import Decision, FirstAgent, RandomAgent
 from ..runtime.engine import apply, comes_from, labels, new_game, refresh, run, run_to
-from ..errors import (InterpreterError, Problem, RulesError, RulesetError, brief, did_you_mean, rules_caused,
+from ..errors import (InterpreterError, Problem, RulesFault, RulesetError, brief, did_you_mean, rules_caused,
                      format_problem, words)
 from ..lang.syntax import ExprError
 from ..shown import printable
@@ -135,7 +135,7 @@ class _Run:
         try:
             self.s = new_game(self.program, seed=d.get("seed", 0), players=d.get("players"), stacks=stacks,
                               start=False)
-        except RulesError as e:
+        except RulesFault as e:
             self.fail(("ruleset",), brief(e))
         except InterpreterError as e:
             self.fail(("stack",) if "stack" in d else ("players",), brief(e))
@@ -143,12 +143,12 @@ class _Run:
             return checks
         try:
             self._start()
-        except RulesError as e:
+        except RulesFault as e:
             self.fail(("stack",) if "stack" in d else ("players",), brief(e))
         self._place_position()
         try:
             refresh(self.program, self.s)
-        except RulesError as e:
+        except RulesFault as e:
             first = str(e).partition("\n")[0]          # the ruleset's line and caret follow
             self.fail(("zones",) if "zones" in d else ("set",),
                       f"the rules cannot go on from this position: {first}. Variables computed from the deal "
@@ -282,7 +282,7 @@ class _Run:
                 where = ("finish",)
             self._finish()
             self._check(checks, "end")
-        except RulesError as e:                    # the rules broke down: what was not checked fails
+        except RulesFault as e:                    # the rules broke down: what was not checked fails
             first, _, quoted = str(e).partition("\n")    # the ruleset's line and caret follow
             self.report.results.append((False, self.at(where, f"the rules cannot go on: {first}")
                                         + ("\n" + quoted if quoted else "")))
@@ -668,7 +668,7 @@ class _NotOver(dict):
     """The locals of an expectation before the game is over: reading the result is an error."""
 
     def __missing__(self, name):
-        raise RulesError(f"'{name}' is known only once the game is over")
+        raise RulesFault(f"'{name}' is known only once the game is over")
 
 
 def _shown_zone(content) -> str:
@@ -717,7 +717,7 @@ def _zone_holding(s, card):
                     return part
         elif card in z:
             return z
-    raise RulesError("a card is in no zone")
+    raise RulesFault("a card is in no zone")
 
 
 def _as_expression(value):

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from lark import Token, Tree
 
-from ..errors import RulesError, did_you_mean
+from ..errors import RulesFault, did_you_mean
 from ..lang import expr_ir
 from ..lang.symbols import FunctionDef, Symbols
 from ..lang.syntax import ExprError, end_of, free_names, offset_of, parse
@@ -572,7 +572,7 @@ class ExprChecker:
             return node
         try:
             value = compute(*(p.const for p in parts))
-        except (ArithmeticError, TypeError, ValueError, RulesError):
+        except (ArithmeticError, TypeError, ValueError, RulesFault):
             return node
         if node.type == NUM and isinstance(value, (int, float)) and not -MAX_EXPR_NUMBER < value < MAX_EXPR_NUMBER:
             raise ExprError(f"this computes a number beyond the limit of {MAX_EXPR_NUMBER:.0e}", wrap=False)

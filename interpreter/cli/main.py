@@ -214,7 +214,7 @@ def _report(e: InterpreterError, out) -> int:
     if isinstance(e, UsageError):
         print(f"interpret: error: {e}", file=out)
         return 2
-    print(f"interpret: {e}", file=out)       # a RulesError shows its Problem: the ruleset's line and caret
+    print(f"interpret: {e}", file=out)       # a RulesFault shows its Problem: the ruleset's line and caret
     return 1
 
 

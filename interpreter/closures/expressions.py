@@ -4,7 +4,7 @@ closure `fn(state, locals)`.
 Names were resolved by the checker; here a card attribute becomes a lookup in its table, a
 variable a dictionary read.  The common shapes get closures of their own (a card attribute
 of a local, `card.attr == constant`, the current player's variable), so that most parts cost
-one call.  A null where a value is needed stops the game with a RulesError naming the part
+one call.  A null where a value is needed stops the game with a RulesFault naming the part
 of the expression that was null (`Fault`), worked out only on the way to stopping.
 
 A call of a ruleset's function is a call: its body is compiled once, into a closure that
@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from lark import Tree
 
-from ..errors import RulesError
+from ..errors import RulesFault
 from ..lang.expr_ir import NOCONST, Node, draws_random, element_names, null_test
 from ..lang.syntax import free_names, unparse
 from ..lang.types import ANY, elem_of
@@ -872,7 +872,7 @@ def _why_null(t, pmap) -> str:
     return ""
 
 
-class Fault(RulesError):
+class Fault(RulesFault):
     """A fault at run time about one part of an expression (its lark tree): null where a
     value is needed, or `words` about it.  Inside a function's body the part may be, or
     read, a parameter: each call on the way out adds its frame {parameter: argument tree},

@@ -6,7 +6,7 @@ collections are finite, so every call ends.  Every function that goes through a
 collection charges its length to the work budget (`State.work`, at most MAX_WORK between
 two decisions; see runtime/effects.too_much_work), once per call and written out in each
 closure, so that functions of each element nested in one another cannot run for hours.
-A null where a value is needed stops the game with a RulesError naming the expression
+A null where a value is needed stops the game with a RulesFault naming the expression
 that was null (Closures.fault).
 """
 from __future__ import annotations

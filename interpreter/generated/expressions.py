@@ -24,7 +24,7 @@ from __future__ import annotations
 import itertools
 
 from . import cache
-from ..errors import RulesError
+from ..errors import RulesFault
 from ..lang.expr_ir import draws_random, null_test, text_separator
 from ..lang.types import ANY, elem_of
 from ..lang.values import divide, list_slice, number_range, shower, subsets_of
@@ -105,7 +105,7 @@ def _player(s, v):
 HELPERS = {
     "_charged": _charged, "_charged_list": _charged_list, "_index": _index, "_best": _best,
     "_first_seat": _first_seat, "_clockwise": _clockwise, "_random": _random, "_player": _player, "_range": number_range, "_slice": list_slice, "_subsets": subsets_of,
-    "_divide": divide, "_next_seat": next_seat, "_put": _put, "RulesError": RulesError, "_gt": lambda a, b: a > b, "_lt": lambda a, b: a < b,
+    "_divide": divide, "_next_seat": next_seat, "_put": _put, "RulesFault": RulesFault, "_gt": lambda a, b: a > b, "_lt": lambda a, b: a < b,
 }
 
 _PLAIN_CONSTS = (bool, int, str, type(None))
@@ -177,7 +177,7 @@ def _no_fault(s, l):
 
 
 class _ToldByTheClosures(Exception):
-    """A built-in's complaint in generated code: not a RulesError, so that the closure back
+    """A built-in's complaint in generated code: not a RulesFault, so that the closure back
     end computes the expression again and raises its own words."""
 
 
@@ -215,7 +215,7 @@ class Source:
         name, slow = self._name("_g"), self._name("_s")
         self.ns[slow] = _Slow(self, node)
         source = (f"def {name}(s, l):\n    w = s.work\n    try:\n        return {text}\n"
-                  f"    except RulesError:\n        raise\n    except Exception:\n"
+                  f"    except RulesFault:\n        raise\n    except Exception:\n"
                   f"        s.work = w\n        return {slow}(s, l)\n")
         try:
             exec(cache.compiled(source, "<ruleset expression>"), self.ns)

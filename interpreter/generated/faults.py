@@ -8,7 +8,7 @@ back end (the random generator restored first), which says what was null.
 """
 from __future__ import annotations
 
-from ..errors import RulesError
+from ..errors import RulesFault
 
 
 class Faults:
@@ -38,7 +38,7 @@ class Faults:
                 names[cursor][1] = names[i] + 1
         if redraws and "_rs" in names:
             s.rng.state = names["_rs"]
-        if node is not None and not isinstance(e, RulesError):
+        if node is not None and not isinstance(e, RulesFault):
             local = dict(l)
             each = [()]
             for py, name in (binds or {}).items():
@@ -51,7 +51,7 @@ class Faults:
                     each = [(name[0], o) for o in names[py]]
                 elif py in names:
                     local[name] = names[py]
-        if node is not None and not isinstance(e, RulesError):
+        if node is not None and not isinstance(e, RulesFault):
             f = self.closures.fn(node)
             work = s.work
             try:

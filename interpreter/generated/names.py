@@ -3,7 +3,7 @@ namespace it runs in (the rules' errors raised as the closure back end raises th
 effects' shared parts, the limits)."""
 from __future__ import annotations
 
-from ..errors import RulesError
+from ..errors import RulesFault
 from ..limits import MAX_NUMBER, MAX_WORK
 from ..runtime import effects, vm
 from ..runtime.state import next_seat
@@ -11,20 +11,20 @@ from .expressions import _charged
 
 
 def _no_option():
-    raise RulesError("no legal option for this choice, and the step has no 'otherwise'")
+    raise RulesFault("no legal option for this choice, and the step has no 'otherwise'")
 
 
 def _nobody(by):
-    raise RulesError("nobody is to make this choice: outside 'turns' a choice needs 'by'"
+    raise RulesFault("nobody is to make this choice: outside 'turns' a choice needs 'by'"
                      if not by else "'by' names nobody (null) here")
 
 
 def _not_in_zone():
-    raise RulesError("the card to move is not in the zone it should leave")
+    raise RulesFault("the card to move is not in the zone it should leave")
 
 
 HELPERS = {"_exit_to": vm.unwind, "_no_option": _no_option, "_nobody": _nobody, "_not_in_zone": _not_in_zone,
            "_too_big": effects._too_big, "_MAXN": MAX_NUMBER, "_checks": effects._CHECKS, "_MAXW": MAX_WORK,
            "_nobody_owns": effects.nobody_owns, "_current_nobody": effects.current_nobody,
            "_charge": effects.charge, "_moved": effects.moved, "_dealt": effects.dealt, "_charged": _charged,
-           "RulesError": RulesError, "_next_seat": next_seat}
+           "RulesFault": RulesFault, "_next_seat": next_seat}

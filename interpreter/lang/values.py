@@ -7,7 +7,7 @@ import itertools
 import math
 import re
 
-from ..errors import RulesError
+from ..errors import RulesFault
 from ..limits import MAX_LIST, MAX_NUMBER, MAX_NUMBER_TEXT
 from .types import ANY, BOOL, CARD, PLAYER, ZONE, elem_of, list_of
 
@@ -52,12 +52,12 @@ def number_range(lo, hi=None) -> list:
     if hi is None:
         lo, hi = 0, lo
     if lo is None or hi is None:
-        raise RulesError("range() needs two numbers, but one is null")
+        raise RulesFault("range() needs two numbers, but one is null")
     if not (float(lo).is_integer() and float(hi).is_integer()):
-        raise RulesError(f"range() counts in whole numbers, not {lo if not float(lo).is_integer() else hi}")
+        raise RulesFault(f"range() counts in whole numbers, not {lo if not float(lo).is_integer() else hi}")
     lo, hi = int(lo), int(hi)
     if hi - lo > MAX_LIST:
-        raise RulesError(f"range({lo}, {hi}) would hold more than {MAX_LIST} numbers")
+        raise RulesFault(f"range({lo}, {hi}) would hold more than {MAX_LIST} numbers")
     return list(range(lo, hi))
 
 
@@ -66,15 +66,15 @@ def subsets_of(xs, lo=1, hi=None) -> list:
     smaller first: subsets([a, b, c], 2) is [[a, b], [a, c], [b, c], [a, b, c]]; at most
     limits.MAX_LIST of them."""
     if xs is None:
-        raise RulesError("subsets() needs a list or zone, but this is null")
+        raise RulesFault("subsets() needs a list or zone, but this is null")
     n = len(xs)
     for v in (lo, hi):
         if v is not None and not float(v).is_integer():
-            raise RulesError(f"subsets() counts in whole numbers, not {v}")
+            raise RulesFault(f"subsets() counts in whole numbers, not {v}")
     lo = max(0, int(lo if lo is not None else 1))
     hi = min(n, int(hi) if hi is not None else n)
     if sum(math.comb(n, k) for k in range(lo, hi + 1)) > MAX_LIST:
-        raise RulesError(f"subsets() of {n} elements would make more than {MAX_LIST} choices: "
+        raise RulesFault(f"subsets() of {n} elements would make more than {MAX_LIST} choices: "
                          "narrow it (fewer elements, or a smaller size)")
     return [list(c) for k in range(lo, hi + 1) for c in itertools.combinations(xs, k)]
 
@@ -82,10 +82,10 @@ def subsets_of(xs, lo=1, hi=None) -> list:
 def list_slice(xs, lo, hi) -> list:
     """xs[lo:hi] as Python slices it (negative counts from the end, null: that end)."""
     if xs is None:
-        raise RulesError("a slice needs a list or zone, but this is null")
+        raise RulesFault("a slice needs a list or zone, but this is null")
     for v in (lo, hi):
         if v is not None and not float(v).is_integer():
-            raise RulesError(f"a slice counts in whole numbers, not {v}")
+            raise RulesFault(f"a slice counts in whole numbers, not {v}")
     return list(xs[None if lo is None else int(lo):None if hi is None else int(hi)])
 
 
@@ -95,7 +95,7 @@ def plain(v) -> str:
     if isinstance(v, float) and v.is_integer():     # not for inf and nan, which int() refuses
         v = int(v)
     if isinstance(v, int) and not -MAX_NUMBER < v < MAX_NUMBER:
-        raise RulesError(f"a number beyond the limit of {MAX_NUMBER:.0e} cannot be shown")
+        raise RulesFault(f"a number beyond the limit of {MAX_NUMBER:.0e} cannot be shown")
     return "—" if v is None else str(v)
 
 

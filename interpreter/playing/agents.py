@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from ..runtime.engine import apply, determinize, labels as option_labels, standing, view as seat_view, prompt as choice_prompt
 from ..runtime.engine import example_card, option_named, options_numbered, refusal as why_not
-from ..errors import RulesError
+from ..errors import RulesFault
 from ..messages import msg
 from ..runtime.state import Rng
 from .answers import read_answer, rule_of_answers
@@ -194,7 +194,7 @@ class MonteCarloAgent:
                 apply(program, game, option)
                 total += self._playout(program, game, seat)
                 played += 1
-            except RulesError:       # an imagined world the rules cannot continue
+            except RulesFault:       # an imagined world the rules cannot continue
                 pass
         return total / played if played else -math.inf
 

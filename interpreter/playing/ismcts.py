@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 import time
 
-from ..errors import RulesError
+from ..errors import RulesFault
 from ..runtime.engine import apply, standing
 from ..runtime.state import Rng
 
@@ -58,7 +58,7 @@ class ISMCTSAgent:
         while done == 0 or ((most is None or done < most) and (deadline is None or time.perf_counter() < deadline)):
             try:
                 self._iterate(program, decision.imagine(self.rng), root, deadline)
-            except RulesError:          # an imagined world the rules cannot continue
+            except RulesFault:          # an imagined world the rules cannot continue
                 pass
             done += 1
         visits = [root.children[i].visits if i in root.children else -1 for i in range(decision.count)]

@@ -4,7 +4,7 @@ from __future__ import annotations
 from .agents import Decision
 from ..runtime.engine import apply, new_game, view
 from ..runtime.events import public_value
-from ..errors import RulesError
+from ..errors import RulesFault
 
 
 def play(program, agents, seed: int = 0, players: int | None = None, stacks=None,
@@ -21,7 +21,7 @@ def play(program, agents, seed: int = 0, players: int | None = None, stacks=None
     """
     try:
         s = new_game(program, seed=seed, players=players, stacks=stacks, log=log, tally=tally)
-    except RulesError as e:
+    except RulesFault as e:
         if on_log and getattr(e, "state", None) is not None and e.state.log:
             on_log(e.state.log)
         raise

@@ -5,7 +5,7 @@ name already resolved, so the game loop does no look-ups by name.
 """
 from __future__ import annotations
 
-from ..errors import RulesError, rules_caused, words
+from ..errors import RulesFault, rules_caused, words
 from ..limits import MAX_ACCOUNT, MAX_LIST, MAX_LOG_ENTRIES, MAX_LOG_TEXT, MAX_NUMBER, MAX_STRING, MAX_WORK
 
 
@@ -16,7 +16,7 @@ def move_card(card, src, dst, bottom: bool):
         try:
             z.remove(c)
         except ValueError:
-            raise RulesError("the card to move is not in the zone it should leave") from None
+            raise RulesFault("the card to move is not in the zone it should leave") from None
         d = dst(s, l)
         if bottom:
             d.insert(0, c)
@@ -37,7 +37,7 @@ def move_cards(cards, src, dst, bottom: bool):
             try:
                 z.remove(c)
             except ValueError:
-                raise RulesError("a card to move is not in the zone it should leave") from None
+                raise RulesFault("a card to move is not in the zone it should leave") from None
             if bottom:
                 d.insert(0, c)
             else:
@@ -114,7 +114,7 @@ def _stacked(s, z, top_first):
     rest = list(z)
     for c in top_first:
         if c not in rest:
-            raise RulesError("a stacked card is not in the zone being shuffled")
+            raise RulesFault("a stacked card is not in the zone being shuffled")
         rest.remove(c)
     s.rng.shuffle(rest)
     z[:] = rest + list(reversed(top_first))
@@ -145,7 +145,7 @@ def set_current(value):
 
 
 def current_nobody():
-    raise RulesError("'current' cannot be set to nobody (null)")
+    raise RulesFault("'current' cannot be set to nobody (null)")
 
 
 def set_global(name, value, kind=None):
@@ -198,8 +198,8 @@ def add_player(name, owner, value):
 
 def _too_big(v):
     if v != v:
-        raise RulesError("this value is not a number (0/0?)")
-    raise RulesError(f"a number reached the limit of {MAX_NUMBER:.0e}: do the rules grow it without end?")
+        raise RulesFault("this value is not a number (0/0?)")
+    raise RulesFault(f"a number reached the limit of {MAX_NUMBER:.0e}: do the rules grow it without end?")
 
 
 def _number(v):
@@ -210,7 +210,7 @@ def _number(v):
 
 def _text(v):
     if v is not None and len(v) > MAX_STRING:
-        raise RulesError(f"a text grew longer than {MAX_STRING} characters: do the rules grow it without end?")
+        raise RulesFault(f"a text grew longer than {MAX_STRING} characters: do the rules grow it without end?")
     return v
 
 
@@ -220,7 +220,7 @@ def _list(v):
     if v is None:
         return v
     if len(v) > MAX_LIST:
-        raise RulesError(f"a list grew longer than {MAX_LIST} items: do the rules grow it without end?")
+        raise RulesFault(f"a list grew longer than {MAX_LIST} items: do the rules grow it without end?")
     return list(v)
 
 
@@ -274,14 +274,14 @@ def charge(s, n: int) -> None:
     loop stops there instead of running for an hour."""
     w = s.work = s.work + n
     if w > MAX_WORK:
-        raise RulesError(f"the rules did more than {MAX_WORK:,} units of work between two decisions "
+        raise RulesFault(f"the rules did more than {MAX_WORK:,} units of work between two decisions "
                          "(cards moved, dealt, shuffled, sorted, gathered or revealed): do they loop without end?")
 
 
 def too_much_work():
     """Stop the game: the built-ins of the expressions (count, sum, filter, ...) have visited
     more elements than the budget between two decisions allows (limits.MAX_WORK)."""
-    raise RulesError(f"the rules did more than {MAX_WORK:,} units of work between two decisions "
+    raise RulesFault(f"the rules did more than {MAX_WORK:,} units of work between two decisions "
                      "(elements visited by count, sum, filter, map, any, in, ...): do functions of "
                      "each element nest too deeply?")
 
@@ -369,7 +369,7 @@ def _stop(s):
 def nobody_owns(name: str):
     """A player's zone named through a player who is null (nobody): a rules error, not the
     whole table of that zone taken for a shared one."""
-    raise RulesError(f"whose '{name}'? the player named is null (nobody) here")
+    raise RulesFault(f"whose '{name}'? the player named is null (nobody) here")
 
 
 def zone_at(s, ref):
@@ -405,7 +405,7 @@ def journal_move(cards, src_ref, dst_ref, tag, is_list: bool):
             try:
                 zs.remove(c)
             except ValueError:
-                raise RulesError("a card to move is not in the zone it should leave") from None
+                raise RulesFault("a card to move is not in the zone it should leave") from None
             zd.append(c)
         if s.log is not None:
             moved(s, zs, zd, chosen)
@@ -453,7 +453,7 @@ def restart_turns(s, l):
         if kind == "turn":
             (s.frames[depth][1] if depth < len(s.frames) else s.locals)["#restart"] = True
             return
-    raise RulesError("restart_turns outside any turn")
+    raise RulesFault("restart_turns outside any turn")
 
 
 def clear_journal(s, l):
@@ -462,14 +462,14 @@ def clear_journal(s, l):
 
 def refuse(s, l):
     if not s.requests:
-        raise RulesError("refuse: no request is open")
+        raise RulesFault("refuse: no request is open")
     s.requests[-1][2] = "refused"
 
 
 def redirect(target):
     def redirect_(s, l):
         if not s.requests:
-            raise RulesError("redirect: no request is open")
+            raise RulesFault("redirect: no request is open")
         rec = s.requests[-1]
         rec[2], rec[3] = "redirect", target(s, l)
     return redirect_

@@ -11,7 +11,7 @@ from __future__ import annotations
 from .program import Program, option_card, option_cards, renamed_option
 from .effects import _list, account_text, note, zone_at
 from . import events
-from ..errors import Problem, RulesError, rules_caused, words
+from ..errors import Problem, RulesFault, rules_caused, words
 from .state import Rng, State, _blank
 
 
@@ -56,7 +56,7 @@ def new_game(program: Program, seed: int = 0, players: int | None = None, stacks
         return s
     try:
         run(program, s)
-    except RulesError as e:
+    except RulesFault as e:
         e.state = s             # the account up to the error is still worth showing
         raise
     return s
@@ -77,7 +77,7 @@ def _cards(program: Program, notations) -> list[int]:
 
 
 def _init_variables(program: Program, s: State):
-    """The variables' initial values; one the rules cannot compute is a RulesError naming it."""
+    """The variables' initial values; one the rules cannot compute is a RulesFault naming it."""
     name = None
     try:
         for name, init in program.var_init.items():
@@ -87,7 +87,7 @@ def _init_variables(program: Program, s: State):
     except Exception as e:
         if not rules_caused(e):
             raise
-        raise RulesError(f"the initial value of '{name}' cannot be computed: {words(e)}") from None
+        raise RulesFault(f"the initial value of '{name}' cannot be computed: {words(e)}") from None
 
 
 def _own(value):
@@ -149,7 +149,7 @@ def run_to(program: Program, s: State, points: dict, came: int | None = None) ->
         if at is not None:
             pc = at
             e.effect_index = e.at_effect
-        raise RulesError(_at(program, pc, e)) from None
+        raise RulesFault(_at(program, pc, e)) from None
     finally:
         s.steps = steps
     _close(program, s)
@@ -202,7 +202,7 @@ def _run_steps(program: Program, s: State, code, pc=None) -> None:
     except Exception as e:
         if not rules_caused(e):
             raise
-        raise RulesError(_at(program, pc, e)) from None
+        raise RulesFault(_at(program, pc, e)) from None
     finally:
         s.steps = steps
     _close(program, s)
@@ -228,15 +228,15 @@ def _run_counted(program: Program, s: State) -> None:
         if at is not None:
             pc = at
             e.effect_index = e.at_effect
-        raise RulesError(_at(program, pc, e)) from None
+        raise RulesFault(_at(program, pc, e)) from None
     if pc >= 0:
         _run_steps(program, s, program.reference, pc)
         return
     _close(program, s)
 
 
-def _too_long(limit: int) -> RulesError:
-    return RulesError(f"the game took more than {limit} steps; do the rules loop forever?")
+def _too_long(limit: int) -> RulesFault:
+    return RulesFault(f"the game took more than {limit} steps; do the rules loop forever?")
 
 
 def _close(program: Program, s: State) -> None:
@@ -265,10 +265,10 @@ def apply(program: Program, s: State, index: int, points=None) -> int | None:
     """The pending player picks option `index`; continue to the next decision (or, with
     `points`, to the first of them the flow comes to: run_to, whose answer it returns)."""
     if s.pending is None:
-        raise RulesError("no decision is pending")
+        raise RulesFault("no decision is pending")
     player, options, cid = s.pending
     if not 0 <= index < len(options):
-        raise RulesError(f"option {index} is out of range (0..{len(options) - 1})")
+        raise RulesFault(f"option {index} is out of range (0..{len(options) - 1})")
     spec = program.choices[cid]
     value = options[index]
     if s.log is not None:
@@ -499,16 +499,16 @@ def standing(program: Program, s: State) -> list | None:
 
 def result(program: Program, s: State) -> dict:
     """Who won and each player's score, as the game ends; one the rules cannot compute (a null
-    where a value is needed, a null among the winners) is a RulesError, not a crash later on."""
+    where a value is needed, a null among the winners) is a RulesFault, not a crash later on."""
     try:
         winners = list(program.winners(s, {}) or [])
         scores = [program.score(s, {"p": p}) for p in s.players] if program.score else None
     except Exception as e:
         if not rules_caused(e):
             raise
-        raise RulesError(f"the result cannot be computed: {words(e)}") from None
+        raise RulesFault(f"the result cannot be computed: {words(e)}") from None
     if None in winners:
-        raise RulesError("the result cannot be computed: a winner is null (nobody)")
+        raise RulesFault("the result cannot be computed: a winner is null (nobody)")
     return {"winners": winners, "scores": scores}
 
 
@@ -747,7 +747,7 @@ def _asks_alike(program: Program, c: State, s: State, seat: int, known: set) -> 
     c.pc -= 1                   # the choice's instruction (engine.refresh)
     try:
         run(program, c)
-    except RulesError:
+    except RulesFault:
         return False
     if c.pending is None or c.pending[0] != player or c.pending[2] != cid:
         return False

@@ -8,7 +8,7 @@ call stack, so a paused game is plain data.
 """
 from __future__ import annotations
 
-from ..errors import RulesError
+from ..errors import RulesFault
 from .state import next_seat
 from . import effects
 from ..limits import MAX_LIST
@@ -107,7 +107,7 @@ def unwind(s, kind) -> int:
                 s.locals = s.frames[depth][1]
                 del s.frames[depth:]
             return exit_pc
-    raise RulesError(f"end_{kind} outside any {kind}")
+    raise RulesFault(f"end_{kind} outside any {kind}")
 
 
 def call(label, payload: dict):
@@ -262,13 +262,13 @@ def choose(cid, options, var, where, by, otherwise_label, memo=False, unset=()):
                 opts = list(opts)      # never the zone itself: the options must not change under the chooser
             if not opts:
                 if other is None:
-                    raise RulesError("no legal option for this choice, and the step has no 'otherwise'")
+                    raise RulesFault("no legal option for this choice, and the step has no 'otherwise'")
                 for name in unset:
                     l[name] = None
                 return other
             player = by(s, l) if by is not None else s.current
             if player is None:
-                raise RulesError("nobody is to make this choice: outside 'turns' a choice needs 'by'"
+                raise RulesFault("nobody is to make this choice: outside 'turns' a choice needs 'by'"
                                  if by is None else "'by' names nobody (null) here")
             s.pending = (player, opts, cid)
             s.pc = nxt
@@ -294,7 +294,7 @@ def among_options(kinds, legal_only=True):
                 else:                       # a later list may read the names before it
                     combos = _extended(s, l, combos, names[:i], lst)
                 if len(combos) > MAX_LIST:
-                    raise RulesError(f"a choice would have more than {MAX_LIST:,} options")
+                    raise RulesFault(f"a choice would have more than {MAX_LIST:,} options")
             effects.charge(s, len(combos))
             if where is not None and legal_only:
                 saved = {name: l.get(name) for name, _ in names}
@@ -308,7 +308,7 @@ def among_options(kinds, legal_only=True):
                 combos = legal
             out.extend(combos)
         if len(out) > MAX_LIST:
-            raise RulesError(f"a choice would have more than {MAX_LIST:,} options")
+            raise RulesFault(f"a choice would have more than {MAX_LIST:,} options")
         return out
     return options
 
