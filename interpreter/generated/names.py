@@ -24,7 +24,7 @@ def _not_in_zone():
 
 
 HELPERS = {"_exit_to": vm.unwind, "_no_option": _no_option, "_nobody": _nobody, "_not_in_zone": _not_in_zone,
-           "_too_big": effects._too_big, "_MAXN": MAX_NUMBER, "_checks": effects._CHECKS, "_MAXW": MAX_WORK,
+           "_too_big": effects.too_big, "_MAXN": MAX_NUMBER, "_checks": effects.SIZE_CHECKS, "_MAXW": MAX_WORK,
            "_nobody_owns": effects.nobody_owns, "_current_nobody": effects.current_nobody,
            "_charge": effects.charge, "_moved": effects.moved, "_dealt": effects.dealt, "_charged": _charged,
            "RulesFault": RulesFault, "_next_seat": next_seat}

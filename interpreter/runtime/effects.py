@@ -149,7 +149,7 @@ def current_nobody():
 
 
 def set_global(name, value, kind=None):
-    check = _CHECKS.get(kind)
+    check = SIZE_CHECKS.get(kind)
     if check is None:
         def set_(s, l):
             s.vars[name] = value(s, l)
@@ -157,7 +157,7 @@ def set_global(name, value, kind=None):
         def set_(s, l):
             v = value(s, l)
             if v is not None and not -MAX_NUMBER < v < MAX_NUMBER:
-                _too_big(v)
+                too_big(v)
             s.vars[name] = v
     else:
         def set_(s, l):
@@ -166,7 +166,7 @@ def set_global(name, value, kind=None):
 
 
 def set_player(name, owner, value, kind=None):
-    check = _CHECKS.get(kind)
+    check = SIZE_CHECKS.get(kind)
     if check is None:
         def set_(s, l):
             s.pvars[name][owner(s, l)] = value(s, l)
@@ -180,7 +180,7 @@ def add_global(name, value):
     def add(s, l):
         v = s.vars[name] + value(s, l)
         if not -MAX_NUMBER < v < MAX_NUMBER:
-            _too_big(v)
+            too_big(v)
         s.vars[name] = v
     return add
 
@@ -191,12 +191,14 @@ def add_player(name, owner, value):
         p = owner(s, l)
         v = values[p] + value(s, l)
         if not -MAX_NUMBER < v < MAX_NUMBER:
-            _too_big(v)
+            too_big(v)
         values[p] = v
     return add
 
 
-def _too_big(v):
+def too_big(v):
+    """The rules' fault of a number past the limit, or of one that is no number (generated
+    code raises it too)."""
     if v != v:
         raise RulesFault("this value is not a number (0/0?)")
     raise RulesFault(f"a number reached the limit of {MAX_NUMBER:.0e}: do the rules grow it without end?")
@@ -204,7 +206,7 @@ def _too_big(v):
 
 def _number(v):
     if v is not None and not -MAX_NUMBER < v < MAX_NUMBER:
-        _too_big(v)
+        too_big(v)
     return v
 
 
@@ -224,7 +226,7 @@ def _list(v):
     return list(v)
 
 
-_CHECKS = {"number": _number, "string": _text, "list": _list}
+SIZE_CHECKS = {"number": _number, "string": _text, "list": _list}
 
 
 def reveal(cards, is_list: bool):
