@@ -1,2 +1,2 @@
-"""The generated-Python back end (issue 10): the intermediate form becomes Python source.
-So far only expressions (expressions.py); nothing plays with it yet."""
+"""Stage 3, the generated back end (`--backend generated`, the default): the closure back
+end's layout (closures/layout.py) written as Python functions and compiled once."""
