@@ -99,6 +99,12 @@ class _Checker:
         its names the values given (each computed once, whatever the language says)."""
         key = value["say"]
         given = value.get("with") or {}
+        if not isinstance(key, str) or not isinstance(given, dict):     # (read as a text per language)
+            if not isinstance(key, str):
+                self.report(path + ("say",), "'say' names a text of the ruleset's texts by its key")
+            else:
+                self.report(path + ("with",), "'with' gives each name of the text its value: {NAME: expression}")
+            return ir.Text(path, "", stand_in_text())
         binds, inner = [], dict(scope)
         for name, expr in given.items():
             node = self.expr(expr, path + ("with", name), scope)
@@ -544,4 +550,4 @@ def _procedure_body(spec, name):
 
 def _said(value) -> bool:
     """Whether a text is `{say: KEY, ...}`, a text of the ruleset's catalogue."""
-    return isinstance(value, dict) and isinstance(value.get("say"), str)
+    return isinstance(value, dict) and "say" in value
