@@ -6,6 +6,8 @@ node (None), which is harmless because a ruleset with a problem is never built.
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 from contextlib import nullcontext as _nothing
 
 from lark import Tree
@@ -13,7 +15,7 @@ from lark import Tree
 from ..errors import did_you_mean
 from ..lang import ir
 from ..lang.syntax import ExprError, parse
-from ..lang.types import ANY, BOOL, CARD, NUM, PLAYER, STR, ZONE, elem_of, holds_cards, list_of
+from ..lang.types import ANY, BOOL, CARD, NUM, PLAYER, STR, ZONE, a_ as _a, elem_of, holds_cards, list_of
 from .nulls import element_type
 from .phases import PHASE_VARIABLES
 from ..messages import msg
@@ -48,6 +50,7 @@ class StepChecker:
 
     def __init__(self, ck):
         self.ck = ck
+        self._again = False             # checking a loop's steps once more (see _same_next_time)
         self.report = ck.report
         self.expr = ck.expr
         self.sym = ck.sym
@@ -341,11 +344,41 @@ class StepChecker:
     def _check_control_repeat(self, step, path, scope):
         inner = dict(scope)
         body = self.steps(step["repeat"], path + ("repeat",), inner)
+        self._same_next_time(scope, inner, step["repeat"], path + ("repeat",))
         return ir.Repeat(path, body, self.expr(step["until"], path + ("until",), inner, BOOL, condition=True))
 
     def _check_control_while(self, step, path, scope):
         cond = self.expr(step["while"], path + ("while",), scope, BOOL, condition=True)
-        return ir.While(path, cond, self.steps(step["do"], path + ("do",), dict(scope)))
+        inner = dict(scope)
+        body = self.steps(step["do"], path + ("do",), inner)
+        self._same_next_time(scope, inner, step["do"], path + ("do",))
+        return ir.While(path, cond, body)
+
+    def _same_next_time(self, before, after, raw, path, fresh=()):
+        """A name that a loop's steps bind again with another type than it had where the loop
+        began is read the next time round as what it is now: the steps (`raw` at `path`) are
+        checked once more with such names of their new types, and what that finds is a
+        problem at its place (`fresh`: names the loop binds anew each time round, as for_each's
+        own).  Only where a name changes type, and not inside such a second check."""
+        changed = {name: after[name] for name, was in before.items()
+                   if name not in fresh and after.get(name, was) != was and ANY not in (after[name], was)}
+        if not changed or self._again:
+            return
+        ck = self.ck
+        kept = ck.problems, ck.warnings, ck.step_ids
+        ck.problems, ck.warnings, ck.step_ids = [], [], {}
+        self._again = True
+        try:
+            self.steps(raw, path, dict(before, **changed))
+            found = ck.problems
+        finally:
+            ck.problems, ck.warnings, ck.step_ids = kept
+            self._again = False
+        for problem in found[:1]:
+            names = ", ".join(f"'{n}' {_a(t)}" for n, t in changed.items())
+            ck.problems.append(replace(problem, message=f"{problem.message} (the next time round the loop comes "
+                                                        f"here with {names}, as its steps leave it: give one "
+                                                        f"of them another name)"))
 
     def _check_control_for_each(self, step, path, scope):
         var = step["for_each"]
@@ -357,7 +390,9 @@ class StepChecker:
         et = element_type(et, items)
         inner = dict(scope)
         inner[var] = et
-        return ir.ForEach(path, var, items, et, self.steps(step["do"], path + ("do",), inner))
+        body = self.steps(step["do"], path + ("do",), inner)
+        self._same_next_time(dict(scope, **{var: et}), inner, step["do"], path + ("do",), fresh=(var,))
+        return ir.ForEach(path, var, items, et, body)
 
     def _check_control_turns(self, step, path, scope):
         t = step["turns"]
@@ -374,7 +409,9 @@ class StepChecker:
                 self.report(p + ("order",), "'order' gives the whole turn order: leave out first, next and count",
                             key=True)
             order = self.expr(t["order"], p + ("order",), scope, list_of(PLAYER))
-        body = self.steps(t.get("do"), p + ("do",), dict(scope))
+        inner = dict(scope)
+        body = self.steps(t.get("do"), p + ("do",), inner)
+        self._same_next_time(scope, inner, t.get("do"), p + ("do",))
         return ir.Turns(p, first, nxt, until, count, order, body, holding(scope))
 
     def _check_control_choose(self, step, path, scope):
