@@ -154,3 +154,16 @@ def test_no_frame_to_a_seat_holds_what_that_seat_may_not_see(server, game, playe
             if n < len(decisions):
                 apply(program, s, decisions[n]["index"])
         assert checked >= len(decisions)
+        for seat, frames in by_seat:
+            assert not told_to_others(s.log, seat) & set(account_texts(frames)), (game, seat)
+
+
+def told_to_others(log, seat) -> set:
+    """The texts of the account said to a seat other than `seat` alone (to a spectator: to any
+    seat), less those said openly too."""
+    private = {e["text"] for e in log if e.get("text") and isinstance(e.get("to"), int) and e["to"] != seat}
+    return private - {e["text"] for e in log if e.get("text") and e.get("to") is None}
+
+
+def account_texts(frames):
+    return [entry["text"].removeprefix("(to you) ") for f in frames if f["type"] == "state" for entry in f["account"]]

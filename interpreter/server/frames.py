@@ -17,8 +17,9 @@ PUBLIC = -1         # the spectator's seat in the engine's views: no one's, so o
 
 
 class Account:
-    """The account as one seat reads it: its lines so far, and the groups of cards (which cards
-    arrived together) that its table is drawn with, noted from the entries it may see."""
+    """The account as one seat reads it: its lines so far (the texts it may read), and the groups
+    of cards (which cards arrived together) that its table is drawn with: noted from every move,
+    as the terminal's table notes them, and drawn only for the cards its view shows."""
 
     def __init__(self, program, seat: int):
         self.program, self.seat = program, seat
@@ -30,10 +31,10 @@ class Account:
     def catch_up(self, log: list) -> None:
         lang = self.program.lang
         for e in log[self.read:]:
+            self.groups.note([e])       # which cards arrived together: drawn only where the view shows them
             shown = entry_for(e, self.seat)
-            if shown is None:
+            if shown is None or shown["type"] == "move":
                 continue
-            self.groups.note([shown])
             if shown["type"] == "round":
                 self.round_no = shown["number"]
                 self.lines.append(f"-- {self.program.round_name or msg(lang, 'round')} {self.round_no} --")

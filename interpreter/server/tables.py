@@ -17,7 +17,7 @@ from ..messages import msg
 from ..playing import records
 from ..runtime.engine import apply, labels
 from . import bots
-from .frames import Account, state_frame
+from .frames import PUBLIC, Account, state_frame
 from .games import BOTS, program_of, source_of_row
 from .protocol import Refused
 from .store import token_hash
@@ -61,7 +61,7 @@ class Table:
     def frame(self, seat, since: int) -> dict:
         account = self.accounts.get(seat)
         if account is None:
-            account = self.accounts[seat] = Account(self.program, seat)
+            account = self.accounts[seat] = Account(self.program, PUBLIC if seat is None else seat)
         return state_frame(self, seat, account, since)
 
     @property
