@@ -167,3 +167,321 @@ def told_to_others(log, seat) -> set:
 
 def account_texts(frames):
     return [entry["text"].removeprefix("(to you) ") for f in frames if f["type"] == "state" for entry in f["account"]]
+
+
+# -- bad input ------------------------------------------------------------------------------------
+async def refused(seat, message) -> dict:
+    """Send `message` (a text, or data as JSON); the error frame it gets, checked to have changed
+    nothing: the connection still answers and the table is at the same decision."""
+    before = seat.state["decisions"]
+    await seat.ws.send_str(message if isinstance(message, str) else json.dumps(message))
+    error = await seat.next_frame("error")
+    await seat.send({"type": "ping"})
+    await seat.next_frame("pong")
+    assert seat.state["decisions"] == before
+    return error
+
+
+def bad_input(server, messages, whose="deciding"):
+    async def sent():
+        _, (ann, bo) = await seated(server, "hearts2", PEOPLE)
+        deciding, waiting = (ann, bo) if ann.state["moves"] else (bo, ann)
+        seat = deciding if whose == "deciding" else waiting
+        codes = [(await refused(seat, m(deciding.state) if callable(m) else m))["code"] for m in messages]
+        table = server.hall.live[table_of(ann.link)]
+        await ann.close(), await bo.close()
+        return codes, table
+    return server.run(sent())
+
+
+@pytest.mark.parametrize("message,code", [
+    ("{not json", "bad_json"),
+    ("[1, 2]", "bad_json"),
+    ({"type": "shuffle"}, "unknown_type"),
+    ({"no": "type"}, "bad_field"),
+    ({"type": "move", "decision": 0}, "bad_field"),
+    ({"type": "move", "decision": "0", "option": 0}, "bad_field"),
+    ({"type": "move", "decision": 0, "option": -1}, "bad_field"),
+    ({"type": "move", "decision": 0, "option": True}, "bad_field"),
+    ({"type": "ping", "extra": 1}, "bad_field"),
+])
+def test_a_malformed_message_gets_an_error_frame_and_changes_nothing(server, message, code):
+    codes, table = bad_input(server, [message])
+    assert codes == [code]
+    assert table.state.decisions == 0
+
+
+def test_a_stale_move_an_out_of_turn_move_and_a_bad_option_are_refused(server):
+    stale = lambda st: {"type": "move", "decision": st["decisions"] + 5, "option": 0}          # noqa: E731
+    bad_option = lambda st: {"type": "move", "decision": st["decisions"], "option": 999}       # noqa: E731
+    assert bad_input(server, [stale, bad_option])[0] == ["stale", "bad_option"]
+    out_of_turn = lambda st: {"type": "move", "decision": st["decisions"], "option": 0}        # noqa: E731
+    assert bad_input(server, [out_of_turn], whose="waiting")[0] == ["not_your_turn"]
+
+
+def test_a_replayed_move_is_stale(server):
+    async def replayed():
+        _, (ann, bo) = await seated(server, "hearts2", PEOPLE)
+        seat = ann if ann.state["moves"] else bo
+        move = {"type": "move", "decision": seat.state["decisions"], "option": 0}
+        await seat.send(move)
+        await seat.next_state(move["decision"])
+        error = await refused(seat, move)
+        await ann.close(), await bo.close()
+        return error
+    assert server.run(replayed())["code"] == "stale"
+
+
+def test_messages_before_hello_and_wrong_tokens_are_refused(server):
+    async def strangers():
+        made, (ann, bo) = await seated(server, "hearts2", PEOPLE)
+        other, _ = await seated(server, "gnav2", PEOPLE)
+        ws = await server.session.ws_connect(f"{server.url}/ws")
+        answers = []
+        for message in ({"type": "move", "decision": 0, "option": 0}, {"type": "rules"},
+                        {"type": "hello", "table": made["table"], "token": "x" * 32},
+                        {"type": "hello", "table": made["table"], "token": token_of(other["seats"][0]["link"])},
+                        {"type": "hello", "table": "nope", "token": token_of(ann.link)}):
+            await ws.send_str(json.dumps(message))
+            answers.append(json.loads((await ws.receive()).data)["code"])
+        await ws.close(), await ann.close(), await bo.close()
+        return answers
+    assert server.run(strangers()) == ["no_hello", "no_hello", "bad_token", "bad_token", "bad_token"]
+
+
+def test_an_oversized_message_is_refused_and_the_connection_closed(server):
+    from interpreter.limits import MAX_FRAME_BYTES
+
+    async def oversized():
+        _, (ann, bo) = await seated(server, "hearts2", PEOPLE)
+        await ann.ws.send_str(json.dumps({"type": "ping", "pad": "x" * MAX_FRAME_BYTES}))
+        error = await ann.next_frame("error")
+        await asyncio.wait_for(ann.reader, 5)           # the server closed it
+        await bo.close()
+        return error
+    assert server.run(oversized())["code"] == "too_large"
+
+
+def test_a_flood_of_messages_is_rate_limited_then_closed(tmp_path):
+    """The documented limits, on a server that keeps them (the module's server raises them)."""
+    from interpreter.limits import MAX_MESSAGE_BURST, MAX_RATE_ERRORS
+    live = LiveServer(tmp_path / "db.sqlite3", games=("gnav2",), rate=(0.001, MAX_MESSAGE_BURST))
+    try:
+        async def flood():
+            ws = await live.session.ws_connect(f"{live.url}/ws")
+            for _ in range(MAX_MESSAGE_BURST + MAX_RATE_ERRORS + 5):
+                await ws.send_str('{"type": "ping"}')
+            got = []
+            async for message in ws:
+                got.append(json.loads(message.data))
+            return got
+        got = live.run(flood())
+    finally:
+        live.close()
+    assert [f["type"] for f in got[:MAX_MESSAGE_BURST]] == ["pong"] * MAX_MESSAGE_BURST
+    assert [f.get("code") for f in got[MAX_MESSAGE_BURST:]] == ["rate_limited"] * MAX_RATE_ERRORS
+
+
+def test_the_rate_limit_lets_a_burst_through_then_the_average():
+    from interpreter.server.protocol import RateLimit
+    now = [0.0]
+    limit = RateLimit(rate=2, burst=3, clock=lambda: now[0])
+    assert [limit.allow() for _ in range(4)] == [True, True, True, False]
+    now[0] += 1.0
+    assert [limit.allow() for _ in range(3)] == [True, True, False]
+
+
+def test_a_browser_from_another_origin_is_refused(server):
+    async def origins():
+        statuses = []
+        for origin in ("http://evil.example", f"http://127.0.0.1:{server.port + 1}", "null"):
+            try:
+                ws = await server.session.ws_connect(f"{server.url}/ws", headers={"Origin": origin})
+                await ws.close()
+                statuses.append(101)
+            except aiohttp.WSServerHandshakeError as e:
+                statuses.append(e.status)
+        ws = await server.session.ws_connect(f"{server.url}/ws", headers={"Origin": f"http://127.0.0.1:{server.port}"})
+        await ws.close()
+        return statuses
+    assert server.run(origins()) == [403, 403, 403]
+
+
+# -- fuzzing ------------------------------------------------------------------------------------
+from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E402
+
+fields = st.dictionaries(st.sampled_from(["type", "decision", "option", "table", "token", "since", "x"]),
+                         st.one_of(st.sampled_from(["move", "hello", "hint", "rules", "ping", "rematch", "nope"]),
+                                   st.integers(-3, 10 ** 10), st.booleans(), st.none(), st.text(max_size=80),
+                                   st.lists(st.integers(), max_size=3)), max_size=5)
+messages = st.one_of(fields.map(json.dumps), st.text(max_size=200), st.binary(max_size=50).map(repr))
+
+
+@pytest.mark.fuzz
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.lists(messages, min_size=1, max_size=8))
+def test_no_message_crashes_the_server_or_moves_the_game_but_a_legal_move(server, sent):
+    async def fuzzed():
+        _, (ann, bo) = await seated(server, "gnav2", PEOPLE)
+        table = server.hall.live[table_of(ann.link)]
+        for text in sent:
+            before = table.state.decisions
+            legal = None
+            try:
+                data = json.loads(text)
+                legal = isinstance(data, dict) and set(data) == {"type", "decision", "option"} and \
+                    data["type"] == "move" and data["decision"] == before
+            except ValueError:
+                pass
+            await ann.ws.send_str(text)
+            await ann.send({"type": "ping"})
+            await ann.next_frame("pong")
+            assert table.state.decisions == before or legal
+        await ann.close(), await bo.close()
+    server.run(fuzzed())
+
+
+# -- the lobby's HTTP API -----------------------------------------------------------------------
+def test_the_games_offered_are_listed_with_their_options_and_bots(server):
+    async def listed():
+        async with server.session.get(f"{server.url}/api/games") as r:
+            return r.status, await r.json()
+    status, data = server.run(listed())
+    assert status == 200
+    games = {g["id"]: g for g in data["games"]}
+    assert set(games) == {"hearts2", "gnav2", "ninety_nine", "go_fish"}
+    hearts = games["hearts2"]
+    assert hearts["players"] == {"min": 2, "max": 2, "default": 2} and hearts["bots"] == ["random", "mc", "ismcts"]
+    queen = next(o for o in hearts["options"] if o["name"] == "special_queen")
+    assert queen["choices"] == ["spades", "clubs"] and queen["default"] == "spades" and queen["explain"]
+    assert games["go_fish"]["players"]["max"] == 6
+
+
+@pytest.mark.parametrize("body,words", [
+    ({"game": "chess", "seats": []}, "no game 'chess'"),
+    ({"game": "hearts2", "seats": [{"kind": "person"}]}, "'seats' must list the 2 seats"),
+    ({"game": "hearts2", "players": 5, "seats": PEOPLE}, "hearts2 is for 2 players"),
+    ({"game": "hearts2", "seats": PEOPLE, "options": {"special_queen": "hearts"}}, "special_queen"),
+    ({"game": "hearts2", "seats": PEOPLE, "options": {"colour": "red"}}, "no option 'colour'"),
+    ({"game": "hearts2", "seats": PEOPLE, "lang": "xx"}, "no language 'xx'"),
+    ({"game": "hearts2", "seats": [{"kind": "bot", "bot": "genius"}, PEOPLE[0]]}, "no bot 'genius'"),
+    ({"game": "hearts2", "seats": [{"kind": "dog"}, PEOPLE[0]]}, "'kind' must be 'person' or 'bot'"),
+    ({"game": "hearts2", "seats": [{"kind": "person", "name": "x" * 41}, PEOPLE[0]]}, "a name is 1 to 40"),
+    ({"game": "hearts2", "seats": [PEOPLE[0], PEOPLE[0]]}, "the same name"),
+    ([1, 2], "must be a JSON object"),
+])
+def test_a_bad_request_for_a_table_is_answered_400_in_words(server, body, words):
+    async def asked():
+        async with server.session.post(f"{server.url}/api/tables", json=body) as r:
+            return r.status, await r.json()
+    status, answer = server.run(asked())
+    assert status == 400 and words in answer["error"], answer
+
+
+def test_a_request_that_is_not_json_or_too_large_is_answered_400(server):
+    async def asked(data):
+        async with server.session.post(f"{server.url}/api/tables", data=data) as r:
+            return r.status, await r.json()
+    assert server.run(asked(b"{nope")) == (400, {"error": "the request is not JSON"})
+    status, answer = server.run(asked(b" " * 20_000))
+    assert status == 400 and "at most" in answer["error"]
+
+
+def test_a_table_is_made_with_a_link_per_person_and_one_for_spectators(server):
+    status, made = server.run(new_table(server.session, server.url, "hearts2", AGAINST_A_BOT))
+    assert status == 201
+    assert [(s["seat"], s["kind"], "link" in s) for s in made["seats"]] == [(0, "person", True), (1, "bot", False)]
+    person, spectator = token_of(made["seats"][0]["link"]), token_of(made["spectator"])
+    assert len(person) == len(spectator) == 32 and person != spectator      # 24 random bytes each
+    assert len(made["table"]) == 22                                         # 16 random bytes
+    assert person not in open(server.hall.store.path, "rb").read().decode("latin-1")   # only its sha256 is kept
+
+
+def test_the_record_of_a_finished_game_is_downloaded_and_replayed(server, tmp_path):
+    async def finished():
+        made, clients = await seated(server, "gnav2", AGAINST_A_BOT)
+        url = f"{server.url}/api/tables/{made['table']}/record?token={token_of(made['seats'][0]['link'])}"
+        async with server.session.get(url) as r:
+            early = r.status, await r.json()
+        await play_to_the_end(clients, random.Random(3))
+        async with server.session.get(url) as r:
+            record = r.status, await r.text()
+        async with server.session.get(url.replace(token_of(made["seats"][0]["link"]), "x" * 32)) as r:
+            stranger = r.status
+        for c in clients:
+            await c.close()
+        return early, record, stranger
+    (early_status, early), (status, text), stranger = server.run(finished())
+    assert early_status == 409 and "not over" in early["error"]
+    assert status == 200 and stranger == 404
+    path = tmp_path / "game.json"
+    path.write_text(text, encoding="utf-8")
+    out = _StringIO()
+    assert interpret(["replay", str(path)], stdout=out, stderr=out) == 0, out.getvalue()
+    assert "replay ok" in out.getvalue() and "the same result" in out.getvalue()
+
+
+def test_hint_rules_and_a_rematch_are_answered(server):
+    async def asked():
+        made, clients = await seated(server, "gnav2", AGAINST_A_BOT)
+        ann = clients[0]
+        while not ann.state["moves"]:
+            await ann.next_state(ann.state["decisions"])
+        await ann.send({"type": "hint"})
+        hint = await ann.next_frame("hint", timeout=30)
+        await ann.send({"type": "rules"})
+        rules = await ann.next_frame("rules")
+        await ann.send({"type": "rematch"})
+        early = await ann.next_frame("error")
+        await play_to_the_end(clients, random.Random(4))
+        await ann.send({"type": "rematch"})
+        rematch = await ann.next_frame("rematch")
+        again = await Seat.open(server.session, server.url, rematch["link"])
+        await again.close(), await ann.close()
+        return hint, rules, early, rematch, again.state, made["table"]
+    hint, rules, early, rematch, again, old = server.run(asked())
+    assert hint["text"].startswith("hint: ")
+    assert "Gnav" in rules["text"]
+    assert early["code"] == "over"
+    assert again["table"] != old and again["seat"] == 0 and not again["over"]
+    assert [(s["name"], s["kind"]) for s in again["seats"]][0] == ("Ann", "person")
+
+
+def test_a_seat_that_reconnects_gets_the_current_state_and_the_account_it_missed(server):
+    async def reconnected():
+        made, (ann, bo) = await seated(server, "hearts2", PEOPLE)
+        had = max(e["n"] for f in ann.frames if f["type"] == "state" for e in f["account"])
+        await ann.close()
+        for _ in range(4):
+            mover = bo if bo.state["moves"] else None
+            if mover is None:               # Ann's turn: she plays from a fresh connection
+                ann = await Seat.open(server.session, server.url, made["seats"][0]["link"])
+                mover, closing = ann, True
+            else:
+                closing = False
+            n = mover.state["decisions"]
+            await mover.send({"type": "move", "decision": n, "option": 0})
+            await mover.next_state(n)
+            if closing:
+                await ann.close()
+        back = await Seat.open(server.session, server.url, made["seats"][0]["link"], since=had)
+        await back.close(), await bo.close()
+        return had, back.state, server.hall.live[made["table"]].state.decisions
+    had, state, decisions = server.run(reconnected())
+    assert state["decisions"] == decisions == 4
+    assert state["account"][0]["n"] == had + 1
+
+
+class _StringIO:
+    def __init__(self):
+        import io
+        self.buffer = io.StringIO()
+
+    def write(self, text):
+        return self.buffer.write(text)
+
+    def flush(self):
+        pass
+
+    def getvalue(self):
+        return self.buffer.getvalue()
