@@ -116,7 +116,6 @@ def test_no_frame_to_a_seat_holds_what_that_seat_may_not_see(server, game, playe
     """A spy records every frame to every seat and to a spectator over several games; each is
     checked against the state at its decision, replayed from the store."""
     from interpreter import apply, new_game
-    from interpreter.server.games import program_of
     seats = [{"kind": "person", "name": f"P{i}"} for i in range(players - 1)] + [{"kind": "bot", "bot": "random"}]
 
     async def spied(k):
@@ -485,3 +484,69 @@ class _StringIO:
 
     def getvalue(self):
         return self.buffer.getvalue()
+
+
+# -- nothing lost -------------------------------------------------------------------------------
+ROOT = __import__("pathlib").Path(__file__).resolve().parent.parent
+
+
+def started(db, tmp_path):
+    """`interpret serve` as a process of its own on a free port: (process, its address)."""
+    import os
+    import subprocess
+    import sys
+    env = {**os.environ, "CARD_INTERPRETER_RECORDS": str(tmp_path / "records"), "PYTHONPATH": str(ROOT)}
+    process = subprocess.Popen([sys.executable, "-c", "from interpreter.cli import main; main()", "serve",
+                                "--port", "0", "--db", str(db)], cwd=str(tmp_path), env=env,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    line = process.stdout.readline()
+    assert line.startswith("interpret serve: http://127.0.0.1:"), line + process.stderr.read()
+    return process, line.split()[2].rstrip("/")
+
+
+def test_a_server_killed_mid_game_comes_back_with_every_table_where_it_was(tmp_path):
+    import signal
+    db = tmp_path / "tables.sqlite3"
+    process, url = started(db, tmp_path)
+    try:
+        async def before():
+            async with aiohttp.ClientSession() as session:
+                status, made = await new_table(session, url, "hearts2", PEOPLE)
+                seats = [await Seat.open(session, url, s["link"]) for s in made["seats"]]
+                for _ in range(10):
+                    mover = next(s for s in seats if s.state["moves"])
+                    n = mover.state["decisions"]
+                    await mover.send({"type": "move", "decision": n, "option": len(mover.state["moves"]) - 1})
+                    for s in seats:
+                        await s.next_state(n)
+                last = [s.state for s in seats]
+                for s in seats:
+                    await s.close()
+                return made, last
+        made, last = asyncio.run(before())
+    finally:
+        process.kill()                  # kill -9: no clean shutdown
+        process.wait(10)
+    assert process.returncode == -signal.SIGKILL
+    process, url = started(db, tmp_path)
+    try:
+        async def after():
+            async with aiohttp.ClientSession() as session:
+                seats = [await Seat.open(session, url, s["link"]) for s in made["seats"]]
+                again = [s.state for s in seats]
+                mover = next(s for s in seats if s.state["moves"])
+                await mover.send({"type": "move", "decision": 10, "option": 0})
+                moved = await mover.next_state(10)
+                for s in seats:
+                    await s.close()
+                return again, moved
+        again, moved = asyncio.run(after())
+        for was, now in zip(last, again):
+            assert now["decisions"] == was["decisions"] == 10
+            assert now["view"] == was["view"] and now["moves"] == was["moves"] and now["to_play"] == was["to_play"]
+        assert moved["decisions"] == 11
+    finally:
+        process.send_signal(signal.SIGINT)      # Ctrl-C stops it cleanly
+        out, err = process.communicate(timeout=20)
+    assert process.returncode == 0, err
+    assert "interpret serve: stopped" in out and "Traceback" not in err

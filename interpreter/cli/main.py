@@ -611,7 +611,7 @@ def _serve(args, stdout, stderr) -> int:
         print(f"interpret: error: {args.db or 'the tables database'}: {e}", file=stderr)
         return 1
     except OSError as e:
-        print(f"interpret: error: cannot serve on {args.host}:{args.port}: {e.strerror or e}", file=stderr)
+        print(f"interpret: error: cannot listen on {args.host}, port {args.port}: {e.strerror or e}", file=stderr)
         return 1
 
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import time
 
+from ..errors import InterpreterError
+
 from ..limits import MAX_FRAME_BYTES, MAX_MESSAGE_BURST, MAX_MESSAGES_PER_SECOND
 
 CODES = ("bad_json", "too_large", "unknown_type", "bad_field", "no_hello", "bad_token", "stale",
@@ -21,7 +23,7 @@ MAX_TEXT = 64           # characters of a table id or a token (ours are 22 and 3
 MAX_COUNT = 10 ** 9     # a decision's number, an option's index, `since`
 
 
-class Refused(Exception):
+class Refused(InterpreterError):
     """A message the server does not act on: its error code and words."""
 
     def __init__(self, code: str, message: str):

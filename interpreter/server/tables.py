@@ -28,7 +28,7 @@ def new_id(nbytes: int) -> str:
     return base64.urlsafe_b64encode(secrets.token_bytes(nbytes)).rstrip(b"=").decode("ascii")
 
 
-class BadRequest(Exception):
+class BadRequest(InterpreterError):
     """A lobby request the server cannot make a table of; its words say why."""
 
 
