@@ -332,7 +332,7 @@ def _command_parser(command):
                     "'interpret validate FILE...', 'interpret options RULESET', 'interpret replay RECORD', "
                     "'interpret resume RECORD', 'interpret scenario FILE...', 'interpret simulate RULESET', "
                     "'interpret compare RULESET --option NAME=VALUE', 'interpret diff A B', 'interpret new FILE --from RULESET', "
-                    "'interpret list', 'interpret schema', 'interpret compile RULESET'.")
+                    "'interpret list', 'interpret schema', 'interpret compile RULESET', 'interpret serve'.")
     p.add_argument("ruleset", help="the ruleset: a file (rulesets/hearts2.yaml, an overlay) or a shipped game's name "
                                    "(hearts2; 'interpret list' shows them)")
     p.add_argument("--seed", type=whole_number, help="random seed; the same seed and moves replay the same game")
@@ -589,6 +589,9 @@ def _serve(args, stdout, stderr) -> int:
     files = [resolve(f) for f in args.files]
     bad = False
     for path in files:
+        if _not_a_ruleset(path, stderr):
+            bad = True
+            continue
         problems = errors_only(check_file(path))
         _print_problems(problems, stderr)
         if not problems:
@@ -610,9 +613,25 @@ def _serve(args, stdout, stderr) -> int:
     except sqlite3.Error as e:
         print(f"interpret: error: {args.db or 'the tables database'}: {e}", file=stderr)
         return 1
-    except OSError as e:
-        print(f"interpret: error: cannot listen on {args.host}, port {args.port}: {e.strerror or e}", file=stderr)
+    except OSError as e:            # a database that cannot be made, or an address already in use
+        where = f"the tables' database {e.filename}" if e.filename else f"{args.host}, port {args.port}"
+        print(f"interpret: error: cannot use {where}: {e.strerror or e}", file=stderr)
         return 1
+
+
+def _not_a_ruleset(path: str, stderr) -> bool:
+    """A scenario or a record named to `serve`: a file of ours, but not a game to offer."""
+    from ..authoring.scenario import is_scenario
+    from ..source.loader import load_file
+    try:
+        data, _ = load_file(path)
+    except InterpreterError:
+        return False                    # check_file reports it
+    if is_scenario(data) or (isinstance(data, dict) and "format" in data and "decisions" in data):
+        print(format_problem(Problem(path, 0, 0, "this is a scenario or a game record, not a ruleset: "
+                                                 "serve offers rulesets and house rules")), file=stderr)
+        return True
+    return False
 
 
 def _list(out) -> int:

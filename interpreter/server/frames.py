@@ -57,14 +57,14 @@ def state_frame(table, seat: int | None, account: Account, since: int) -> dict:
     account.catch_up(s.log)
     seen = view(program, s, eye)
     lay = layout(program, seen, eye, s.names, account.groups, account.round_no)
-    deciding = s.pending[0] if s.pending and not s.over else None
+    deciding = s.pending[0] if s.pending and not table.over else None
     mine = deciding is not None and deciding == seat
     return {"type": "state", "table": table.id, "seat": seat, "decisions": s.decisions, "lang": program.lang,
             "title": program.title, "seats": table.seat_list(),
             "view": dataclasses.asdict(lay), "to_play": deciding,
             "prompt": prompt(program, s) if mine else None,
             "moves": moves(program, s, seat) if mine else [],
-            "account": account.since(since), "over": s.over, "result": result(program, s)}
+            "account": account.since(since), "over": table.over, "result": result(program, s)}
 
 
 def moves(program, s, seat: int) -> list:
