@@ -550,3 +550,31 @@ def test_a_server_killed_mid_game_comes_back_with_every_table_where_it_was(tmp_p
         out, err = process.communicate(timeout=20)
     assert process.returncode == 0, err
     assert "interpret serve: stopped" in out and "Traceback" not in err
+
+
+def test_a_thinking_bot_stalls_no_other_table(server):
+    """A planning bot thinks in a worker process: while it does, another table plays on."""
+    async def side_by_side():
+        made, (ann,) = await seated(server, "hearts2", [PEOPLE[0], {"kind": "bot", "bot": "ismcts"}])
+        thinker = server.hall.live[made["table"]]
+        while not ann.state["over"]:
+            if not ann.state["moves"]:
+                await ann.next_state(ann.state["decisions"])
+                continue
+            n = ann.state["decisions"]
+            await ann.send({"type": "move", "decision": n, "option": 0})
+            await ann.next_state(n)
+            if thinker.bot_task is not None and not thinker.bot_task.done():
+                break                   # the bot is thinking now
+        _, others = await seated(server, "gnav2", PEOPLE)
+        played = 0
+        while played < 5 and not thinker.bot_task.done():
+            mover = next(s for s in others if s.state["moves"])
+            n = mover.state["decisions"]
+            await mover.send({"type": "move", "decision": n, "option": 0})
+            await mover.next_state(n)
+            played += 1
+        for c in others + [ann]:
+            await c.close()
+        return played
+    assert server.run(side_by_side()) == 5

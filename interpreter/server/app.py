@@ -11,6 +11,7 @@ from urllib.parse import urlsplit
 
 from aiohttp import WSMsgType, web
 
+from ..errors import InterpreterError
 from ..limits import (MAX_CONNECTIONS_PER_TABLE, MAX_FRAME_BYTES, MAX_MESSAGE_BURST, MAX_MESSAGES_PER_SECOND,
                       MAX_RATE_ERRORS, MAX_REQUEST_BYTES)
 from .games import described
@@ -153,6 +154,8 @@ class Connection:
         except Refused as e:
             await self.send(error_frame(e.code, e.message))
             return e.code != "too_large"
+        except InterpreterError as e:   # a table its rules no longer rebuild (they changed since): said, not a crash
+            await self.send(error_frame("over", f"this table cannot be played any more: {e}"))
         return True
 
     async def answer(self, message: dict) -> None:
