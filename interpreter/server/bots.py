@@ -9,6 +9,7 @@ the same table played again from the store plays the same bot moves."""
 from __future__ import annotations
 
 import concurrent.futures
+import multiprocessing
 from collections import OrderedDict
 
 from ..playing.agents import TABLE_BOT, Decision, bot_named
@@ -68,8 +69,10 @@ class Workers:
         self.workers, self.pool = workers, None
 
     def executor(self):
-        if self.pool is None:
-            self.pool = concurrent.futures.ProcessPoolExecutor(max_workers=self.workers)
+        if self.pool is None:       # forkserver: no fork of a process whose threads may hold locks
+            methods = multiprocessing.get_all_start_methods()
+            context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+            self.pool = concurrent.futures.ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
         return self.pool
 
     def close(self) -> None:

@@ -208,6 +208,14 @@ class Hall:
         seats = self._seats(request.get("seats"), program, n)
         return self.make(source, options, n, lang, seats)
 
+    def prepare(self, request) -> None:
+        """Build the program a request asks for (cached), so that making its table then takes no
+        time of the server's loop; a bad request is left for new_table to say what is wrong."""
+        try:
+            self._game(request)
+        except (BadRequest, InterpreterError):
+            pass
+
     def make(self, source, options: dict, n: int, lang: str, seats: list) -> dict:
         table_id, spectator = new_id(16), new_id(24)
         tokens = {}
