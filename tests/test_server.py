@@ -17,6 +17,9 @@ import aiohttp  # noqa: E402
 from server_client import LiveServer, Seat, new_table, play_to_the_end, table_of, token_of  # noqa: E402
 
 from interpreter.cli import run as interpret  # noqa: E402
+from interpreter.limits import deep_enough_stack  # noqa: E402
+
+deep_enough_stack()     # as the checker raises it when the server builds a game: before hypothesis notes it
 
 
 @pytest.fixture(scope="module")
@@ -309,6 +312,8 @@ def test_a_browser_from_another_origin_is_refused(server):
 # -- fuzzing ------------------------------------------------------------------------------------
 from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E402
 
+from conftest import fuzz_examples  # noqa: E402
+
 fields = st.dictionaries(st.sampled_from(["type", "decision", "option", "table", "token", "since", "x"]),
                          st.one_of(st.sampled_from(["move", "hello", "hint", "rules", "ping", "rematch", "nope"]),
                                    st.integers(-3, 10 ** 10), st.booleans(), st.none(), st.text(max_size=80),
@@ -317,7 +322,7 @@ messages = st.one_of(fields.map(json.dumps), st.text(max_size=200), st.binary(ma
 
 
 @pytest.mark.fuzz
-@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=fuzz_examples(60), deadline=None, suppress_health_check=list(HealthCheck))
 @given(st.lists(messages, min_size=1, max_size=8))
 def test_no_message_crashes_the_server_or_moves_the_game_but_a_legal_move(server, sent):
     async def fuzzed():
