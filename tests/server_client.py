@@ -40,7 +40,7 @@ class LiveServer:
         site = web.TCPSite(self.runner, "127.0.0.1", 0)
         await site.start()
         self.session = aiohttp.ClientSession()
-        return site._server.sockets[0].getsockname()[1]
+        return self.runner.addresses[0][1]
 
     def run(self, coro, timeout: float = 120):
         return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)

@@ -583,3 +583,19 @@ def test_a_thinking_bot_stalls_no_other_table(server):
             await c.close()
         return played
     assert server.run(side_by_side()) == 5
+
+
+def test_the_pages_files_are_served_by_name_with_their_type_and_nothing_else(server, tmp_path, monkeypatch):
+    from interpreter.server import app
+    (tmp_path / "table.js").write_text("export const x = 1;\n", encoding="utf-8")
+    (tmp_path / "lobby.html").write_text("<!doctype html><title>lobby</title>\n", encoding="utf-8")
+    monkeypatch.setattr(app, "STATIC", tmp_path)
+
+    async def fetched(path):
+        async with server.session.get(f"{server.url}{path}") as r:
+            return r.status, r.headers.get("Content-Type", ""), r.headers.get("Content-Security-Policy", "")
+    assert server.run(fetched("/static/table.js"))[:2] == (200, "text/javascript; charset=utf-8")
+    status, kind, policy = server.run(fetched("/"))
+    assert (status, kind) == (200, "text/html; charset=utf-8") and "default-src 'self'" in policy
+    for path in ("/static/..%2Fserver_client.py", "/static/.hidden", "/static/missing.css", "/table/x"):
+        assert server.run(fetched(path))[0] == 404, path

@@ -43,7 +43,7 @@ async def _serve(hall: Hall, host: str, port: int, say) -> None:
     await runner.setup()
     site = web.TCPSite(runner, host, port)
     await site.start()
-    bound = site._server.sockets[0].getsockname()[1] if site._server and site._server.sockets else port
+    bound = runner.addresses[0][1] if runner.addresses else port      # --port 0: the port the system chose
     shown = f"[{host}]" if ":" in host else host
     say(f"interpret serve: http://{shown}:{bound}/ (tables kept in {os.path.abspath(hall.store.path)}; "
         f"Ctrl-C stops it)")
