@@ -599,3 +599,13 @@ def test_the_pages_files_are_served_by_name_with_their_type_and_nothing_else(ser
     assert (status, kind) == (200, "text/html; charset=utf-8") and "default-src 'self'" in policy
     for path in ("/static/..%2Fserver_client.py", "/static/.hidden", "/static/missing.css", "/table/x"):
         assert server.run(fetched(path))[0] == 404, path
+
+
+def test_the_servers_limits_are_the_documented_ones():
+    from interpreter import limits
+    docs = {name: (ROOT / "docs" / name).read_text(encoding="utf-8") for name in ("limits.md", "server.md")}
+    for value in (limits.MAX_FRAME_BYTES, limits.MAX_MESSAGES_PER_SECOND, limits.MAX_MESSAGE_BURST,
+                  limits.MAX_RATE_ERRORS, limits.MAX_CONNECTIONS_PER_TABLE, limits.MAX_NAME_CHARS):
+        for name, text in docs.items():
+            assert f"{value:,}" in text, (name, value)
+    assert f"{limits.MAX_REQUEST_BYTES:,} bytes" in docs["limits.md"] and "16 KiB" in docs["server.md"]

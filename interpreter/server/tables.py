@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import secrets
+from concurrent.futures.process import BrokenProcessPool
 
 from ..authoring.rules_text import rules_lines
 from ..errors import InterpreterError, RulesFault
@@ -130,7 +131,11 @@ class Table:
                 index = bots.random_choice(self.row["seed"], seat["seat"], n, count)
                 await asyncio.sleep(0)           # the other tables go on between two moves
             else:
-                index = await self.hall.think(self, seat["bot"], seat["seat"])
+                try:
+                    index = await self.hall.think(self, seat["bot"], seat["seat"])
+                except BrokenProcessPool:       # a worker died (killed, out of memory): a new pool, a random move
+                    self.hall.workers.close()
+                    index = bots.random_choice(self.row["seed"], seat["seat"], n, count)
             async with self.lock:
                 if self.state.decisions != n or self.over:
                     continue
