@@ -73,3 +73,13 @@ def deep_enough_stack() -> None:
     import sys
     if sys.getrecursionlimit() < PYTHON_STACK:
         sys.setrecursionlimit(PYTHON_STACK)
+
+# -- the game server (enforced in server/protocol.py and server/app.py; docs/server.md) ----
+MAX_FRAME_BYTES = 4_096               # bytes of one websocket message from a client: larger is
+                                      # answered `too_large` and the connection closed
+MAX_REQUEST_BYTES = 16_384            # bytes of an HTTP request's body (POST /api/tables)
+MAX_MESSAGES_PER_SECOND = 20          # a client's messages, on average (a token bucket per connection)
+MAX_MESSAGE_BURST = 40                # ... and at once, after a quiet spell (the bucket's size)
+MAX_RATE_ERRORS = 20                  # `rate_limited` answers to one connection before it is closed
+MAX_NAME_CHARS = 40                   # characters of a player's name at a table
+MAX_CONNECTIONS_PER_TABLE = 64        # websockets open to one table at once (seats and spectators)

@@ -24,7 +24,8 @@ ALLOWED = {
     "playing": {"pipeline", "source", "lang", "check", "closures", "runtime"},
     "lab": {"pipeline", "source", "lang", "check", "closures", "runtime", "playing"},
     "authoring": {"pipeline", "source", "lang", "check", "closures", "runtime", "playing"},
-    "cli": {"pipeline", "source", "lang", "check", "closures", "runtime", "playing", "lab", "authoring"},
+    "cli": {"pipeline", "source", "lang", "check", "closures", "runtime", "playing", "lab", "authoring", "server"},
+    "server": {"pipeline", "source", "lang", "check", "closures", "runtime", "playing", "authoring", "lab"},
     "api": {"pipeline", "source", "lang", "runtime"},
     "envs": {"api", "playing", "runtime"},
 }

@@ -115,7 +115,7 @@ def test_every_error_class_derives_from_interpreter_error(cls):
     assert issubclass(cls, InterpreterError)
 
 
-EXTRAS = {"numpy", "gymnasium", "pettingzoo", "pyspiel", "open_spiel", "ray", "matplotlib"}
+EXTRAS = {"numpy", "gymnasium", "pettingzoo", "pyspiel", "open_spiel", "ray", "matplotlib", "aiohttp"}
 
 
 def _modules():

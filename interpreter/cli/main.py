@@ -22,7 +22,7 @@ from ..shown import PrintableStream, printable
 from .terminal import result_line, warnings_note, whole_number
 
 COMMANDS = ("validate", "options", "play", "replay", "resume", "scenario", "simulate", "compare", "compile", "diff",
-            "new", "list", "schema", "rules")
+            "new", "list", "schema", "rules", "serve")
 RULESET_ARGS = ("ruleset", "base", "a", "b")     # arguments that name a ruleset: a file, or a shipped name
 
 
@@ -156,6 +156,8 @@ def run(argv, stdin=None, stdout=None, stderr=None) -> int:
         return 2
     if command == "list":                 # quick: neither builds nor imports the pipeline
         return _list(stdout)
+    if command == "serve":
+        return _serve(args, stdout, stderr)
     if command == "schema":
         return _schema(args, stdout)
     from .. import pipeline
@@ -220,7 +222,7 @@ def _report(e: InterpreterError, out) -> int:
 
 def _parser(command):
     p = _command_parser(command)
-    if command not in ("validate", "options", "compile", "diff", "new", "list", "schema", "rules"):
+    if command not in ("validate", "options", "compile", "diff", "new", "list", "schema", "rules", "serve"):
         from .. import pipeline
         p.add_argument("--backend", choices=list(pipeline.BACKENDS), default=pipeline.DEFAULT_BACKEND,
                        help="how the rules run: 'generated' Python (the default, fastest) or 'closures' "
@@ -247,6 +249,18 @@ def _command_parser(command):
         p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                        help="set a table convention before reading")
         p.add_argument("--lang", help="language of the texts, e.g. en")
+        return p
+    if command == "serve":
+        p = argparse.ArgumentParser(prog="interpret serve",
+                                    description="Serve the games to browsers: a lobby to make tables, a link per "
+                                                "person, bots in the other seats (docs/server.md).")
+        p.add_argument("files", nargs="*", metavar="RULESET_OR_OVERLAY",
+                       help="rulesets or house rules to offer besides the shipped games")
+        p.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1: this "
+                                                          "machine only; 0.0.0.0 to share it on a network)")
+        p.add_argument("--port", type=whole_number, default=8000, help="the port (default 8000; 0: any free one)")
+        p.add_argument("--db", metavar="FILE", help="the SQLite file the tables are kept in (default: "
+                                                   "server.sqlite3 in the records folder)")
         return p
     if command == "list":
         return argparse.ArgumentParser(prog="interpret list",
@@ -318,7 +332,7 @@ def _command_parser(command):
                     "'interpret validate FILE...', 'interpret options RULESET', 'interpret replay RECORD', "
                     "'interpret resume RECORD', 'interpret scenario FILE...', 'interpret simulate RULESET', "
                     "'interpret compare RULESET --option NAME=VALUE', 'interpret diff A B', 'interpret new FILE --from RULESET', "
-                    "'interpret list', 'interpret schema', 'interpret compile RULESET'.")
+                    "'interpret list', 'interpret schema', 'interpret compile RULESET', 'interpret serve'.")
     p.add_argument("ruleset", help="the ruleset: a file (rulesets/hearts2.yaml, an overlay) or a shipped game's name "
                                    "(hearts2; 'interpret list' shows them)")
     p.add_argument("--seed", type=whole_number, help="random seed; the same seed and moves replay the same game")
@@ -557,6 +571,67 @@ def _mistyped_command(word: str, stderr) -> bool:
         return False
     print(f"interpret: error: '{word}' is not a command, a ruleset file or a shipped game{hint}", file=stderr)
     return True
+
+
+def _serve(args, stdout, stderr) -> int:
+    """`interpret serve`: the files named are checked as `validate` checks them first."""
+    try:
+        import aiohttp  # noqa: F401
+    except ImportError:
+        print("interpret: error: serve needs the optional extra 'server' (aiohttp): "
+              "pip install 'card-interpreter[server]'", file=stderr)
+        return 2
+    if not 0 <= args.port <= 65535:
+        print(f"interpret: error: --port must be 0 to 65535, not {args.port}", file=stderr)
+        return 2
+    from ..authoring.validation import check_file
+    from ..pipeline import load_program
+    files = [resolve(f) for f in args.files]
+    bad = False
+    for path in files:
+        if _not_a_ruleset(path, stderr):
+            bad = True
+            continue
+        problems = errors_only(check_file(path))
+        _print_problems(problems, stderr)
+        if not problems:
+            try:
+                load_program(path)          # a scenario or a record is checked, but is not a game to offer
+            except InterpreterError as e:
+                _report(e, stderr)
+                problems = [e]
+        bad = bad or bool(problems)
+    if bad:
+        return 1
+    import sqlite3
+    from ..server.serve import serve
+
+    def say(text):
+        print(text, file=stdout, flush=True)
+    try:
+        return serve(files, args.host, args.port, args.db, say)
+    except sqlite3.Error as e:
+        print(f"interpret: error: {args.db or 'the tables database'}: {e}", file=stderr)
+        return 1
+    except OSError as e:            # a database that cannot be made, or an address already in use
+        where = f"the tables' database {e.filename}" if e.filename else f"{args.host}, port {args.port}"
+        print(f"interpret: error: cannot use {where}: {e.strerror or e}", file=stderr)
+        return 1
+
+
+def _not_a_ruleset(path: str, stderr) -> bool:
+    """A scenario or a record named to `serve`: a file of ours, but not a game to offer."""
+    from ..authoring.scenario import is_scenario
+    from ..source.loader import load_file
+    try:
+        data, _ = load_file(path)
+    except InterpreterError:
+        return False                    # check_file reports it
+    if is_scenario(data) or (isinstance(data, dict) and "format" in data and "decisions" in data):
+        print(format_problem(Problem(path, 0, 0, "this is a scenario or a game record, not a ruleset: "
+                                                 "serve offers rulesets and house rules")), file=stderr)
+        return True
+    return False
 
 
 def _list(out) -> int:

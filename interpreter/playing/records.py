@@ -365,9 +365,10 @@ class Divergence(InterpreterError):
     """The record and the ruleset no longer agree; says where and why."""
 
 
-def replay(record: dict, program, on_state=None):
-    """Play the recorded decisions again; return the state; raise Divergence at the first mismatch."""
-    s = new_game(program, seed=record["seed"], players=record["players"], stacks=record.get("stacks"))
+def replay(record: dict, program, on_state=None, names=None):
+    """Play the recorded decisions again; return the state; raise Divergence at the first mismatch.
+    `names`: the players' names, where people chose them (the game server's tables)."""
+    s = new_game(program, seed=record["seed"], players=record["players"], stacks=record.get("stacks"), names=names)
     for n, d in enumerate(record["decisions"], 1):
         if s.over:
             raise Divergence(f"decision {n} ('{d['label']}'): the game was already over")

@@ -1,0 +1,53 @@
+"""`interpret serve`: the server started, its address printed (nothing secret), served until
+Ctrl-C or SIGTERM, then stopped cleanly (the store is closed; every decision is on disk)."""
+from __future__ import annotations
+
+import asyncio
+import os
+
+from aiohttp import web
+
+from ..playing.records import records_dir
+from .app import make_app
+from .bots import Workers
+from .games import file_source, shipped_sources
+from .store import Store, default_path
+from .tables import Hall
+
+
+def offered_games(paths: list) -> dict:
+    """id -> GameSource: the shipped games, then each file named (checked before)."""
+    games = {g.id: g for g in shipped_sources()}
+    for path in paths:
+        source = file_source(path, set(games))
+        games[source.id] = source
+    return games
+
+
+def serve(paths: list, host: str, port: int, db: str | None, say, workers: int = 2) -> int:
+    store = Store(db or default_path(records_dir()))
+    hall = Hall(store, offered_games(paths), Workers(workers))
+    try:
+        asyncio.run(_serve(hall, host, port, say))
+    except KeyboardInterrupt:
+        pass
+    finally:
+        hall.workers.close()
+        store.close()
+    say("interpret serve: stopped")
+    return 0
+
+
+async def _serve(hall: Hall, host: str, port: int, say) -> None:
+    runner = web.AppRunner(make_app(hall), handle_signals=False, access_log=None)
+    await runner.setup()
+    site = web.TCPSite(runner, host, port)
+    await site.start()
+    bound = runner.addresses[0][1] if runner.addresses else port      # --port 0: the port the system chose
+    shown = f"[{host}]" if ":" in host else host
+    say(f"interpret serve: http://{shown}:{bound}/ (tables kept in {os.path.abspath(hall.store.path)}; "
+        f"Ctrl-C stops it)")
+    try:
+        await asyncio.Event().wait()
+    finally:
+        await runner.cleanup()

@@ -1,0 +1,126 @@
+"""Where the server keeps its tables: one SQLite file (WAL, synchronous=FULL), in the records
+folder by default.
+
+A table is kept as what rebuilds it (the game: a shipped name or a file's text and name; its
+options, players, language and seed), its seats (a token's sha256, never the token) and its
+decisions in order: the state is the seed and the decisions (design rule 3), so a table is
+rebuilt by replaying them.  Every write is committed before it returns: a decision is on disk
+before any seat is told of it."""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sqlite3
+import time
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS tables (
+    id TEXT PRIMARY KEY, game TEXT NOT NULL, shipped TEXT, file TEXT, text TEXT,
+    options TEXT NOT NULL, players INTEGER NOT NULL, lang TEXT NOT NULL, seed INTEGER NOT NULL,
+    created REAL NOT NULL, status TEXT NOT NULL, spectator TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS seats (
+    table_id TEXT NOT NULL, seat INTEGER NOT NULL, name TEXT NOT NULL, kind TEXT NOT NULL,
+    bot TEXT, token TEXT, PRIMARY KEY (table_id, seat));
+CREATE TABLE IF NOT EXISTS decisions (
+    table_id TEXT NOT NULL, n INTEGER NOT NULL, seat INTEGER NOT NULL, option INTEGER NOT NULL,
+    label TEXT NOT NULL, time REAL NOT NULL, PRIMARY KEY (table_id, n));
+CREATE INDEX IF NOT EXISTS seat_tokens ON seats (token);
+CREATE INDEX IF NOT EXISTS spectator_tokens ON tables (spectator);
+"""
+
+
+def token_hash(token: str) -> str:
+    """What the store keeps of a token: its sha256, so a copy of the database opens no seat."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def default_path(records_dir: str) -> str:
+    return os.path.join(records_dir, "server.sqlite3")
+
+
+class Store:
+    """The tables, seats and decisions in one SQLite file, used from one thread (the server's
+    event loop)."""
+
+    def __init__(self, path: str):
+        folder = os.path.dirname(os.path.abspath(path))
+        os.makedirs(folder, exist_ok=True)
+        self.path = path
+        self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)   # autocommit; one thread at a time (the loop)
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=FULL")
+        self.db.executescript(SCHEMA)
+        try:
+            os.chmod(path, 0o600)       # it holds seeds: every deal of every game
+        except OSError:
+            pass
+
+    def close(self) -> None:
+        self.db.close()
+
+    def add_table(self, table: dict, seats: list, spectator_hash: str) -> None:
+        """A new table and its seats, in one transaction."""
+        with self._transaction():
+            self.db.execute(
+                "INSERT INTO tables VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                (table["id"], table["game"], table.get("shipped"), table.get("file"), table.get("text"),
+                 json.dumps(table["options"]), table["players"], table["lang"], table["seed"],
+                 time.time(), "playing", spectator_hash))
+            self.db.executemany("INSERT INTO seats VALUES (?,?,?,?,?,?)",
+                                [(table["id"], s["seat"], s["name"], s["kind"],
+                                  json.dumps(s["bot"]) if s.get("bot") else None, s.get("token"))
+                                 for s in seats])
+
+    def add_decision(self, table_id: str, n: int, seat: int, option: int, label: str) -> None:
+        """Decision `n` (1, 2, ...) of a table, committed (fsynced) before this returns."""
+        self.db.execute("INSERT INTO decisions VALUES (?,?,?,?,?,?)",
+                        (table_id, n, seat, option, label, time.time()))
+
+    def set_status(self, table_id: str, status: str) -> None:
+        self.db.execute("UPDATE tables SET status=? WHERE id=?", (status, table_id))
+
+    def table(self, table_id: str) -> dict | None:
+        row = self.db.execute("SELECT id, game, shipped, file, text, options, players, lang, seed, created, "
+                              "status, spectator FROM tables WHERE id=?", (table_id,)).fetchone()
+        if row is None:
+            return None
+        keys = ("id", "game", "shipped", "file", "text", "options", "players", "lang", "seed", "created",
+                "status", "spectator")
+        out = dict(zip(keys, row))
+        out["options"] = json.loads(out["options"])
+        return out
+
+    def seats(self, table_id: str) -> list:
+        rows = self.db.execute("SELECT seat, name, kind, bot, token FROM seats WHERE table_id=? ORDER BY seat",
+                               (table_id,)).fetchall()
+        return [{"seat": seat, "name": name, "kind": kind, "bot": json.loads(bot) if bot else None, "token": token}
+                for seat, name, kind, bot, token in rows]
+
+    def decisions(self, table_id: str) -> list:
+        rows = self.db.execute("SELECT n, seat, option, label FROM decisions WHERE table_id=? ORDER BY n",
+                               (table_id,)).fetchall()
+        return [{"n": n, "player": seat, "index": option, "label": label} for n, seat, option, label in rows]
+
+    def table_of_token(self, hashed: str):
+        """(table id, seat) of a person's token, (table id, None) of a spectator's, or None."""
+        row = self.db.execute("SELECT table_id, seat FROM seats WHERE token=?", (hashed,)).fetchone()
+        if row:
+            return row[0], row[1]
+        row = self.db.execute("SELECT id FROM tables WHERE spectator=?", (hashed,)).fetchone()
+        return (row[0], None) if row else None
+
+    def _transaction(self):
+        return _Transaction(self.db)
+
+
+class _Transaction:
+    def __init__(self, db):
+        self.db = db
+
+    def __enter__(self):
+        self.db.execute("BEGIN IMMEDIATE")
+
+    def __exit__(self, kind, *rest):
+        self.db.execute("COMMIT" if kind is None else "ROLLBACK")
+        return False
