@@ -34,12 +34,16 @@ STATIC = pathlib.Path(__file__).resolve().parent.parent / "interpreter" / "serve
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--disable-sync", "--no-first-run"]
 TABLE, TOKEN = "T4bleId_0123456789abcd", "s3cret-Token_abcdefghijklmnopqrstuvwx"
+# the policy the real server sends (no inline script or style): a page that breaks it logs an error
+POLICY = ("default-src 'self'; connect-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+          "frame-ancestors 'none'")
 PHONE, DESKTOP = {"width": 390, "height": 844}, {"width": 1280, "height": 800}
 
 GAMES = {"games": [
     {"id": "hearts2", "title": "Hearts for two", "description": "Avoid hearts and the queen of spades.",
      "players": {"min": 2, "max": 2, "default": 2}, "languages": ["en", "fr", "no"],
-     "options": [{"name": "target", "explain": "The score that ends the game.", "choices": ["50", "100"], "default": "100"}],
+     "options": [{"name": "target", "explain": "The score that ends the game.", "choices": ["50", "100"], "default": "100",
+                  "explain_choices": ["a short game", "the usual game"]}],
      "bots": ["random", "mc", "ismcts"]},
     {"id": "war", "title": "War", "description": "Higher card takes both.",
      "players": {"min": 2, "max": 4, "default": 2}, "languages": ["en"], "options": [],
@@ -107,6 +111,7 @@ class Fake:
         self.over_after = None      # the game ends after this many moves
         self.rematch_link = f"/table/NEWTABLE#{TOKEN}2"
         self.view_edit = None       # a function changing the view before it is sent
+        self.delay = 0              # seconds before a move is answered
         self.__dict__.update(script)
 
     def hellos(self):
@@ -170,6 +175,7 @@ def application(fake: Fake):
             elif kind == "move" and fake.refuse:
                 await ws.send_json({"type": "error", "code": fake.refuse, "message": "It is Robot's turn, not yours."})
             elif kind == "move":
+                await asyncio.sleep(fake.delay)
                 fake.play(frame["option"])
                 await ws.send_json(fake.current(last))
                 last = fake.entries[-1]["n"]
@@ -188,7 +194,13 @@ def application(fake: Fake):
             raise web.HTTPNotFound()
         return web.FileResponse(path)
 
-    app = web.Application()
+    @web.middleware
+    async def policy(request, handler):
+        response = await handler(request)
+        response.headers["Content-Security-Policy"] = POLICY
+        return response
+
+    app = web.Application(middlewares=[policy])
     app.add_routes([web.get("/", lobby), web.get("/table/{id}", table), web.get("/api/games", games),
                     web.post("/api/tables", tables), web.get("/ws", socket), web.get("/static/{name}", static)])
     return app
@@ -296,6 +308,7 @@ def test_lobby_form_offers_the_chosen_games_options_with_their_explanations(open
     assert target.evaluate("s => [...s.options].map(o => o.value)") == ["50", "100"]
     assert target.input_value() == "100"
     assert page.locator("#options .explain").inner_text() == "The score that ends the game."
+    assert target.evaluate("s => [...s.options].map(o => o.text)") == ["50 — a short game", "100 — the usual game"]
     page.get_by_role("button", name="Choose War").click()
     assert page.locator("#options-box").is_hidden()
     assert page.locator("#players").evaluate("s => [...s.options].map(o => o.value)") == ["2", "3", "4"]
@@ -393,10 +406,13 @@ def test_every_move_is_reached_by_tab_and_made_with_enter(open_page, fake):
 
 
 def test_a_move_is_sent_once_while_its_answer_is_awaited(open_page, fake):
+    fake.reset(delay=0.5)
     page = table_page(open_page, fake)
     page.keyboard.press("1")
+    until(fake.moves, "a move")
+    assert page.get_by_role("button", name="play K♦").get_attribute("aria-disabled") == "true"
     page.keyboard.press("2")
-    until(lambda: fake.decisions == 13, "the move played")
+    page.get_by_role("button", name="play K♦").click(force=True)     # force: Playwright waits while aria-disabled
     page.locator("#account li", has_text="Ann: play 7♥.").wait_for()
     assert fake.moves() == [{"type": "move", "decision": 12, "option": 0}]
 
@@ -435,6 +451,8 @@ def test_the_result_and_a_rematch_appear_when_the_game_is_over(open_page, fake):
     assert page.locator("#winners").inner_text() == "Winner: Ann"
     assert page.locator("#scores tbody tr").all_inner_texts() == ["Ann\t0", "Robot\t13"]
     assert page.locator("#moves button").count() == 0
+    assert page.locator("#seats li.to-play").count() == 0
+    assert page.locator("#announce").inner_text() == "The game is over. Ann wins with 0 points."
     assert page.locator("#record-link").get_attribute("href") == f"/api/tables/{TABLE}/record?token={TOKEN}"
     page.get_by_role("button", name="Rematch").click()
     link = page.locator("#rematch a")
@@ -515,7 +533,8 @@ def test_pages_fit_phone_and_desktop_widths(open_page, fake, viewport, where, tm
                    entries=OPENING + [{"n": 4 + i, "text": f"Note {i}: Robot thinks."} for i in range(8)])
         page = table_page(open_page, fake, viewport)
     assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
-    folder = pathlib.Path(os.environ.get("PAGE_SCREENSHOTS") or tmp_path)
-    folder.mkdir(parents=True, exist_ok=True)
     name = {320: "narrow", PHONE["width"]: "phone"}.get(viewport["width"], "desktop")
+    kept = os.environ.get("PAGE_SCREENSHOTS") if name != "narrow" else None     # docs/ has phone and desktop
+    folder = pathlib.Path(kept or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(folder / f"{where}-{name}.png"), full_page=True)

@@ -87,7 +87,9 @@ function drawOptions(options) {
   fill($("options"), options.map((option, i) => {
     const id = `option-${i}`;
     const explain = option.explain ? el("p", { class: "explain", id: `${id}-explain` }, option.explain) : null;
-    const choices = (option.choices || []).map((c) => el("option", { value: c, selected: c === option.default }, String(c)));
+    const said = Array.isArray(option.explain_choices) ? option.explain_choices : [];   // a choice's own words, where the server gives them
+    const choices = (option.choices || []).map((c, k) => el("option", { value: c, selected: c === option.default },
+      typeof said[k] === "string" && said[k] ? `${c} — ${said[k]}` : String(c)));
     return el("div", { class: "field option" },
       el("label", { for: id }, option.name),
       el("select", { id, "data-option": option.name, "aria-describedby": explain ? `${id}-explain` : null }, choices),
@@ -164,7 +166,7 @@ async function makeTable(event) {
 function drawLinks(answer) {
   const items = (answer.seats || []).map((seat) => {
     const who = `Seat ${seat.seat + 1}: ${seat.name}`;
-    if (seat.kind !== "person") return el("li", { class: "link bot" }, el("span", { class: "who" }, who), " — a bot");
+    if (seat.kind !== "person") return el("li", { class: "link bot" }, el("strong", {}, who), " (a bot: no link)");
     return linkItem(who, seat.link, `seat-link-${seat.seat}`);
   });
   if (answer.spectator) items.push(linkItem("Watchers (sees only what is public)", answer.spectator, "spectator-link"));

@@ -27,6 +27,7 @@ const page = {
   last: null,             // the last state frame
   lastEntry: -1,          // the highest account entry number shown (its `n`)
   sent: null,             // the decision count a move was sent at, while its answer is awaited
+  shownOver: false,       // the result has been announced
   connection: null,
 };
 
@@ -137,7 +138,7 @@ function pileContent(pile) {
 function drawSeats(frame, view) {
   const seats = new Map((frame.seats || []).map((s) => [s.seat, s]));
   const rows = view.rows || [];
-  fill($("seats"), rows.map((row) => seatItem(row, seats.get(row.seat) || {})));
+  fill($("seats"), rows.map((row) => seatItem({ ...row, to_play: row.to_play && !frame.over }, seats.get(row.seat) || {})));
 }
 
 function seatItem(row, seat) {
@@ -169,6 +170,7 @@ function drawTurn(frame, previous) {
     words = `Waiting for ${names.get(frame.to_play) ?? `seat ${frame.to_play + 1}`}`;
   }
   fill($("turn"), words);
+  $("moves-section").hidden = Boolean(frame.over);
   $("moves-section").classList.toggle("mine", moves.length > 0);
   const wasMine = previous && (previous.moves || []).length > 0 && previous.decisions === frame.decisions;
   if (moves.length && !wasMine) fill($("announce"), words);
@@ -196,7 +198,8 @@ function moveItem(move, i, unique) {
 
 function drawHand(frame, view) {
   const hand = view.hand || [];
-  $("hand-section").hidden = frame.seat === null || frame.seat === undefined || !hand.length;
+  const cards = hand.reduce((n, pile) => n + (pile.groups || []).flat().length, 0);
+  $("hand-section").hidden = frame.seat === null || frame.seat === undefined || !hand.length || (frame.over && !cards);
   const playable = new Map();
   for (const move of frame.moves || []) {
     if (move.card && !playable.has(move.card.text)) playable.set(move.card.text, move.index);
@@ -233,7 +236,9 @@ function addEntries(entries) {
       if (entry.n <= page.lastEntry) continue;     // already shown (a reconnect's overlap)
       page.lastEntry = entry.n;
     }
-    list.append(el("li", {}, entry.text));
+    const text = typeof entry.text === "string" ? entry.text : "";
+    const round = text.match(/^-- (.+) --$/);       // the server's line at a round's start
+    list.append(round ? el("li", { class: "round-start" }, round[1]) : el("li", {}, text));
   }
   while (list.children.length > KEPT_ENTRIES) list.firstElementChild.remove();
   if (atBottom || entries.length) box.scrollTop = box.scrollHeight;
@@ -241,9 +246,12 @@ function addEntries(entries) {
 
 function drawResult(frame) {
   const section = $("result-section");
+  const ended = frame.over && !page.shownOver;
   section.hidden = !frame.over;
   if (!frame.over) return;
+  page.shownOver = true;
   const result = frame.result || {};
+  if (ended) fill($("announce"), `The game is over. ${result.text || ""}`);
   fill($("result-text"), result.text || "");
   const winners = result.winners || [];
   fill($("winners"), winners.length ? `${winners.length === 1 ? "Winner" : "Winners"}: ${winners.join(", ")}` : "");
