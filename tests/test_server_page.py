@@ -112,6 +112,7 @@ class Fake:
         self.rematch_link = f"/table/NEWTABLE#{TOKEN}2"
         self.view_edit = None       # a function changing the view before it is sent
         self.delay = 0              # seconds before a move is answered
+        self.forgetful = False      # answer every hello with the whole account, whatever its `since`
         self.__dict__.update(script)
 
     def hellos(self):
@@ -167,7 +168,7 @@ def application(fake: Fake):
             fake.frames.append(frame)
             kind = frame.get("type")
             if kind == "hello":
-                answer = fake.current(frame.get("since"))
+                answer = fake.current(None if fake.forgetful else frame.get("since"))
                 await ws.send_json(answer)
                 last = fake.entries[-1]["n"]
                 if len(fake.hellos()) <= fake.drop_after_hello:
@@ -405,6 +406,17 @@ def test_every_move_is_reached_by_tab_and_made_with_enter(open_page, fake):
     assert until(fake.moves, "a move") == [{"type": "move", "decision": 12, "option": 1}]
 
 
+def test_after_a_move_made_by_keyboard_the_focus_is_on_the_next_moves(open_page, fake):
+    page = table_page(open_page, fake)
+    page.get_by_role("button", name="pass").focus()
+    page.keyboard.press("Enter")
+    page.locator("#account li", has_text="Ann: pass.").wait_for()
+    assert page.evaluate("document.activeElement.getAttribute('aria-label')") == "play 7♥"
+    page.keyboard.press("Enter")
+    until(lambda: len(fake.moves()) == 2, "a second move")
+    assert fake.moves()[1] == {"type": "move", "decision": 13, "option": 0}
+
+
 def test_a_move_is_sent_once_while_its_answer_is_awaited(open_page, fake):
     fake.reset(delay=0.5)
     page = table_page(open_page, fake)
@@ -439,6 +451,15 @@ def test_a_dropped_socket_reconnects_by_itself_saying_hello_with_since(open_page
     page.get_by_role("button", name="pass").click()
     page.locator("#account li", has_text="Ann: pass.").wait_for()
     assert page.locator("#account li").all_inner_texts() == ["The cards are dealt.", "Robot leads Q♥.", "Ann: pass."]
+
+
+def test_an_account_entry_sent_again_after_a_reconnect_is_shown_once(open_page, fake):
+    fake.reset(drop_after_hello=1, forgetful=True)
+    page = open_page(f"/table/{TABLE}#{TOKEN}")
+    until(lambda: len(fake.hellos()) == 2, "a second hello")
+    page.get_by_role("status").filter(has_text="Connected").wait_for()
+    page.locator("#moves button").first.wait_for()
+    assert page.locator("#account li").all_inner_texts() == ["The cards are dealt.", "Robot leads Q♥."]
 
 
 def test_the_result_and_a_rematch_appear_when_the_game_is_over(open_page, fake):
@@ -489,6 +510,7 @@ def test_a_spectator_sees_no_hand_no_moves_and_no_rematch(open_page, fake):
     assert page.locator("#hand-section").is_hidden()
     assert page.locator("#moves button").count() == 0
     assert page.get_by_role("button", name="Rematch").is_hidden()
+    assert page.locator("#watching").is_visible()
 
 
 def test_texts_from_a_game_are_shown_as_written_never_as_markup(open_page, fake):

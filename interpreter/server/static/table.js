@@ -88,6 +88,7 @@ function drawState(frame) {
   if (page.sent !== null && frame.decisions !== page.sent) page.sent = null;
   if (previous && previous.decisions !== frame.decisions) notice(null);
   if (frame.lang) document.documentElement.lang = frame.lang;
+  $("watching").hidden = frame.seat !== null && frame.seat !== undefined;
   const view = frame.view || {};
   drawHeader(frame, view);
   drawValues(view);
@@ -167,7 +168,8 @@ function drawTurn(frame, previous) {
   let words = "";
   if (moves.length) words = frame.prompt ? `Your turn: ${frame.prompt}` : "Your turn";
   else if (!frame.over && frame.to_play !== null && frame.to_play !== undefined) {
-    words = `Waiting for ${names.get(frame.to_play) ?? `seat ${frame.to_play + 1}`}`;
+    const name = names.get(frame.to_play) ?? `seat ${frame.to_play + 1}`;
+    words = frame.seat === null || frame.seat === undefined ? `${name} to play` : `Waiting for ${name}`;
   }
   fill($("turn"), words);
   $("moves-section").hidden = Boolean(frame.over);
@@ -175,7 +177,13 @@ function drawTurn(frame, previous) {
   const wasMine = previous && (previous.moves || []).length > 0 && previous.decisions === frame.decisions;
   if (moves.length && !wasMine) fill($("announce"), words);
   const unique = new Set(moves.map((m) => m.card && m.card.text)).size === moves.length;
+  const focused = $("moves-section").contains(document.activeElement);
   fill($("moves"), moves.map((move, i) => moveItem(move, i, unique)));
+  // a keyboard's place is kept: the move just made is gone, so the next ones (or the box) get it
+  if (focused) {
+    const first = $("moves").querySelector("button");
+    (first || $("moves-section")).focus();
+  }
 }
 
 function moveItem(move, i, unique) {
