@@ -13,7 +13,6 @@ kept there (otherwise in the test's own temporary folder)."""
 from __future__ import annotations
 
 import asyncio
-import copy
 import json
 import os
 import pathlib
@@ -112,6 +111,7 @@ class Fake:
         self.rematch_link = f"/table/NEWTABLE#{TOKEN}2"
         self.view_edit = None       # a function changing the view before it is sent
         self.delay = 0              # seconds before a move is answered
+        self.drop_on_move = False   # close the socket on the first move, unanswered and unplayed
         self.forgetful = False      # answer every hello with the whole account, whatever its `since`
         self.__dict__.update(script)
 
@@ -175,6 +175,9 @@ def application(fake: Fake):
                     await ws.close()
             elif kind == "move" and fake.refuse:
                 await ws.send_json({"type": "error", "code": fake.refuse, "message": "It is Robot's turn, not yours."})
+            elif kind == "move" and fake.drop_on_move:
+                fake.drop_on_move = False
+                await ws.close()
             elif kind == "move":
                 await asyncio.sleep(fake.delay)
                 fake.play(frame["option"])
@@ -460,6 +463,17 @@ def test_an_account_entry_sent_again_after_a_reconnect_is_shown_once(open_page, 
     page.get_by_role("status").filter(has_text="Connected").wait_for()
     page.locator("#moves button").first.wait_for()
     assert page.locator("#account li").all_inner_texts() == ["The cards are dealt.", "Robot leads Q♥."]
+
+
+def test_a_move_lost_with_the_connection_can_be_made_again_after_the_reconnect(open_page, fake):
+    fake.reset(drop_on_move=True)
+    page = table_page(open_page, fake)
+    page.get_by_role("button", name="play 7♥").click()
+    until(lambda: len(fake.hellos()) == 2, "a second hello")
+    page.get_by_role("status").filter(has_text="Connected").wait_for()
+    page.get_by_role("button", name="play 7♥").click()
+    until(lambda: len(fake.moves()) == 2, "the move made again")
+    assert fake.moves() == [{"type": "move", "decision": 12, "option": 0}] * 2
 
 
 def test_the_result_and_a_rematch_appear_when_the_game_is_over(open_page, fake):

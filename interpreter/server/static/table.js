@@ -77,6 +77,7 @@ function showConnection(status, delay) {
   const line = $("connection");
   if (line.textContent !== words) fill(line, words);
   line.dataset.status = status;
+  if (status === "open") page.sent = null;      // a move whose answer was lost with the connection: the hello's state says where the table is
   document.body.classList.toggle("offline", status !== "open");
 }
 
