@@ -574,3 +574,78 @@ def test_pages_fit_phone_and_desktop_widths(open_page, fake, viewport, where, tm
     folder = pathlib.Path(kept or tmp_path)
     folder.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(folder / f"{where}-{name}.png"), full_page=True)
+
+
+# ---- the real server, once it is there ----------------------------------------------------------
+
+def _real_server(tmp_path):
+    """`interpret serve` on a free port, its tables in tmp_path; its address, and the process."""
+    import importlib.util
+    import subprocess
+    import sys
+    if importlib.util.find_spec("interpreter.server.app") is None:
+        pytest.skip("the server (interpreter/server/app.py) is not in this checkout yet")
+    root = pathlib.Path(__file__).resolve().parent.parent
+    env = {**os.environ, "HOME": str(tmp_path), "XDG_CACHE_HOME": str(tmp_path / "cache"), "PYTHONPATH": str(root)}
+    code = 'import sys; sys.argv[0] = "interpret"; from interpreter.cli import main; main()'
+    server = subprocess.Popen([sys.executable, "-c", code, "serve", "--db", str(tmp_path / "tables.sqlite3"), "--port", "0"],
+                              cwd=root, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    line = server.stdout.readline()
+    found = next((w for w in line.split() if w.startswith("http://")), None)
+    if found is None:
+        server.kill()
+        raise AssertionError(f"interpret serve said {line!r}")
+    return found.rstrip("/"), server
+
+
+def _play_first_move(page) -> bool:
+    buttons = page.locator("#moves button:not([aria-disabled])")
+    if not buttons.count():
+        return False
+    try:
+        buttons.first.click(timeout=1000)
+    except sync_api.Error:
+        return False            # drawn again meanwhile: the next round of the loop
+    return True
+
+
+@pytest.mark.slow
+def test_two_browsers_play_a_whole_hearts2_game_on_the_real_server_and_a_third_takes_over_mid_game(browser, tmp_path):
+    import urllib.request
+    base, server = _real_server(tmp_path)
+    try:
+        request = urllib.request.Request(base + "/api/tables", method="POST", headers={"Content-Type": "application/json"},
+                                         data=json.dumps({"game": "hearts2", "players": 2, "options": {}, "lang": "en",
+                                                          "seats": [{"kind": "person", "name": "Ann"},
+                                                                    {"kind": "person", "name": "Bo"}]}).encode())
+        made = json.load(urllib.request.urlopen(request, timeout=10))
+        links = [base + s["link"] for s in made["seats"]]
+        contexts = [browser.new_context(viewport=PHONE) for _ in range(2)]
+        pages = [c.new_page() for c in contexts]
+        for page, link in zip(pages, links):
+            page.goto(link)
+        moves, end = 0, time.monotonic() + 300
+        while not all(p.locator("#result-section").is_visible() for p in pages):
+            assert time.monotonic() < end, f"the game did not end ({moves} moves made)"
+            for page in pages:
+                moves += _play_first_move(page)
+            if moves == 20:             # Bo's browser goes away; another one opens Bo's link and plays on
+                contexts[1].close()
+                contexts[1] = browser.new_context(viewport=DESKTOP)
+                pages[1] = contexts[1].new_page()
+                pages[1].goto(links[1])
+                pages[1].locator("#hand .card").first.wait_for()
+                watcher = browser.new_context().new_page()
+                watcher.goto(base + made["spectator"])
+                watcher.locator("#seats li").first.wait_for()
+                assert watcher.locator("#hand .card").count() == 0 and watcher.locator("#moves button").count() == 0
+                moves += 1
+            time.sleep(0.01)
+        texts = [p.locator("#result-text").inner_text() for p in pages]
+        assert texts[0] == texts[1] and texts[0]
+        token = links[0].split("#", 1)[1]
+        record = json.load(urllib.request.urlopen(f"{base}/api/tables/{made['table']}/record?token={token}", timeout=10))
+        assert record
+    finally:
+        server.terminate()
+        server.wait(10)
