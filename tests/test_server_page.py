@@ -620,8 +620,14 @@ def test_two_browsers_play_a_whole_hearts2_game_on_the_real_server_and_a_third_t
                                                                     {"kind": "person", "name": "Bo"}]}).encode())
         made = json.load(urllib.request.urlopen(request, timeout=10))
         links = [base + s["link"] for s in made["seats"]]
+        errors = []
+
+        def watched(page):
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+            return page
         contexts = [browser.new_context(viewport=PHONE) for _ in range(2)]
-        pages = [c.new_page() for c in contexts]
+        pages = [watched(c.new_page()) for c in contexts]
         for page, link in zip(pages, links):
             page.goto(link)
         moves, end = 0, time.monotonic() + 300
@@ -632,10 +638,10 @@ def test_two_browsers_play_a_whole_hearts2_game_on_the_real_server_and_a_third_t
             if moves == 20:             # Bo's browser goes away; another one opens Bo's link and plays on
                 contexts[1].close()
                 contexts[1] = browser.new_context(viewport=DESKTOP)
-                pages[1] = contexts[1].new_page()
+                pages[1] = watched(contexts[1].new_page())
                 pages[1].goto(links[1])
                 pages[1].locator("#hand .card").first.wait_for()
-                watcher = browser.new_context().new_page()
+                watcher = watched(browser.new_context().new_page())
                 watcher.goto(base + made["spectator"])
                 watcher.locator("#seats li").first.wait_for()
                 assert watcher.locator("#hand .card").count() == 0 and watcher.locator("#moves button").count() == 0
@@ -646,6 +652,7 @@ def test_two_browsers_play_a_whole_hearts2_game_on_the_real_server_and_a_third_t
         token = links[0].split("#", 1)[1]
         record = json.load(urllib.request.urlopen(f"{base}/api/tables/{made['table']}/record?token={token}", timeout=10))
         assert record
+        assert errors == []
     finally:
         server.terminate()
         server.wait(10)
