@@ -365,7 +365,7 @@ def test_table_draws_the_hand_the_other_seats_the_shared_zones_and_the_account(o
     assert page.locator("#values").inner_text().replace("\n", " ") == "trick 1"
     assert page.locator("#title").inner_text() == "High card"
     assert page.locator("#account li").all_inner_texts() == ["The cards are dealt.", "Robot leads Q♥."]
-    assert page.locator("#account").get_attribute("aria-live") == "polite"
+    assert page.locator("#account").get_attribute("aria-live") == "polite"     # from now on; the history was not read out
 
 
 def test_table_offers_the_moves_with_the_prompt_and_tells_a_screen_reader_it_is_your_turn(open_page, fake):
@@ -511,6 +511,7 @@ def test_hint_and_rules_answers_are_shown_in_a_panel(open_page, fake):
     page.get_by_role("button", name="Hint").click()
     page.locator("#panel-text", has_text="The hint text").wait_for()
     assert page.locator("#panel-heading").inner_text() == "Hint"
+    assert page.evaluate("document.activeElement.id") == "panel-heading"
     page.get_by_role("button", name="Rules").click()
     page.locator("#panel-text", has_text="The rules text").wait_for()
     assert page.locator("#panel-heading").inner_text() == "Rules"

@@ -250,6 +250,7 @@ function addEntries(entries) {
     list.append(round ? el("li", { class: "round-start" }, round[1]) : el("li", {}, text));
   }
   while (list.children.length > KEPT_ENTRIES) list.firstElementChild.remove();
+  list.setAttribute("aria-live", "polite");     // after the first frame: the history it brought is not read out
   if (atBottom || entries.length) box.scrollTop = box.scrollHeight;
 }
 
@@ -304,6 +305,8 @@ function ask(type, heading) {
     return;
   }
   showPanel(heading, "…");
+  $("panel-heading").focus();
+  $("panel").scrollIntoView({ block: "nearest" });
 }
 
 function rematch() {
