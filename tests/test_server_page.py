@@ -540,6 +540,11 @@ def test_texts_from_a_game_are_shown_as_written_never_as_markup(open_page, fake)
     assert page.locator("img").count() == 0 and page.evaluate("window.pwned") is None
 
 
+def test_a_secret_with_a_broken_escape_is_sent_as_written(open_page, fake):
+    open_page(f"/table/{TABLE}#ab%zz")
+    assert until(fake.hellos, "a hello") == [{"type": "hello", "table": TABLE, "token": "ab%zz"}]
+
+
 def test_a_link_without_its_secret_says_so_and_connects_nowhere(open_page, fake):
     page = open_page(f"/table/{TABLE}")
     assert "no seat secret" in page.get_by_role("alert").inner_text()

@@ -34,7 +34,7 @@ const page = {
 function start() {
   const match = location.pathname.match(/^\/table\/([A-Za-z0-9_-]+)\/?$/);
   page.table = match ? match[1] : null;
-  page.token = decodeURIComponent(location.hash.slice(1));
+  page.token = fragment();
   if (!page.table || !page.token) {
     notice("This address has no seat secret in it (the part after #). Open the whole link you were given.");
     fill($("connection"), "Not connected");
@@ -49,6 +49,12 @@ function start() {
   page.connection.open();
 }
 
+/** The seat's secret: the address's fragment (base64url; a copy that escaped it is read back). */
+function fragment() {
+  const raw = location.hash.slice(1);
+  try { return decodeURIComponent(raw); } catch (e) { return raw; }
+}
+
 /** The hello frame: the table, the secret, and the account entries the page already has. */
 function hello() {
   const frame = { type: "hello", table: page.table, token: page.token };
@@ -58,7 +64,7 @@ function hello() {
 
 function onFrame(frame) {
   switch (frame.type) {
-    case "state": return drawState(frame);
+    case "state": return frame.table === page.table ? drawState(frame) : undefined;
     case "error": return showError(frame);
     case "hint": return showPanel("Hint", frame.text);
     case "rules": return showPanel("Rules", frame.text);
