@@ -67,7 +67,7 @@ function drawForm() {
   for (let n = players.min; n <= players.max; n++) counts.push(n);
   fill($("players"), counts.map((n) => el("option", { value: n, selected: n === players.default }, String(n))));
   const languages = game.languages && game.languages.length ? game.languages : ["en"];
-  const wanted = (navigator.language || "en").slice(0, 2);
+  const wanted = { nb: "no", nn: "no" }[(navigator.language || "en").slice(0, 2)] || (navigator.language || "en").slice(0, 2);
   fill($("lang"), languages.map((code) => el("option", { value: code, selected: code === wanted }, languageName(code))));
   drawOptions(game.options || []);
   drawSeats();
