@@ -1,0 +1,195 @@
+// The lobby: the games this server offers, and a form that makes a table of one of them.
+// The server checks everything the form sends (the form offers only what /api/games lists,
+// but a request can say anything); a refusal is shown in the server's words.
+
+import { el, fill, ourLink, copyText } from "./dom.js";
+
+const $ = (id) => document.getElementById(id);
+const BOT_WORDS = { random: "random (plays any legal move)", mc: "mc (Monte Carlo)", ismcts: "ismcts (strongest)" };
+
+const lobby = { games: [], seats: [] };     // seats: what each seat's controls hold, kept across redraws
+
+async function start() {
+  let answer;
+  try {
+    const response = await fetch("/api/games", { headers: { Accept: "application/json" } });
+    answer = await response.json();
+    if (!response.ok) throw new Error(answer.error || `the server answered ${response.status}`);
+  } catch (e) {
+    $("games-loading").hidden = true;
+    problem($("problem"), `The games could not be loaded: ${e.message}. Reload the page to try again.`);
+    return;
+  }
+  lobby.games = Array.isArray(answer.games) ? answer.games : [];
+  $("games-loading").hidden = true;
+  drawGames();
+  if (!lobby.games.length) {
+    problem($("problem"), "This server offers no games.");
+    return;
+  }
+  fill($("game"), lobby.games.map((g) => el("option", { value: g.id }, g.title || g.id)));
+  $("game").addEventListener("change", drawForm);
+  $("players").addEventListener("change", drawSeats);
+  $("table-form").addEventListener("submit", makeTable);
+  $("table-form").hidden = false;
+  drawForm();
+}
+
+function playersWords(players) {
+  if (!players) return "";
+  return players.min === players.max ? `${players.min} players` : `${players.min}–${players.max} players`;
+}
+
+function drawGames() {
+  fill($("games"), lobby.games.map((game) => el("li", { class: "game" },
+    el("h3", {}, game.title || game.id),
+    el("p", { class: "players" }, playersWords(game.players)),
+    el("p", { class: "description" }, game.description || ""),
+    el("button", { type: "button", class: "choose", "aria-label": `Choose ${game.title || game.id}`,
+      onclick: () => choose(game.id) }, "Choose"))));
+}
+
+function choose(id) {
+  $("game").value = id;
+  drawForm();
+  $("game").focus();
+}
+
+function chosen() {
+  return lobby.games.find((g) => g.id === $("game").value) || lobby.games[0];
+}
+
+function drawForm() {
+  const game = chosen();
+  fill($("game-description"), game.description || "");
+  const players = game.players || { min: 2, max: 2, default: 2 };
+  const counts = [];
+  for (let n = players.min; n <= players.max; n++) counts.push(n);
+  fill($("players"), counts.map((n) => el("option", { value: n, selected: n === players.default }, String(n))));
+  const languages = game.languages && game.languages.length ? game.languages : ["en"];
+  const wanted = { nb: "no", nn: "no" }[(navigator.language || "en").slice(0, 2)] || (navigator.language || "en").slice(0, 2);
+  fill($("lang"), languages.map((code) => el("option", { value: code, selected: code === wanted }, languageName(code))));
+  drawOptions(game.options || []);
+  drawSeats();
+}
+
+function languageName(code) {
+  try {
+    const name = new Intl.DisplayNames([code], { type: "language" }).of(code);
+    return name && name !== code ? `${name} (${code})` : code;
+  } catch (e) {
+    return code;
+  }
+}
+
+function drawOptions(options) {
+  $("options-box").hidden = !options.length;
+  fill($("options"), options.map((option, i) => {
+    const id = `option-${i}`;
+    const explain = option.explain ? el("p", { class: "explain", id: `${id}-explain` }, option.explain) : null;
+    const said = Array.isArray(option.explain_choices) ? option.explain_choices : [];   // a choice's own words, where the server gives them
+    const choices = (option.choices || []).map((c, k) => el("option", { value: c, selected: c === option.default },
+      typeof said[k] === "string" && said[k] ? `${c} — ${said[k]}` : String(c)));
+    return el("div", { class: "field option" },
+      el("label", { for: id }, option.name),
+      el("select", { id, "data-option": option.name, "aria-describedby": explain ? `${id}-explain` : null }, choices),
+      explain);
+  }));
+}
+
+function drawSeats() {
+  const game = chosen();
+  const count = Number($("players").value);
+  const bots = game.bots && game.bots.length ? game.bots : ["random"];
+  const items = [];
+  for (let i = 0; i < count; i++) {
+    const kept = lobby.seats[i] || { kind: i === 0 ? "person" : "bot", name: "", bot: bots[0] };
+    if (!bots.includes(kept.bot)) kept.bot = bots[0];
+    lobby.seats[i] = kept;
+    items.push(seatChoice(i, kept, bots));
+  }
+  fill($("seats"), items);
+}
+
+function seatChoice(i, kept, bots) {
+  const kind = el("select", { id: `seat-${i}-kind`, "aria-label": `Seat ${i + 1}: who plays` },
+    el("option", { value: "person", selected: kept.kind === "person" }, "a person"),
+    el("option", { value: "bot", selected: kept.kind === "bot" }, "a bot"));
+  const name = el("input", { id: `seat-${i}-name`, type: "text", maxlength: 40, value: kept.name,
+    placeholder: `Player ${i + 1}`, autocomplete: "off", "aria-label": `Seat ${i + 1}: name` });
+  const bot = el("select", { id: `seat-${i}-bot`, "aria-label": `Seat ${i + 1}: which bot` },
+    bots.map((b) => el("option", { value: b, selected: b === kept.bot }, BOT_WORDS[b] || b)));
+  const show = () => { name.hidden = kind.value !== "person"; bot.hidden = kind.value !== "bot"; };
+  kind.addEventListener("change", () => { kept.kind = kind.value; show(); });
+  name.addEventListener("input", () => { kept.name = name.value; });
+  bot.addEventListener("change", () => { kept.bot = bot.value; });
+  show();
+  return el("li", { class: "seat-choice" }, el("span", { class: "seat-number" }, `Seat ${i + 1}`), kind, name, bot);
+}
+
+/** What the form asks for, as POST /api/tables takes it. */
+function request() {
+  const options = {};
+  for (const select of $("options").querySelectorAll("select[data-option]")) options[select.dataset.option] = select.value;
+  const count = Number($("players").value);
+  const seats = lobby.seats.slice(0, count).map((s, i) => s.kind === "person"
+    ? { kind: "person", name: s.name.trim() || `Player ${i + 1}` }
+    : { kind: "bot", bot: s.bot });
+  return { game: chosen().id, players: count, options, lang: $("lang").value, seats };
+}
+
+async function makeTable(event) {
+  event.preventDefault();
+  const button = $("make");
+  problem($("form-error"), null);
+  button.disabled = true;
+  try {
+    const response = await fetch("/api/tables", {
+      method: "POST", headers: { "Content-Type": "application/json", Accept: "application/json" },
+      body: JSON.stringify(request()),
+    });
+    let answer = {};
+    try { answer = await response.json(); } catch (e) { /* said below */ }
+    if (response.status !== 201) {
+      problem($("form-error"), typeof answer.error === "string" && answer.error
+        ? `The table was not made: ${answer.error}` : `The table was not made (the server answered ${response.status}).`);
+      return;
+    }
+    drawLinks(answer);
+  } catch (e) {
+    problem($("form-error"), "The server could not be reached. Check that it is still running, then try again.");
+  } finally {
+    button.disabled = false;
+  }
+}
+
+function drawLinks(answer) {
+  const items = (answer.seats || []).map((seat) => {
+    const who = `Seat ${seat.seat + 1}: ${seat.name}`;
+    if (seat.kind !== "person") return el("li", { class: "link bot" }, el("strong", {}, who), " (a bot: no link)");
+    return linkItem(who, seat.link, `seat-link-${seat.seat}`);
+  });
+  if (answer.spectator) items.push(linkItem("Watchers (sees only what is public)", answer.spectator, "spectator-link"));
+  fill($("links"), items);
+  $("made").hidden = false;
+  $("made").focus();
+}
+
+function linkItem(who, path, id) {
+  const link = ourLink(path);
+  if (!link) return el("li", { class: "link" }, el("span", { class: "who" }, who), " — the server gave no link");
+  const field = el("input", { id, type: "text", readonly: true, value: link, class: "link-field", "aria-label": `${who}: link` });
+  const said = el("span", { class: "copied", role: "status" });
+  const copy = el("button", { type: "button", class: "copy", "aria-label": `Copy the link for ${who}`,
+    onclick: async () => fill(said, (await copyText(link, field)) ? "Copied" : "Select the link and copy it") }, "Copy");
+  const open = el("a", { href: link, target: "_blank", rel: "noopener", class: "button-link" }, "Open");
+  return el("li", { class: "link" }, el("label", { for: id, class: "who" }, who),
+    el("div", { class: "link-row" }, field, copy, open, said));
+}
+
+function problem(line, text) {
+  line.hidden = !text;
+  fill(line, text || "");
+}
+
+start();
