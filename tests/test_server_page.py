@@ -368,6 +368,15 @@ def test_table_draws_the_hand_the_other_seats_the_shared_zones_and_the_account(o
     assert page.locator("#account").get_attribute("aria-live") == "polite"     # from now on; the history was not read out
 
 
+def test_your_own_hand_in_your_row_is_counted_not_drawn_face_down(open_page, fake):
+    """The layout counts the seat's own hand in its row (it is drawn whole below): the page
+    says how many cards, not card backs, which would read as cards you cannot see."""
+    page = table_page(open_page, fake)
+    ann = page.locator("#seats li").nth(0)
+    assert ann.locator(".card.back").count() == 0
+    assert "3 cards, shown below" in ann.inner_text()
+
+
 def test_table_offers_the_moves_with_the_prompt_and_tells_a_screen_reader_it_is_your_turn(open_page, fake):
     page = table_page(open_page, fake)
     assert page.locator("#turn").inner_text() == "Your turn: Play a card"

@@ -146,10 +146,18 @@ function pileContent(pile) {
 function drawSeats(frame, view) {
   const seats = new Map((frame.seats || []).map((s) => [s.seat, s]));
   const rows = view.rows || [];
-  fill($("seats"), rows.map((row) => seatItem({ ...row, to_play: row.to_play && !frame.over }, seats.get(row.seat) || {})));
+  const inHand = new Set((view.hand || []).map((pile) => pile.label));    // your own hand: drawn whole below
+  fill($("seats"), rows.map((row) =>
+    seatItem({ ...row, to_play: row.to_play && !frame.over }, seats.get(row.seat) || {}, inHand)));
 }
 
-function seatItem(row, seat) {
+/** Your own hand's pile in your row: how many cards, which "Your hand" shows face up below
+ *  (the layout counts it there, as the terminal does), not card backs. */
+function ownPile(pile) {
+  return el("span", { class: "in-hand" }, `${cardsWord(pile.hidden || 0)}, shown below`);
+}
+
+function seatItem(row, seat, inHand = new Set()) {
   const classes = ["seat", row.to_play ? "to-play" : "", row.you ? "you" : "", row.out ? "out" : ""];
   const presence = seat.kind === "bot"
     ? el("span", { class: "kind" }, "bot")
@@ -164,8 +172,10 @@ function seatItem(row, seat) {
     presence);
   const values = el("dl", { class: "values small" }, (row.values || []).map(([label, text]) =>
     el("div", { class: "value" }, el("dt", {}, label), el("dd", {}, text))));
+  const own = (pile) => row.you && inHand.has(pile.label) && !(pile.groups || []).length;
   const piles = el("div", { class: "seat-piles" }, (row.piles || []).map((pile) =>
-    el("div", { class: "pile" }, el("span", { class: "pile-label" }, pile.label), pileContent(pile))));
+    el("div", { class: "pile" }, el("span", { class: "pile-label" }, pile.label),
+      own(pile) ? ownPile(pile) : pileContent(pile))));
   return el("li", { class: classes.filter(Boolean).join(" ") }, head, values, piles);
 }
 
