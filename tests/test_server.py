@@ -609,3 +609,13 @@ def test_the_servers_limits_are_the_documented_ones():
         for name, text in docs.items():
             assert f"{value:,}" in text, (name, value)
     assert f"{limits.MAX_REQUEST_BYTES:,} bytes" in docs["limits.md"] and "16 KiB" in docs["server.md"]
+
+
+def test_the_lobbys_list_is_begun_as_the_server_starts_not_at_the_first_visit(server):
+    """Building every game's program takes seconds: the first visitor of the lobby should not
+    wait for it, so the list is begun as the server starts."""
+    from interpreter.server.app import LISTED
+    listed = server.runner.app[LISTED]
+    server.run(asyncio.sleep(0))
+    assert listed is server.runner.app[LISTED]      # one list, made once
+    assert isinstance(listed, asyncio.Future)

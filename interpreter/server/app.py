@@ -28,6 +28,7 @@ HEADERS = {"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer"
                                       "style-src 'self'; script-src 'self'; frame-ancestors 'none'"}
 HALL = web.AppKey("hall", Hall)
 RATE = web.AppKey("rate", tuple)
+LISTED = web.AppKey("listed", asyncio.Future)
 
 
 def make_app(hall: Hall, rate: tuple = (MAX_MESSAGES_PER_SECOND, MAX_MESSAGE_BURST)) -> web.Application:
@@ -40,6 +41,7 @@ def make_app(hall: Hall, rate: tuple = (MAX_MESSAGES_PER_SECOND, MAX_MESSAGE_BUR
                     web.get("/static/{name}", static_file), web.get("/api/games", games),
                     web.post("/api/tables", new_table), web.get("/api/tables/{id}/record", record),
                     web.get("/ws", websocket)])
+    app.on_startup.append(_list_games)
     app.on_shutdown.append(_close_sockets)
     return app
 
@@ -71,12 +73,15 @@ def _json(data, status: int = 200) -> web.Response:
     return web.json_response(data, status=status, headers=HEADERS, dumps=lambda d: json.dumps(d, ensure_ascii=False))
 
 
+async def _list_games(app) -> None:
+    """The lobby's list, begun as the server starts: each game's program is built once (a fifth
+    of a second each), in a thread, so that neither the first visitor nor the tables being
+    played wait for it."""
+    app[LISTED] = asyncio.get_running_loop().run_in_executor(None, _described, app[HALL])
+
+
 async def games(request):
-    """The lobby's list: each game's program is built once (a fifth of a second each), in a
-    thread, so that the tables being played do not wait for it."""
-    hall = request.app[HALL]
-    listed = await asyncio.get_running_loop().run_in_executor(None, _described, hall)
-    return _json({"games": listed})
+    return _json({"games": await asyncio.shield(request.app[LISTED])})
 
 
 def _described(hall) -> list:
