@@ -48,6 +48,7 @@ PEOPLE = [{"kind": "person", "name": "Ann"}, {"kind": "person", "name": "Bo"}]
 SERVE = "import sys; sys.argv[0] = 'interpret'; from interpreter.cli import main; main()"
 PROFILED = ("import cProfile, sys; sys.argv[0] = 'interpret'; from interpreter.cli import main; "
             "cProfile.run('main()', sys.argv.pop(1))")
+STUCK_SECONDS = 15                      # no state this long after a move: the table is stuck (said in the report)
 TICKS = os.sysconf("SC_CLK_TCK")
 
 
@@ -100,6 +101,7 @@ class Run:
         self.paced = 0                  # moves held back by the protocol's rate limit
         self.finished = 0               # tables whose game ended
         self.stuck = 0                  # tables that got no state in time (an error frame, a closed socket)
+        self.errors = {}                # code -> error frames the server answered a move with
         self.start = None
 
     def going(self) -> bool:
@@ -116,9 +118,17 @@ async def seated(session, url: str, game: str) -> list:
     return [await Seat.open(session, url, s["link"]) for s in made["seats"]]
 
 
+def client_limit() -> RateLimit:
+    """A seat's own pacing, a little inside the server's limit (the hello spent one message; the
+    server counts a message when it arrives, which may bunch them)."""
+    limit = RateLimit(0.9 * MAX_MESSAGES_PER_SECOND, MAX_MESSAGE_BURST - 4)
+    limit.allow()                       # the hello
+    return limit
+
+
 async def play(seats: list, run: Run, rng: random.Random) -> None:
     """One table: a random legal move, then wait until every seat has its new state; again."""
-    limits = {id(s): RateLimit(MAX_MESSAGES_PER_SECOND, MAX_MESSAGE_BURST) for s in seats}
+    limits = {id(s): client_limit() for s in seats}
     while run.going():
         mover = next((s for s in seats if s.state["moves"] and not s.state["over"]), None)
         if mover is None:
@@ -131,9 +141,12 @@ async def play(seats: list, run: Run, rng: random.Random) -> None:
         sent = time.perf_counter()
         await mover.send({"type": "move", "decision": n, "option": rng.randrange(len(mover.state["moves"]))})
         try:
-            await asyncio.gather(*(s.next_state(n, timeout=60) for s in seats))
+            await asyncio.gather(*(s.next_state(n, timeout=STUCK_SECONDS) for s in seats))
         except (asyncio.TimeoutError, ConnectionError):
             run.stuck += 1
+            for f in mover.frames:
+                if f["type"] == "error":
+                    run.errors[f["code"]] = run.errors.get(f["code"], 0) + 1
             return
         run.latencies.append(max(s.state_at for s in seats) - sent)
         for s in seats:
@@ -187,7 +200,8 @@ def report(args, run: Run, wall: float, made_in: float, rss: tuple, cpu: float, 
                               "played": round((played - before) / args.tables, 1)},
             "cpu_share": {"server": round(cpu / wall, 2) if wall else 0.0,
                           "clients": round(mine / wall, 2) if wall else 0.0},
-            "paced_by_rate_limit": run.paced, "games_finished": run.finished, "tables_stuck": run.stuck}
+            "paced_by_rate_limit": run.paced, "games_finished": run.finished, "tables_stuck": run.stuck,
+            "errors": run.errors}
 
 
 def shown(r: dict) -> str:
@@ -200,7 +214,8 @@ def shown(r: dict) -> str:
         f"(server RSS {r['server_rss_kib']['before']} -> {r['server_rss_kib']['played']} KiB)",
         f"CPU:      server {cpu['server']:.0%} of a core, clients {cpu['clients']:.0%}",
         f"tables:   {r['tables_made_per_s']} made/s; {r['games_finished']} games finished, {r['tables_stuck']} stuck; "
-        f"{r['paced_by_rate_limit']} moves held back by the rate limit"])
+        f"{r['paced_by_rate_limit']} moves held back by the rate limit"
+        + (f"; errors: {r['errors']}" if r["errors"] else "")])
 
 
 def main(argv=None) -> int:
