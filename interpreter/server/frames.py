@@ -61,10 +61,23 @@ def state_frame(table, seat: int | None, account: Account, since: int) -> dict:
     mine = deciding is not None and deciding == seat
     return {"type": "state", "table": table.id, "seat": seat, "decisions": s.decisions, "lang": program.lang,
             "title": program.title, "seats": table.seat_list(),
-            "view": dataclasses.asdict(lay), "to_play": deciding,
+            "view": plain(lay), "to_play": deciding,
             "prompt": prompt(program, s) if mine else None,
             "moves": moves(program, s, seat) if mine else [],
             "account": account.since(since), "over": table.over, "result": result(program, s)}
+
+
+def plain(value):
+    """A layout as plain data, as dataclasses.asdict gives it but without its deep copy of every
+    text and number (a layout's leaves are never changed): asdict was a third of the server's
+    time under load (docs/server.md, "Load")."""
+    if isinstance(value, (str, int, float)) or value is None:
+        return value
+    if isinstance(value, (list, tuple)):
+        return type(value)(plain(v) for v in value)
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    return {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
 
 
 def moves(program, s, seat: int) -> list:
