@@ -16,7 +16,8 @@ It reports moves/s, the latency of a move (from the move sent to the moment ever
 its table has the frame with the new decision count: p50, p99, max), the server's memory per
 table (its RSS from /proc: after the tables are made, and after they are played, less the
 RSS before, divided by N) and the CPU both processes used, so that a client process that is
-the bottleneck shows (its CPU near one core's).  `--profile FILE` runs the server under
+the bottleneck shows (its CPU near one core's), and how long the server was ready to run but
+waited for a CPU (other work on the machine).  `--profile FILE` runs the server under
 cProfile and writes its statistics to FILE when it stops (read them with `python -m pstats`).
 """
 from __future__ import annotations
@@ -89,6 +90,16 @@ def cpu_seconds(pid: int) -> float:
     with open(f"/proc/{pid}/stat") as f:
         fields = f.read().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / TICKS
+
+
+def cpu_wait_seconds(pid: int) -> float:
+    """Time a process was ready to run but waited for a CPU (/proc/PID/schedstat; 0 without it):
+    on a machine shared with other work, what the server's figures lost to it."""
+    try:
+        with open(f"/proc/{pid}/schedstat") as f:
+            return int(f.read().split()[1]) / 1e9
+    except (OSError, IndexError, ValueError):
+        return 0.0
 
 
 # -- the clients ---------------------------------------------------------------------------------
@@ -170,23 +181,24 @@ async def load(url: str, pid: int, args) -> dict:
         made_in = time.perf_counter() - t0
         made = rss_kib(pid)
         run = Run(args.seconds, args.moves)
-        cpu0, mine0 = cpu_seconds(pid), time.process_time()
+        cpu0, mine0, wait0 = cpu_seconds(pid), time.process_time(), cpu_wait_seconds(pid)
         run.start = time.perf_counter()
         await asyncio.gather(*(play(seats, run, random.Random(i)) for i, seats in enumerate(tables)))
         wall = time.perf_counter() - run.start
         cpu, mine = cpu_seconds(pid) - cpu0, time.process_time() - mine0
+        waited = cpu_wait_seconds(pid) - wait0
         played = rss_kib(pid)
         for seats in [warm, *tables]:
             for s in seats:
                 await s.close()
-    return report(args, run, wall, made_in, (before, made, played), cpu, mine)
+    return report(args, run, wall, made_in, (before, made, played), cpu, mine, waited)
 
 
 def percentile(sorted_values: list, q: float) -> float:
     return sorted_values[min(len(sorted_values) - 1, int(q * len(sorted_values)))] if sorted_values else 0.0
 
 
-def report(args, run: Run, wall: float, made_in: float, rss: tuple, cpu: float, mine: float) -> dict:
+def report(args, run: Run, wall: float, made_in: float, rss: tuple, cpu: float, mine: float, waited: float) -> dict:
     lat = sorted(run.latencies)
     before, made, played = rss
     ms = lambda x: round(x * 1000, 2)      # noqa: E731
@@ -199,7 +211,8 @@ def report(args, run: Run, wall: float, made_in: float, rss: tuple, cpu: float, 
             "kib_per_table": {"made": round((made - before) / args.tables, 1),
                               "played": round((played - before) / args.tables, 1)},
             "cpu_share": {"server": round(cpu / wall, 2) if wall else 0.0,
-                          "clients": round(mine / wall, 2) if wall else 0.0},
+                          "clients": round(mine / wall, 2) if wall else 0.0,
+                          "server_waiting_for_a_cpu": round(waited / wall, 2) if wall else 0.0},
             "paced_by_rate_limit": run.paced, "games_finished": run.finished, "tables_stuck": run.stuck,
             "errors": run.errors}
 
@@ -212,7 +225,8 @@ def shown(r: dict) -> str:
         f"latency:  p50 {lat['p50']} ms, p99 {lat['p99']} ms, max {lat['max']} ms (a move sent -> every seat has it)",
         f"memory:   {kib['made']} KiB per table made, {kib['played']} KiB per table played "
         f"(server RSS {r['server_rss_kib']['before']} -> {r['server_rss_kib']['played']} KiB)",
-        f"CPU:      server {cpu['server']:.0%} of a core, clients {cpu['clients']:.0%}",
+        f"CPU:      server {cpu['server']:.0%} of a core, clients {cpu['clients']:.0%}; "
+        f"the server waited for a CPU {cpu['server_waiting_for_a_cpu']:.0%} of the time",
         f"tables:   {r['tables_made_per_s']} made/s; {r['games_finished']} games finished, {r['tables_stuck']} stuck; "
         f"{r['paced_by_rate_limit']} moves held back by the rate limit"
         + (f"; errors: {r['errors']}" if r["errors"] else "")])
