@@ -7,6 +7,7 @@ import asyncio
 import json
 import random
 import threading
+import time
 
 import aiohttp
 from aiohttp import web
@@ -77,6 +78,7 @@ class Seat:
         self.ws, self.link = ws, link
         self.frames = []
         self.state = None
+        self.state_at = None            # time.perf_counter() when the last state arrived (bench/server_load.py)
         self.changed = asyncio.Event()
         self.reader = asyncio.get_running_loop().create_task(self._read())
 
@@ -98,7 +100,7 @@ class Seat:
             frame = json.loads(message.data)
             self.frames.append(frame)
             if frame["type"] == "state":
-                self.state = frame
+                self.state, self.state_at = frame, time.perf_counter()
             self.changed.set()
 
     async def send(self, message):

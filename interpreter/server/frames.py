@@ -7,12 +7,11 @@ read (`engine.entry_for`), numbered for that seat only, so that their numbers do
 entries hidden from it."""
 from __future__ import annotations
 
-import dataclasses
-
 from ..messages import msg
 from ..playing.table_view import Groups, layout
 from ..runtime.engine import entry_for, known_cards, labels, prompt, view
 
+LEAVES = (str, int, float, type(None))     # what plain() keeps as it is
 PUBLIC = -1         # the spectator's seat in the engine's views: no one's, so only what all may see
 
 
@@ -61,10 +60,24 @@ def state_frame(table, seat: int | None, account: Account, since: int) -> dict:
     mine = deciding is not None and deciding == seat
     return {"type": "state", "table": table.id, "seat": seat, "decisions": s.decisions, "lang": program.lang,
             "title": program.title, "seats": table.seat_list(),
-            "view": dataclasses.asdict(lay), "to_play": deciding,
+            "view": plain(lay), "to_play": deciding,
             "prompt": prompt(program, s) if mine else None,
             "moves": moves(program, s, seat) if mine else [],
             "account": account.since(since), "over": table.over, "result": result(program, s)}
+
+
+def plain(value):
+    """A layout as plain data, as dataclasses.asdict gives it but without its deep copy of every
+    text and number (a layout's leaves are never changed): asdict was a third of the server's
+    time under load (docs/server.md, "Load").  A dataclass's fields are its __dict__ (the
+    layout's classes keep nothing else there: tests/test_server_frames.py compares with asdict)."""
+    if isinstance(value, list):
+        return [v if isinstance(v, LEAVES) else plain(v) for v in value]
+    if isinstance(value, tuple):
+        return tuple(v if isinstance(v, LEAVES) else plain(v) for v in value)
+    if isinstance(value, dict):
+        return {k: v if isinstance(v, LEAVES) else plain(v) for k, v in value.items()}
+    return {k: v if isinstance(v, LEAVES) else plain(v) for k, v in vars(value).items()}
 
 
 def moves(program, s, seat: int) -> list:

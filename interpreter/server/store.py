@@ -5,9 +5,16 @@ A table is kept as what rebuilds it (the game: a shipped name or a file's text a
 options, players, language and seed), its seats (a token's sha256, never the token) and its
 decisions in order: the state is the seed and the decisions (design rule 3), so a table is
 rebuilt by replaying them.  Every write is committed before it returns: a decision is on disk
-before any seat is told of it."""
+before any seat is told of it.
+
+A commit with synchronous=FULL waits for the disk (an fsync, some milliseconds), so the
+decisions are committed in groups: those of every table that arrive within one turn of the
+server's loop are written in one transaction, one fsync for all, and each move waits for its
+group (`await add_decision`).  Under load a group holds the moves that came while the last one
+was being written."""
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import os
@@ -28,6 +35,7 @@ CREATE TABLE IF NOT EXISTS decisions (
 CREATE INDEX IF NOT EXISTS seat_tokens ON seats (token);
 CREATE INDEX IF NOT EXISTS spectator_tokens ON tables (spectator);
 """
+ADD_DECISION = "INSERT INTO decisions VALUES (?,?,?,?,?,?)"
 
 
 def token_hash(token: str) -> str:
@@ -51,6 +59,8 @@ class Store:
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=FULL")
         self.db.executescript(SCHEMA)
+        self.waiting = []               # (row, future) of the decisions of the next group commit
+        self.groups = 0                 # group commits made (a test's measure of the grouping)
         try:
             os.chmod(path, 0o600)       # it holds seeds: every deal of every game
         except OSError:
@@ -72,10 +82,35 @@ class Store:
                                   json.dumps(s["bot"]) if s.get("bot") else None, s.get("token"))
                                  for s in seats])
 
-    def add_decision(self, table_id: str, n: int, seat: int, option: int, label: str) -> None:
-        """Decision `n` (1, 2, ...) of a table, committed (fsynced) before this returns."""
-        self.db.execute("INSERT INTO decisions VALUES (?,?,?,?,?,?)",
-                        (table_id, n, seat, option, label, time.time()))
+    async def add_decision(self, table_id: str, n: int, seat: int, option: int, label: str) -> None:
+        """Decision `n` (1, 2, ...) of a table, committed (fsynced) before this returns, together
+        with the decisions of the other tables that came in the same turn of the loop."""
+        loop = asyncio.get_running_loop()
+        if not self.waiting:
+            loop.call_soon(self._commit_group)     # after every move already at hand has joined
+        done = loop.create_future()
+        self.waiting.append(((table_id, n, seat, option, label, time.time()), done))
+        await done
+
+    def _commit_group(self) -> None:
+        """The waiting decisions in one transaction; if it fails, each in its own, so that one
+        table's failed write (a full disk aside) is no other table's."""
+        group, self.waiting = self.waiting, []
+        self.groups += 1
+        try:
+            with self._transaction():
+                self.db.executemany(ADD_DECISION, [row for row, _ in group])
+        except sqlite3.Error:
+            for row, done in group:
+                try:
+                    self.db.execute(ADD_DECISION, row)
+                except sqlite3.Error as e:
+                    _settle(done, e)
+                else:
+                    _settle(done)
+            return
+        for _, done in group:
+            _settle(done)
 
     def set_status(self, table_id: str, status: str) -> None:
         self.db.execute("UPDATE tables SET status=? WHERE id=?", (status, table_id))
@@ -112,6 +147,15 @@ class Store:
 
     def _transaction(self):
         return _Transaction(self.db)
+
+
+def _settle(done, error: Exception | None = None) -> None:
+    """Wake a move waiting for its commit (unless it was cancelled meanwhile: a server stopping)."""
+    if not done.done():
+        if error is None:
+            done.set_result(None)
+        else:
+            done.set_exception(error)
 
 
 class _Transaction:

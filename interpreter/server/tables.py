@@ -90,15 +90,16 @@ class Table:
         """A person's move: checked, stored, applied, told to every seat; then the bots play."""
         async with self.lock:
             self.check_move(seat, decision, option)
-            self.commit(option)
+            await self.commit(option)
         await self.tell_all()
         self.start_bots()
 
-    def commit(self, index: int) -> None:
-        """Store decision n, then apply it: it is on disk before anyone hears of it."""
+    async def commit(self, index: int) -> None:
+        """Store decision n, then apply it: it is on disk before anyone hears of it (the table's
+        lock is held meanwhile; the other tables go on, their decisions joining the same commit)."""
         s = self.state
         seat, label = s.pending[0], labels(self.program, s)[index]
-        self.hall.store.add_decision(self.id, s.decisions + 1, seat, index, label)
+        await self.hall.store.add_decision(self.id, s.decisions + 1, seat, index, label)
         self.indexes.append(index)
         try:
             apply(self.program, s, index)
@@ -139,7 +140,7 @@ class Table:
             async with self.lock:
                 if self.state.decisions != n or self.over:
                     continue
-                self.commit(index)
+                await self.commit(index)
             await self.tell_all()
 
     # -- what a person may ask -----------------------------------------------------------------
