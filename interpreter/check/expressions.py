@@ -27,7 +27,7 @@ from ..errors import RulesFault, did_you_mean
 from ..lang import expr_ir
 from ..lang.symbols import FunctionDef, Symbols
 from ..lang.syntax import ExprError, end_of, free_names, offset_of, parse
-from ..lang.types import (ANY, BOOL, CARD, NULL, NUM, PLAYER, STR, ZONE, Nullable, a_ as _a, compatible,
+from ..lang.types import (ANY, BOOL, CARD, NULL, NUM, PLAYER, STR, ZONE, Nullable, Unsettled, a_ as _a, compatible,
                           elem_of, list_of, type_of_value)
 from . import nulls
 from .builtins import BUILTINS, RANDOM_IN_TEXT
@@ -251,6 +251,8 @@ class ExprChecker:
         name = t.children[0].value
         off = offset_of(t)
         if name in scope:
+            if isinstance(scope[name], Unsettled):
+                raise ExprError(scope[name].message, off)
             if name in self._consts:
                 v = self._consts[name]
                 return expr_ir.Const(type=scope[name], tree=t, const=v, maybe_null=v is None)

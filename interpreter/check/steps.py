@@ -15,7 +15,7 @@ from lark import Tree
 from ..errors import did_you_mean
 from ..lang import ir
 from ..lang.syntax import ExprError, parse
-from ..lang.types import ANY, BOOL, CARD, NUM, PLAYER, STR, ZONE, a_ as _a, elem_of, holds_cards, list_of
+from ..lang.types import ANY, BOOL, CARD, NUM, PLAYER, STR, ZONE, Unsettled, a_ as _a, elem_of, holds_cards, list_of
 from .nulls import element_type
 from .phases import PHASE_VARIABLES
 from ..messages import msg
@@ -51,6 +51,7 @@ class StepChecker:
     def __init__(self, ck):
         self.ck = ck
         self._again = False             # checking a loop's steps once more (see _same_next_time)
+        self._rebinding = []            # per control step being checked: name -> the types its blocks bind it to
         self.report = ck.report
         self.expr = ck.expr
         self.sym = ck.sym
@@ -310,7 +311,7 @@ class StepChecker:
                 if missing:
                     self.report(path, f"a '{kind}' step needs '{missing[0]}'", key=True)
                     return None
-                return getattr(self, "_check_control_" + kind)(step, path, scope)
+                return self._settled(kind, step, path, scope)
         effects_here = [k for k in step if k in EFFECTS]
         if len(effects_here) > 1:
             self.report(path, f"one step per list item: this item has {', '.join(effects_here)}")
@@ -354,6 +355,34 @@ class StepChecker:
         self._same_next_time(scope, inner, step["do"], path + ("do",))
         return ir.While(path, cond, body)
 
+    def _bound(self, name, typ) -> None:
+        """Note that a step binds local `name` to `typ` (locals outlive the block they are bound in)."""
+        if self._rebinding:
+            self._rebinding[-1].setdefault(name, set()).add(typ)
+
+    def _settled(self, kind, step, path, scope):
+        """A control step's node; a name its blocks bind again with another type than it has here
+        may hold either after the step (the block's binding outlives it): reading it is then a
+        problem that says so (types.Unsettled)."""
+        before = dict(scope)
+        self._rebinding.append({})
+        try:
+            node = getattr(self, "_check_control_" + kind)(step, path, scope)
+        finally:
+            inside = self._rebinding.pop()
+        for name, types in inside.items():
+            if self._rebinding:
+                self._rebinding[-1].setdefault(name, set()).update(types)
+            was = before.get(name)
+            if was is None or isinstance(scope.get(name), Unsettled) or scope.get(name) != was:
+                continue
+            other = sorted(t for t in types if t != was and ANY not in (t, was))
+            if other:
+                scope[name] = Unsettled(was, f"'{name}' may be {_a(was)} or {_a(other[0])} here: the "
+                                             f"{kind} step before it makes it {_a(other[0])} on some paths; "
+                                             f"give one of them another name")
+        return node
+
     def _same_next_time(self, before, after, raw, path, fresh=()):
         """A name that a loop's steps bind again with another type than it had where the loop
         began is read the next time round as what it is now: the steps (`raw` at `path`) are
@@ -390,6 +419,7 @@ class StepChecker:
         et = element_type(et, items)
         inner = dict(scope)
         inner[var] = et
+        self._bound(var, et)
         body = self.steps(step["do"], path + ("do",), inner)
         self._same_next_time(dict(scope, **{var: et}), inner, step["do"], path + ("do",), fresh=(var,))
         return ir.ForEach(path, var, items, et, body)
@@ -440,6 +470,7 @@ class StepChecker:
         waiting = holding(inner)
         otherwise = self.steps(step["otherwise"], path + ("otherwise",), dict(scope)) if "otherwise" in step else None
         scope[var] = et
+        self._bound(var, et)
         return ir.Choose(path, var, options, et, where, by, label, prompt, otherwise, waiting, refusal)
 
     def _choose_among(self, step, path, scope):
@@ -521,6 +552,7 @@ class StepChecker:
                 et = element_type(et, options)
                 names.append((name, options, et))
                 inner[name] = et
+                self._bound(name, et)
         with self.ck.seam.facts(when, True) if when is not None else _nothing():
             where = self.ck.seam.where(alt["where"], path + ("where",), inner, None) \
                 if "where" in alt and not self.ck.skipped(path + ("where",)) else None
@@ -606,10 +638,12 @@ class StepChecker:
             piece = self.expr(step["piece"], path + ("piece",), {"from": PLAYER, "to": PLAYER},
                               declared.get("piece"))
             inner["piece"] = declared.get("piece", ANY)
+            self._bound("piece", inner["piece"])
         var = step.get("as", "outcome")
         waiting = holding(inner)
         answer = self.steps(step.get("answer") or [], path + ("answer",), inner)
         scope[var] = STR
+        self._bound(var, STR)
         return ir.Request(path, name, src, dst, piece, declared.get("piece", ANY), var, answer, waiting)
 
     def _check_control_call(self, step, path, scope):

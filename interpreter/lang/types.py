@@ -9,6 +9,17 @@ NUM, BOOL, STR, CARD, PLAYER, ZONE, NULL, ANY = (
     "number", "bool", "string", "card", "player", "zone", "null", "any")
 
 
+class Unsettled(str):
+    """The type of a local name that a block before it bound again with another type on some
+    paths (locals outlive their block): equal to the type it had, and reading it is a problem
+    that `message` says (check/expressions.py)."""
+
+    def __new__(cls, typ: str, message: str):
+        t = super().__new__(cls, typ)
+        t.message = message
+        return t
+
+
 class Nullable(str):
     """The type of a local name that may hold null (an element of a list with null in it, a
     parameter a call gave a value that may be null): equal to the type itself, so every test
