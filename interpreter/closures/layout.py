@@ -16,7 +16,7 @@ its `lay_` method in closures/steps.py, read by its writer in generated/control.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import Callable, ClassVar, NamedTuple
 
 from ..lang import ir
@@ -251,23 +251,23 @@ class Layout:
         return record
 
     def verify(self, factories: list) -> None:
-        """Every record's pcs hold the instructions it names (the factories of runtime/vm.py)."""
+        """Every record's pcs hold the instructions it names (the factories of runtime/vm.py),
+        every procedure and dispatcher ends in its `ret`, each kind's jump is a jump."""
         records = [*self.steps.values(), *self.triggers.values(), self.flow]
         for body, ret in self.returns.items():
-            made_by = factories[ret].__qualname__.split(".")[0]
-            _require(made_by == "ret", f"the body at {body} returns at {ret}, which holds {made_by}")
-        for record in (r for r in records if isinstance(r, AmongLayout)):
-            for pc in record.jumps:
-                _require(pc is None or factories[pc].__qualname__.split(".")[0] == "jump",
-                         f"AmongLayout.jumps: pc {pc} holds no jump")
+            _holds(factories, ret, ("ret",), f"the body at {body} returns at")
         for record in records:
             for name, kinds in record.PCS.items():
-                pc = getattr(record, name)
-                if pc is not None:
-                    made_by = factories[pc].__qualname__.split(".")[0]
-                    if made_by not in kinds:
-                        raise AssertionError(f"{type(record).__name__}.{name}: pc {pc} holds {made_by}, "
-                                             f"not {' or '.join(kinds)}")
+                _holds(factories, getattr(record, name), kinds, f"{type(record).__name__}.{name}:")
+            for pc in getattr(record, "jumps", ()):
+                _holds(factories, pc, ("jump",), "AmongLayout.jumps:")
+
+
+def _holds(factories: list, pc: int | None, kinds: tuple, what: str) -> None:
+    """`pc` (if any) holds an instruction made by one of `kinds`, else the disagreement said."""
+    if pc is not None:
+        made_by = factories[pc].__qualname__.split(".")[0]
+        _require(made_by in kinds, f"{what} pc {pc} holds {made_by}, not {' or '.join(kinds)}")
 
 
 def _require(holds: bool, message: str) -> None:
@@ -294,7 +294,3 @@ def size_check(typ) -> str | None:
         return "list"
     return None
 
-
-def record_fields(record: StepLayout) -> dict:
-    """A record as a dict of its fields (for messages and tests)."""
-    return {f.name: getattr(record, f.name) for f in fields(record)}

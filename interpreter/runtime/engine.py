@@ -145,15 +145,20 @@ def run_to(program: Program, s: State, points: dict, came: int | None = None) ->
     except Exception as e:
         if not rules_caused(e):
             raise
-        at = getattr(e, "at_pc", None)          # a fault in generated code: where it was
-        if at is not None:
-            pc = at
-            e.effect_index = e.at_effect
-        raise RulesFault(_at(program, pc, e)) from None
+        raise RulesFault(_at(program, _faulted_at(e, pc), e)) from None
     finally:
         s.steps = steps
     _close(program, s)
     return None
+
+
+def _faulted_at(e, pc: int) -> int:
+    """The pc of fault `e`: where generated code noted it was (its effect too), else `pc`."""
+    at = getattr(e, "at_pc", None)
+    if at is None:
+        return pc
+    e.effect_index = e.at_effect
+    return at
 
 
 def _unstopped(program: Program, points: dict) -> dict:
@@ -224,11 +229,7 @@ def _run_counted(program: Program, s: State) -> None:
     except Exception as e:
         if not rules_caused(e):
             raise
-        at = getattr(e, "at_pc", None)
-        if at is not None:
-            pc = at
-            e.effect_index = e.at_effect
-        raise RulesFault(_at(program, pc, e)) from None
+        raise RulesFault(_at(program, _faulted_at(e, pc), e)) from None
     if pc >= 0:
         _run_steps(program, s, program.reference, pc)
         return
