@@ -15,7 +15,7 @@ from aiohttp import web
 from interpreter.server.app import make_app
 from interpreter.server.bots import Workers
 from interpreter.server.games import GameSource
-from interpreter.server.store import Store
+from interpreter.server.store import open_store
 from interpreter.server.tables import Hall
 
 GAMES = ("hearts2", "gnav2", "ninety_nine", "go_fish")
@@ -25,12 +25,14 @@ class LiveServer:
     """The server on a free loopback port, its loop in a thread of its own; `run(coro)` runs a
     coroutine of the test in that loop and returns its result."""
 
-    def __init__(self, db_path, games=GAMES, rate=(10_000, 10_000)):
+    def __init__(self, db, games=GAMES, rate=(10_000, 10_000)):
+        """`db`: a SQLite file's path, or a PostgreSQL database's address."""
         self.rate = rate
-        self.hall = Hall(Store(str(db_path)), {g: GameSource(g, shipped=g) for g in games}, Workers(1))
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
         self.thread.start()
+        store = self.run(open_store(str(db), ""))
+        self.hall = Hall(store, {g: GameSource(g, shipped=g) for g in games}, Workers(1))
         self.runner = None
         self.port = self.run(self._start())
         self.url = f"http://127.0.0.1:{self.port}"
@@ -50,11 +52,11 @@ class LiveServer:
         async def stop():
             await self.session.close()
             await self.runner.cleanup()
+            await self.hall.store.close()
         self.run(stop())
         self.hall.workers.close()
         self.loop.call_soon_threadsafe(self.loop.stop)
         self.thread.join(10)
-        self.hall.store.close()
 
 
 async def new_table(session, url, game, seats, **more):

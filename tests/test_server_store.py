@@ -11,7 +11,7 @@ import pytest
 pytest.importorskip("aiohttp")
 pytestmark = pytest.mark.extras
 
-from interpreter.server.store import Store  # noqa: E402
+from interpreter.server.store import Store, Taken  # noqa: E402
 
 
 def counting_commits(store: Store) -> list:
@@ -45,7 +45,7 @@ def test_the_decisions_of_tables_that_move_together_are_committed_in_one_transac
     asyncio.run(moves_at_once())
     assert len(commits) == 1
     assert [on_disk(store.path, f"table{i}") for i in range(5)] == [[(1, i)] for i in range(5)]
-    store.close()
+    asyncio.run(store.close())
 
 
 def test_a_move_is_told_only_once_its_decision_is_on_disk(tmp_path):
@@ -55,10 +55,10 @@ def test_a_move_is_told_only_once_its_decision_is_on_disk(tmp_path):
         await store.add_decision("t", 1, 0, 3, "lead 2♣")
         return on_disk(store.path, "t")         # what a seat would be told now
     assert asyncio.run(move_then_look()) == [(1, 3)]
-    store.close()
+    asyncio.run(store.close())
 
 
-def test_a_write_that_fails_fails_its_own_move_only(tmp_path):
+def test_a_write_that_fails_fails_its_own_move_only_and_a_decision_is_stored_once(tmp_path):
     store = Store(str(tmp_path / "tables.sqlite3"))
 
     async def a_bad_one_among_good_ones():
@@ -66,7 +66,7 @@ def test_a_write_that_fails_fails_its_own_move_only(tmp_path):
         return await asyncio.gather(store.add_decision("a", 1, 0, 1, "x"), store.add_decision("t", 1, 0, 9, "again"),
                                     store.add_decision("b", 1, 0, 2, "y"), return_exceptions=True)
     a, again, b = asyncio.run(a_bad_one_among_good_ones())
-    assert a is None and b is None and isinstance(again, sqlite3.IntegrityError)
+    assert a is None and b is None and isinstance(again, Taken)
     assert on_disk(store.path, "a") == [(1, 1)] and on_disk(store.path, "b") == [(1, 2)]
     assert on_disk(store.path, "t") == [(1, 0)]
-    store.close()
+    asyncio.run(store.close())

@@ -259,8 +259,10 @@ def _command_parser(command):
         p.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1: this "
                                                           "machine only; 0.0.0.0 to share it on a network)")
         p.add_argument("--port", type=whole_number, default=8000, help="the port (default 8000; 0: any free one)")
-        p.add_argument("--db", metavar="FILE", help="the SQLite file the tables are kept in (default: "
-                                                   "server.sqlite3 in the records folder)")
+        p.add_argument("--db", metavar="FILE_OR_URL", help="the SQLite file the tables are kept in (default: "
+                                                          "server.sqlite3 in the records folder), or a PostgreSQL "
+                                                          "database (postgresql://USER@HOST/DB) that several server "
+                                                          "processes share")
         return p
     if command == "list":
         return argparse.ArgumentParser(prog="interpret list",
@@ -605,11 +607,15 @@ def _serve(args, stdout, stderr) -> int:
         return 1
     import sqlite3
     from ..server.serve import serve
+    from ..server.store import StoreUnavailable
 
     def say(text):
         print(text, file=stdout, flush=True)
     try:
         return serve(files, args.host, args.port, args.db, say)
+    except StoreUnavailable as e:
+        print(f"interpret: error: {e}", file=stderr)
+        return 1
     except sqlite3.Error as e:
         print(f"interpret: error: {args.db or 'the tables database'}: {e}", file=stderr)
         return 1

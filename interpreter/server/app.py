@@ -100,7 +100,7 @@ async def new_table(request):
         return _json({"error": "the request is not JSON"}, 400)
     await asyncio.get_running_loop().run_in_executor(None, hall.prepare, data)   # the program built, in a thread
     try:
-        return _json(hall.new_table(data), 201)
+        return _json(await hall.new_table(data), 201)
     except BadRequest as e:
         return _json({"error": str(e)}, 400)
 
@@ -108,16 +108,16 @@ async def new_table(request):
 async def record(request):
     hall = request.app[HALL]
     token = request.query.get("token", "")
-    table = hall.table(request.match_info["id"]) if len(token) <= 64 else None
     try:
+        table = await hall.table(request.match_info["id"]) if len(token) <= 64 else None
         if table is None:
             raise Refused("bad_token", "")
-        hall.seat_of(table.id, token)
+        await hall.seat_of(table.id, token)
     except Refused:
         return _json({"error": "no such table, or the link is not one of its seats"}, 404)
     if not table.over:
         return _json({"error": "the game is not over: its record holds the seed, which gives every hidden card"}, 409)
-    return web.Response(text=json.dumps(table.record(), ensure_ascii=False, indent=1), content_type="application/json",
+    return web.Response(text=json.dumps(await table.record(), ensure_ascii=False, indent=1), content_type="application/json",
                         headers={**HEADERS, "Content-Disposition": f'attachment; filename="{table.program.name}.json"'})
 
 
@@ -189,29 +189,30 @@ class Connection:
             await self.rematch()
 
     async def hello(self, message: dict) -> None:
-        table = self.hall.table(message["table"])
+        table = await self.hall.table(message["table"])
         if table is None:
             raise Refused("bad_token", "this link opens no seat at this table")
-        seat = self.hall.seat_of(table.id, message["token"])
+        seat = await self.hall.seat_of(table.id, message["token"])
         if table is not self.table and len(table.connections) >= MAX_CONNECTIONS_PER_TABLE:
             raise Refused("rate_limited", "too many connections to this table")
-        self.leave()
+        await self.leave()
         self.table, self.seat, self.had = table, seat, message.get("since", 0)
         table.connections[self.ws] = self
         await table.tell_all()          # this one its state; the others that this seat is here
+        await self.hall.tell_presence(table)
 
     async def rematch(self) -> None:
         table = self.table
         if not table.over:
             raise Refused("over", "a rematch is made once the game is over")
-        links = self.hall.rematch(table)
-        for connection in list(table.connections.values()):
-            if connection.seat in links:
-                await connection.send({"type": "rematch", "link": links[connection.seat]})
+        await self.hall.rematch(table)
 
-    def leave(self) -> None:
-        if self.table is not None:
-            self.table.connections.pop(self.ws, None)
+    async def leave(self) -> None:
+        """Gone from its table: the others told, here and at the other server processes."""
+        table, self.table = self.table, None
+        if table is not None and table.connections.pop(self.ws, None) is not None:
+            await table.tell_all()
+            await self.hall.tell_presence(table)
 
 
 async def websocket(request):
@@ -228,11 +229,8 @@ async def websocket(request):
             elif frame.type == WSMsgType.ERROR:
                 break
     finally:
-        table = connection.table
-        connection.leave()
         await ws.close()
-        if table is not None:
-            await table.tell_all()      # the others: this seat is gone
+        await connection.leave()
     return ws
 
 

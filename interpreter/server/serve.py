@@ -3,7 +3,6 @@ Ctrl-C or SIGTERM, then stopped cleanly (the store is closed; every decision is 
 from __future__ import annotations
 
 import asyncio
-import os
 
 from aiohttp import web
 
@@ -11,7 +10,7 @@ from ..playing.records import records_dir
 from .app import make_app
 from .bots import Workers
 from .games import file_source, shipped_sources
-from .store import Store, default_path
+from .store import open_store
 from .tables import Hall
 
 
@@ -25,29 +24,28 @@ def offered_games(paths: list) -> dict:
 
 
 def serve(paths: list, host: str, port: int, db: str | None, say, workers: int = 2) -> int:
-    store = Store(db or default_path(records_dir()))
-    hall = Hall(store, offered_games(paths), Workers(workers))
+    games = offered_games(paths)
     try:
-        asyncio.run(_serve(hall, host, port, say))
+        asyncio.run(_serve(games, host, port, db, say, workers))
     except KeyboardInterrupt:
         pass
-    finally:
-        hall.workers.close()
-        store.close()
     say("interpret serve: stopped")
     return 0
 
 
-async def _serve(hall: Hall, host: str, port: int, say) -> None:
+async def _serve(games: dict, host: str, port: int, db: str | None, say, workers: int) -> None:
+    store = await open_store(db, records_dir())
+    hall = Hall(store, games, Workers(workers))
     runner = web.AppRunner(make_app(hall), handle_signals=False, access_log=None)
-    await runner.setup()
-    site = web.TCPSite(runner, host, port)
-    await site.start()
-    bound = runner.addresses[0][1] if runner.addresses else port      # --port 0: the port the system chose
-    shown = f"[{host}]" if ":" in host else host
-    say(f"interpret serve: http://{shown}:{bound}/ (tables kept in {os.path.abspath(hall.store.path)}; "
-        f"Ctrl-C stops it)")
     try:
+        await runner.setup()
+        site = web.TCPSite(runner, host, port)
+        await site.start()
+        bound = runner.addresses[0][1] if runner.addresses else port      # --port 0: the port the system chose
+        shown = f"[{host}]" if ":" in host else host
+        say(f"interpret serve: http://{shown}:{bound}/ (tables kept in {store.where}; Ctrl-C stops it)")
         await asyncio.Event().wait()
     finally:
         await runner.cleanup()
+        hall.workers.close()
+        await store.close()

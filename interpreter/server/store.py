@@ -11,7 +11,10 @@ A commit with synchronous=FULL waits for the disk (an fsync, some milliseconds),
 decisions are committed in groups: those of every table that arrive within one turn of the
 server's loop are written in one transaction, one fsync for all, and each move waits for its
 group (`await add_decision`).  Under load a group holds the moves that came while the last one
-was being written."""
+was being written.
+
+The same methods, async, are kept by postgres.PostgresStore (`--db postgresql://...`), which
+several server processes share; `open_store` picks one by the `--db` given."""
 from __future__ import annotations
 
 import asyncio
@@ -47,9 +50,37 @@ def default_path(records_dir: str) -> str:
     return os.path.join(records_dir, "server.sqlite3")
 
 
+class Taken(Exception):
+    """Decision n of a table is in the store already: another server process made it first
+    (the database serialises a table's moves); the table catches up and the move is stale."""
+
+
+class StoreUnavailable(Exception):
+    """The database `--db` names cannot be used (not reachable, refused, no driver): its words say why."""
+
+
+def is_postgres(db: str | None) -> bool:
+    return bool(db) and db.startswith(("postgresql://", "postgres://"))
+
+
+async def open_store(db: str | None, records: str):
+    """The store `--db` names: a PostgreSQL server's address, or a SQLite file (by default in
+    the records folder)."""
+    if is_postgres(db):
+        try:
+            from .postgres import PostgresStore
+        except ImportError:
+            raise StoreUnavailable("a PostgreSQL database needs the optional extra 'postgres' (asyncpg): "
+                                   "pip install 'card-interpreter[postgres]'") from None
+        return await PostgresStore.connect(db)
+    return Store(db or default_path(records))
+
+
 class Store:
     """The tables, seats and decisions in one SQLite file, used from one thread (the server's
     event loop)."""
+
+    shared = False              # one server process: no other makes moves at its tables
 
     def __init__(self, path: str):
         folder = os.path.dirname(os.path.abspath(path))
@@ -66,10 +97,23 @@ class Store:
         except OSError:
             pass
 
-    def close(self) -> None:
+    @property
+    def where(self) -> str:
+        return os.path.abspath(self.path)
+
+    async def close(self) -> None:
         self.db.close()
 
-    def add_table(self, table: dict, seats: list, spectator_hash: str) -> None:
+    def listen(self, heard) -> None:
+        """No other process tells of moves: nothing to listen to."""
+
+    async def tell(self, news: dict) -> None:
+        """No other process to tell."""
+
+    async def claim_rematch(self, table_id: str, new_id: str) -> bool:
+        return True             # one process: its table's lock already makes one rematch
+
+    async def add_table(self, table: dict, seats: list, spectator_hash: str) -> None:
         """A new table and its seats, in one transaction."""
         with self._transaction():
             self.db.execute(
@@ -104,6 +148,8 @@ class Store:
             for row, done in group:
                 try:
                     self.db.execute(ADD_DECISION, row)
+                except sqlite3.IntegrityError:
+                    _settle(done, Taken(row[0], row[1]))
                 except sqlite3.Error as e:
                     _settle(done, e)
                 else:
@@ -112,10 +158,10 @@ class Store:
         for _, done in group:
             _settle(done)
 
-    def set_status(self, table_id: str, status: str) -> None:
+    async def set_status(self, table_id: str, status: str) -> None:
         self.db.execute("UPDATE tables SET status=? WHERE id=?", (status, table_id))
 
-    def table(self, table_id: str) -> dict | None:
+    async def table(self, table_id: str) -> dict | None:
         row = self.db.execute("SELECT id, game, shipped, file, text, options, players, lang, seed, created, "
                               "status, spectator FROM tables WHERE id=?", (table_id,)).fetchone()
         if row is None:
@@ -126,18 +172,19 @@ class Store:
         out["options"] = json.loads(out["options"])
         return out
 
-    def seats(self, table_id: str) -> list:
+    async def seats(self, table_id: str) -> list:
         rows = self.db.execute("SELECT seat, name, kind, bot, token FROM seats WHERE table_id=? ORDER BY seat",
                                (table_id,)).fetchall()
         return [{"seat": seat, "name": name, "kind": kind, "bot": json.loads(bot) if bot else None, "token": token}
                 for seat, name, kind, bot, token in rows]
 
-    def decisions(self, table_id: str) -> list:
-        rows = self.db.execute("SELECT n, seat, option, label FROM decisions WHERE table_id=? ORDER BY n",
-                               (table_id,)).fetchall()
+    async def decisions(self, table_id: str, after: int = 0) -> list:
+        """The decisions of a table after the first `after`, in order."""
+        rows = self.db.execute("SELECT n, seat, option, label FROM decisions WHERE table_id=? AND n>? ORDER BY n",
+                               (table_id, after)).fetchall()
         return [{"n": n, "player": seat, "index": option, "label": label} for n, seat, option, label in rows]
 
-    def table_of_token(self, hashed: str):
+    async def table_of_token(self, hashed: str):
         """(table id, seat) of a person's token, (table id, None) of a spectator's, or None."""
         row = self.db.execute("SELECT table_id, seat FROM seats WHERE token=?", (hashed,)).fetchone()
         if row:

@@ -3,7 +3,12 @@ lobby's request or rebuilt from the store, and what happens at it: a move checke
 before it is applied and told, the bots' moves, each seat's frame, hint and rules.
 
 Design rule 3: a table's state is its seed and its decisions; the store keeps both, so a
-table is rebuilt after a restart by replaying them (playing/records.replay)."""
+table is rebuilt after a restart by replaying them (playing/records.replay).
+
+Several server processes may share one store (PostgreSQL): each keeps its own live copy of a
+table, the database takes each decision number once (a second process's is `Taken`: it catches
+up and its move is stale), and the store tells the other processes of every decision (`heard`),
+which catch up and tell their own connections."""
 from __future__ import annotations
 
 import asyncio
@@ -21,7 +26,7 @@ from . import bots
 from .frames import PUBLIC, Account, state_frame
 from .games import BOTS, program_of, source_of_row
 from .protocol import Refused
-from .store import token_hash
+from .store import Taken, token_hash
 
 
 def new_id(nbytes: int) -> str:
@@ -51,10 +56,11 @@ class Table:
         self.bot_task = None
         self.fault = None               # a rules error met while playing: the game stops there
         self.rematch = None             # {seat: link} once a rematch is made
+        self.elsewhere = {}             # another server process -> the seats connected there
 
     # -- what a seat is told --------------------------------------------------------------
     def seat_list(self) -> list:
-        present = {c.seat for c in self.connections.values()}
+        present = {c.seat for c in self.connections.values()}.union(*self.elsewhere.values())
         return [{"seat": s["seat"], "name": s["name"], "kind": s["kind"],
                  "connected": s["kind"] == "bot" or s["seat"] in present, "out": bool(self.state.out[s["seat"]])}
                 for s in self.seats]
@@ -90,25 +96,54 @@ class Table:
         """A person's move: checked, stored, applied, told to every seat; then the bots play."""
         async with self.lock:
             self.check_move(seat, decision, option)
-            await self.commit(option)
+            made = await self.commit(option)
         await self.tell_all()
+        if not made:
+            raise Refused("stale", f"decision {decision} was made at another of the server's processes")
         self.start_bots()
 
-    async def commit(self, index: int) -> None:
+    async def commit(self, index: int) -> bool:
         """Store decision n, then apply it: it is on disk before anyone hears of it (the table's
-        lock is held meanwhile; the other tables go on, their decisions joining the same commit)."""
+        lock is held meanwhile; the other tables go on, their decisions joining the same commit).
+        False if another server process made decision n first: the table has caught up."""
         s = self.state
         seat, label = s.pending[0], labels(self.program, s)[index]
-        await self.hall.store.add_decision(self.id, s.decisions + 1, seat, index, label)
+        try:
+            await self.hall.store.add_decision(self.id, s.decisions + 1, seat, index, label)
+        except Taken:
+            await self.catch_up_locked()
+            return False
+        await self.advance(index)
+        return True
+
+    async def advance(self, index: int) -> None:
+        """Apply a stored decision to the live state."""
+        s = self.state
         self.indexes.append(index)
         try:
             apply(self.program, s, index)
         except RulesFault as e:          # the rules cannot go on: the table stops at this decision
             self.fault = str(e)
-            self.hall.store.set_status(self.id, "fault")
+            await self.hall.store.set_status(self.id, "fault")
             return
         if s.over:
-            self.hall.store.set_status(self.id, "over")
+            await self.hall.store.set_status(self.id, "over")
+
+    async def catch_up(self) -> bool:
+        """The decisions other server processes stored since this copy's last, applied; True
+        if there were any."""
+        async with self.lock:
+            return await self.catch_up_locked()
+
+    async def catch_up_locked(self) -> bool:
+        if not self.hall.store.shared:
+            return False
+        newer = await self.hall.store.decisions(self.id, after=self.state.decisions)
+        for d in newer:
+            if self.over or d["n"] != self.state.decisions + 1:
+                break
+            await self.advance(d["index"])
+        return bool(newer)
 
     def bot_to_play(self):
         s = self.state
@@ -122,6 +157,11 @@ class Table:
             self.bot_task = asyncio.get_running_loop().create_task(self.play_bots())
             self.hall.tasks.add(self.bot_task)
             self.bot_task.add_done_callback(self.hall.tasks.discard)
+
+    async def tell_rematch(self) -> None:
+        for connection in list(self.connections.values()):
+            if connection.seat in self.rematch:
+                await connection.send({"type": "rematch", "link": self.rematch[connection.seat]})
 
     async def play_bots(self) -> None:
         """Bots' moves until a person is to play or the game is over: a random bot's at once, a
@@ -140,7 +180,7 @@ class Table:
             async with self.lock:
                 if self.state.decisions != n or self.over:
                     continue
-                await self.commit(index)
+                await self.commit(index)        # made here or at another process: told alike
             await self.tell_all()
 
     # -- what a person may ask -----------------------------------------------------------------
@@ -159,13 +199,13 @@ class Table:
     def rules(self) -> str:
         return "\n".join(rules_lines(self.program, None))
 
-    def record(self) -> dict:
+    async def record(self) -> dict:
         """The game's record (the JSON `interpret replay` plays)."""
         agents = ["human" if s["kind"] == "person" else "bot" for s in self.seats]
         bot = next((s["bot"] for s in self.seats if s["kind"] == "bot"), None)
         record = records.new_record(self.program, self.source.path, self.row["seed"], self.row["players"], agents,
                                     bot=bot)
-        for d in self.hall.store.decisions(self.id):
+        for d in await self.hall.store.decisions(self.id):
             records.note_decision(record, d["player"], d["index"], d["label"])
         if self.state.over:
             records.note_result(record, self.state)
@@ -180,25 +220,75 @@ class Hall:
         self.store, self.games, self.workers = store, games, workers
         self.live = {}
         self.tasks = set()
+        self.rebuilding = {}                   # table id -> the task rebuilding it
+        store.listen(self.heard)
 
-    def table(self, table_id: str) -> Table | None:
-        """The live table, rebuilt from the store if it is not in memory (after a restart)."""
+    async def table(self, table_id: str) -> Table | None:
+        """The live table, rebuilt from the store if it is not in memory (after a restart, or a
+        table made at another server process); caught up with the store if it is shared."""
         if table_id in self.live:
-            return self.live[table_id]
-        row = self.store.table(table_id)
+            table = self.live[table_id]
+            if await table.catch_up():
+                await table.tell_all()
+            return table
+        if table_id not in self.rebuilding:    # two connections at once: one rebuild
+            self.rebuilding[table_id] = asyncio.get_running_loop().create_task(self._rebuilt(table_id))
+        try:
+            return await asyncio.shield(self.rebuilding[table_id])
+        finally:
+            self.rebuilding.pop(table_id, None)
+
+    async def _rebuilt(self, table_id: str) -> Table | None:
+        row = await self.store.table(table_id)
         if row is None:
             return None
-        table = Table(self, row, self.store.seats(table_id), self.store.decisions(table_id))
+        table = Table(self, row, await self.store.seats(table_id), await self.store.decisions(table_id))
         self.live[table_id] = table
         table.start_bots()
         return table
 
-    def seat_of(self, table_id: str, token: str):
+    async def seat_of(self, table_id: str, token: str):
         """The seat (None: a spectator) a token opens at that table; Refused otherwise."""
-        found = self.store.table_of_token(token_hash(token))
+        found = await self.store.table_of_token(token_hash(token))
         if found is None or found[0] != table_id:
             raise Refused("bad_token", "this link opens no seat at this table")
         return found[1]
+
+    # -- what other server processes tell ---------------------------------------------------------
+    def heard(self, news: dict) -> None:
+        """News from another server process sharing the store (called in the loop)."""
+        if news.get("kind") == "missed":       # the store was away: news may have been lost
+            for table in list(self.live.values()):
+                self.later(self._caught_up(table))
+            return
+        if news.get("table") not in self.live:
+            return
+        table = self.live[news["table"]]
+        kind = news.get("kind")
+        if kind == "decision":
+            self.later(self._caught_up(table))
+        elif kind == "here":
+            table.elsewhere[news["from"]] = set(news.get("seats", ()))
+            self.later(table.tell_all())
+        elif kind == "rematch" and table.rematch is None:
+            table.rematch = {int(seat): link for seat, link in news.get("links", {}).items()}
+            self.later(table.tell_rematch())
+
+    async def _caught_up(self, table: Table) -> None:
+        if await table.catch_up():
+            await table.tell_all()
+            table.start_bots()                 # a bot's turn, if the process that was to play it is gone
+
+    async def tell_presence(self, table: Table) -> None:
+        """The seats connected here, for the other processes' seat lists."""
+        seats = sorted({c.seat for c in table.connections.values() if c.seat is not None})
+        await self.store.tell({"kind": "here", "table": table.id, "seats": seats})
+
+    def later(self, coro) -> None:
+        """A task of the hall's, cancelled when the server stops."""
+        task = asyncio.get_running_loop().create_task(coro)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
 
     async def think(self, table: Table, bot: dict, seat: int) -> int:
         row = table.row
@@ -208,11 +298,11 @@ class Hall:
             row["seed"], row["players"], list(table.indexes), bot, seat)
 
     # -- new tables -----------------------------------------------------------------------------
-    def new_table(self, request: dict) -> dict:
+    async def new_table(self, request: dict) -> dict:
         """Make a table from a lobby's request (POST /api/tables); BadRequest says what is wrong."""
         source, program, n, lang, options = self._game(request)
         seats = self._seats(request.get("seats"), program, n)
-        return self.make(source, options, n, lang, seats)
+        return await self.make(source, options, n, lang, seats)
 
     def prepare(self, request) -> None:
         """Build the program a request asks for (cached), so that making its table then takes no
@@ -222,8 +312,8 @@ class Hall:
         except (BadRequest, InterpreterError):
             pass
 
-    def make(self, source, options: dict, n: int, lang: str, seats: list) -> dict:
-        table_id, spectator = new_id(16), new_id(24)
+    async def make(self, source, options: dict, n: int, lang: str, seats: list, table_id: str | None = None) -> dict:
+        table_id, spectator = table_id or new_id(16), new_id(24)
         tokens = {}
         for s in seats:
             if s["kind"] == "person":
@@ -231,21 +321,29 @@ class Hall:
                 s["token"] = token_hash(tokens[s["seat"]])
         row = {"id": table_id, **source.as_row(), "options": options, "players": n, "lang": lang,
                "seed": secrets.randbelow(MAX_NUMBER)}
-        self.store.add_table(row, seats, token_hash(spectator))
-        table = self.table(table_id)
+        await self.store.add_table(row, seats, token_hash(spectator))
+        table = await self.table(table_id)
         return {"table": table_id,
                 "seats": [{"seat": s["seat"], "name": s["name"], "kind": s["kind"],
                            **({"link": f"/table/{table_id}#{tokens[s['seat']]}"} if s["kind"] == "person" else {})}
                           for s in table.seats],
                 "spectator": f"/table/{table_id}#{spectator}"}
 
-    def rematch(self, table: Table) -> dict:
-        """The same game, options and seats at a new table, a new seed and new tokens: seat -> link."""
-        if table.rematch is None:
-            seats = [{k: v for k, v in s.items() if k != "token"} for s in table.seats]
-            made = self.make(table.source, table.row["options"], table.row["players"], table.row["lang"], seats)
-            table.rematch = {s["seat"]: s["link"] for s in made["seats"] if "link" in s}
-        return table.rematch
+    async def rematch(self, table: Table) -> None:
+        """The same game, options and seats at a new table, a new seed and new tokens, each
+        person told their link.  One rematch per table: the table's lock makes it in one process,
+        the store's claim among several (the others hear of its links)."""
+        async with table.lock:
+            if table.rematch is None:
+                new = new_id(16)
+                if not await self.store.claim_rematch(table.id, new):
+                    return                     # another process is making it: its links will be heard
+                seats = [{k: v for k, v in s.items() if k != "token"} for s in table.seats]
+                made = await self.make(table.source, table.row["options"], table.row["players"], table.row["lang"],
+                                       seats, new)
+                table.rematch = {s["seat"]: s["link"] for s in made["seats"] if "link" in s}
+                await self.store.tell({"kind": "rematch", "table": table.id, "links": table.rematch})
+        await table.tell_rematch()
 
     def _game(self, request):
         if not isinstance(request, dict):
