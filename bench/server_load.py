@@ -54,13 +54,14 @@ TICKS = os.sysconf("SC_CLK_TCK")
 
 
 # -- the server process --------------------------------------------------------------------------
-def start_server(folder: str, profile: str | None) -> tuple:
-    """(process, url) of `interpret serve --port 0` with its db and records in `folder`."""
+def start_server(folder: str, profile: str | None, db: str | None = None) -> tuple:
+    """(process, url) of `interpret serve --port 0` with its db (`db`: a PostgreSQL database's
+    address, else a SQLite file) and records in `folder`."""
     env = {**os.environ, "CARD_INTERPRETER_RECORDS": os.path.join(folder, "records"), "PYTHONPATH": str(ROOT)}
     code = [PROFILED, os.path.abspath(profile)] if profile else [SERVE]
     err = open(os.path.join(folder, "server.err"), "w")
     process = subprocess.Popen([sys.executable, "-c", *code, "serve", "--port", "0",
-                                "--db", os.path.join(folder, "tables.sqlite3")],
+                                "--db", db or os.path.join(folder, "tables.sqlite3")],
                                cwd=folder, env=env, stdout=subprocess.PIPE, stderr=err, text=True)
     line = process.stdout.readline()
     if not line.startswith("interpret serve: http://"):
@@ -121,12 +122,14 @@ class Run:
         return self.seconds is None or time.perf_counter() - self.start < self.seconds
 
 
-async def seated(session, url: str, game: str) -> list:
-    """A new table with two person seats, each seat's websocket open and greeted."""
+async def seated(session, urls: list, game: str, k: int = 0) -> list:
+    """A new table with two person seats, each seat's websocket open and greeted; with several
+    servers, table k is made at server k and its second seat plays at the next one."""
+    url = urls[k % len(urls)]
     status, made = await new_table(session, url, game, PEOPLE)
     if status != 201:
         raise SystemExit(f"server_load: the server refused the table: {made}")
-    return [await Seat.open(session, url, s["link"]) for s in made["seats"]]
+    return [await Seat.open(session, urls[(k + i) % len(urls)], s["link"]) for i, s in enumerate(made["seats"])]
 
 
 def client_limit() -> RateLimit:
@@ -167,28 +170,32 @@ async def play(seats: list, run: Run, rng: random.Random) -> None:
 async def in_batches(make, count: int, size: int = 50) -> list:
     out = []
     for first in range(0, count, size):
-        out += await asyncio.gather(*(make() for _ in range(min(size, count - first))))
+        out += await asyncio.gather(*(make(first + k) for k in range(min(size, count - first))))
     return out
 
 
-async def load(url: str, pid: int, args) -> dict:
+async def load(urls: list, pids: list, args) -> dict:
+    """The figures of one run; with several servers, their memory and CPU summed."""
+    def total(measure):
+        return sum(measure(pid) for pid in pids)
     async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as session:
-        warm = await seated(session, url, args.game)            # the game's program built: not counted per table
-        await play(warm, Run(None, 1), random.Random(-1))
-        before = rss_kib(pid)
+        warm = [await seated(session, urls, args.game, k) for k in range(len(urls))]    # each server's program built
+        for seats in warm:
+            await play(seats, Run(None, 1), random.Random(-1))
+        before = total(rss_kib)
         t0 = time.perf_counter()
-        tables = await in_batches(lambda: seated(session, url, args.game), args.tables)
+        tables = await in_batches(lambda k: seated(session, urls, args.game, k), args.tables)
         made_in = time.perf_counter() - t0
-        made = rss_kib(pid)
+        made = total(rss_kib)
         run = Run(args.seconds, args.moves)
-        cpu0, mine0, wait0 = cpu_seconds(pid), time.process_time(), cpu_wait_seconds(pid)
+        cpu0, mine0, wait0 = total(cpu_seconds), time.process_time(), total(cpu_wait_seconds)
         run.start = time.perf_counter()
         await asyncio.gather(*(play(seats, run, random.Random(i)) for i, seats in enumerate(tables)))
         wall = time.perf_counter() - run.start
-        cpu, mine = cpu_seconds(pid) - cpu0, time.process_time() - mine0
-        waited = cpu_wait_seconds(pid) - wait0
-        played = rss_kib(pid)
-        for seats in [warm, *tables]:
+        cpu, mine = total(cpu_seconds) - cpu0, time.process_time() - mine0
+        waited = total(cpu_wait_seconds) - wait0
+        played = total(rss_kib)
+        for seats in [*warm, *tables]:
             for s in seats:
                 await s.close()
     return report(args, run, wall, made_in, (before, made, played), cpu, mine, waited)
@@ -202,7 +209,8 @@ def report(args, run: Run, wall: float, made_in: float, rss: tuple, cpu: float, 
     lat = sorted(run.latencies)
     before, made, played = rss
     ms = lambda x: round(x * 1000, 2)      # noqa: E731
-    return {"game": args.game, "tables": args.tables, "seconds": round(wall, 2), "moves": len(lat),
+    return {"game": args.game, "tables": args.tables, "servers": args.servers,
+            "database": "postgresql" if args.db else "sqlite", "seconds": round(wall, 2), "moves": len(lat),
             "moves_per_s": round(len(lat) / wall, 1) if wall else 0.0,
             "latency_ms": {"p50": ms(percentile(lat, 0.5)), "p99": ms(percentile(lat, 0.99)),
                            "max": ms(lat[-1]) if lat else 0.0},
@@ -220,7 +228,8 @@ def report(args, run: Run, wall: float, made_in: float, rss: tuple, cpu: float, 
 def shown(r: dict) -> str:
     lat, kib, cpu = r["latency_ms"], r["kib_per_table"], r["cpu_share"]
     return "\n".join([
-        f"{r['tables']} tables of {r['game']}, two websocket clients each, {r['seconds']} s",
+        f"{r['tables']} tables of {r['game']}, two websocket clients each, {r['seconds']} s, "
+        f"{r['servers']} server process{'es' if r['servers'] > 1 else ''} on {r['database']}",
         f"moves:    {r['moves']} ({r['moves_per_s']}/s)",
         f"latency:  p50 {lat['p50']} ms, p99 {lat['p99']} ms, max {lat['max']} ms (a move sent -> every seat has it)",
         f"memory:   {kib['made']} KiB per table made, {kib['played']} KiB per table played "
@@ -241,7 +250,16 @@ def main(argv=None) -> int:
     bound.add_argument("--moves", type=int, help="stop after this many moves in all")
     p.add_argument("--json", metavar="FILE", help="also write the figures as JSON to FILE")
     p.add_argument("--profile", metavar="FILE", help="run the server under cProfile; its statistics to FILE")
+    p.add_argument("--db", metavar="URL", help="a PostgreSQL database (postgresql://...) the servers share "
+                                              "(default: a SQLite file in a temporary folder); its tables are "
+                                              "added to, never cleared")
+    p.add_argument("--servers", type=int, default=1, help="server processes (more than one needs --db); each "
+                                                          "table's second seat plays at the next server")
     args = p.parse_args(argv)
+    if args.servers < 1 or (args.servers > 1 and not args.db):
+        p.error("--servers must be 1, or more with a PostgreSQL --db")
+    if args.db and not args.db.startswith(("postgresql://", "postgres://")):
+        p.error("--db names a PostgreSQL database: postgresql://USER@HOST:PORT/DB")
     if args.tables < 1 or (args.moves is not None and args.moves < 1) or (args.seconds is not None and args.seconds <= 0):
         p.error("--tables, --moves and --seconds must be positive")
     if args.seconds is None and args.moves is None:
@@ -258,11 +276,14 @@ def main(argv=None) -> int:
         print(f"server_load: {e}", file=sys.stderr)
         return 2
     with tempfile.TemporaryDirectory(prefix="server-load-") as folder:
-        process, url = start_server(folder, args.profile)
+        servers = []
         try:
-            result = asyncio.run(load(url, process.pid, args))
+            for k in range(args.servers):
+                servers.append(start_server(folder, args.profile if k == 0 else None, args.db))
+            result = asyncio.run(load([url for _, url in servers], [process.pid for process, _ in servers], args))
         finally:
-            stop_server(process)
+            for process, _ in servers:
+                stop_server(process)
     print(shown(result))
     if args.json:
         try:

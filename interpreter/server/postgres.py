@@ -160,7 +160,7 @@ class PostgresStore:
                 await c.execute("INSERT INTO decisions VALUES ($1,$2,$3,$4,$5,$6)",
                                 table_id, n, seat, option, label, _now())
                 await c.execute("SELECT pg_notify($1, $2)", CHANNEL,
-                                self._stamped({"kind": "decision", "table": table_id, "n": n}))
+                                self._stamped({"kind": "decision", "table": table_id, "n": n, "index": option}))
         except asyncpg.UniqueViolationError:
             raise Taken(table_id, n) from None
 

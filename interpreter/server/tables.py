@@ -129,6 +129,12 @@ class Table:
         if s.over:
             await self.hall.store.set_status(self.id, "over")
 
+    def is_next(self, n, index) -> bool:
+        """Is decision n, option `index`, the one this table takes next?"""
+        s = self.state
+        return (n == s.decisions + 1 and not self.over and s.pending is not None and isinstance(index, int)
+                and 0 <= index < len(s.pending[1]))
+
     async def catch_up(self) -> bool:
         """The decisions other server processes stored since this copy's last, applied; True
         if there were any."""
@@ -266,7 +272,7 @@ class Hall:
         table = self.live[news["table"]]
         kind = news.get("kind")
         if kind == "decision":
-            self.later(self._caught_up(table))
+            self.later(self._caught_up(table, news))
         elif kind == "here":
             table.elsewhere[news["from"]] = set(news.get("seats", ()))
             self.later(table.tell_all())
@@ -274,8 +280,16 @@ class Hall:
             table.rematch = {int(seat): link for seat, link in news.get("links", {}).items()}
             self.later(table.tell_rematch())
 
-    async def _caught_up(self, table: Table) -> None:
-        if await table.catch_up():
+    async def _caught_up(self, table: Table, news: dict | None = None) -> None:
+        """The table caught up: with the decision the news carries if it is the next one (no
+        query), else from the store."""
+        async with table.lock:
+            if news is not None and table.is_next(news.get("n"), news.get("index")):
+                await table.advance(news["index"])
+                moved = True
+            else:
+                moved = await table.catch_up_locked()
+        if moved:
             await table.tell_all()
             table.start_bots()                 # a bot's turn, if the process that was to play it is gone
 
