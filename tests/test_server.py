@@ -425,6 +425,74 @@ def test_the_record_of_a_finished_game_is_downloaded_and_replayed(server, tmp_pa
     assert "replay ok" in out.getvalue() and "the same result" in out.getvalue()
 
 
+def test_a_person_may_abandon_the_game_which_ends_it_for_every_seat_and_gives_its_record(server, tmp_path):
+    async def abandoned():
+        made, (ann, bo) = await seated(server, "hearts2", PEOPLE)
+        spectator = await Seat.open(server.session, server.url, made["spectator"])
+        for _ in range(6):
+            mover = ann if ann.state["moves"] else bo
+            n = mover.state["decisions"]
+            await mover.send({"type": "move", "decision": n, "option": 0})
+            await mover.next_state(n)
+        await spectator.send({"type": "abandon"})
+        refused = await spectator.next_frame("error")
+        n = bo.state["decisions"]
+        await bo.send({"type": "abandon"})
+        for c in (ann, bo, spectator):
+            while not c.state["over"]:
+                await c._wait(10)
+        mover = ann if ann.state["to_play"] == 0 else bo
+        await mover.send({"type": "move", "decision": n, "option": 0})
+        late = await mover.next_frame("error")
+        url = f"{server.url}/api/tables/{made['table']}/record?token={token_of(made['seats'][0]['link'])}"
+        async with server.session.get(url) as r:
+            record = r.status, await r.text()
+        states = [c.state for c in (ann, bo, spectator)]
+        for c in (ann, bo, spectator):
+            await c.close()
+        return made, refused, late, record, states, n
+    made, refused, late, (status, text), states, n = server.run(abandoned())
+    assert refused["code"] == "not_your_turn" and "spectator" in refused["message"]
+    assert late["code"] == "over"
+    for told in states:
+        assert told["over"] and told["moves"] == [] and told["to_play"] is None and told["decisions"] == n
+        assert told["result"] == {"text": "Bo abandoned the game before its end.", "winners": [], "scores": [],
+                                "abandoned": "Bo"}
+    assert server.run(server.hall.store.table(made["table"]))["status"] == "abandoned:1"
+    assert status == 200
+    path = tmp_path / "abandoned.json"
+    path.write_text(text, encoding="utf-8")
+    assert len(json.loads(text)["decisions"]) == n
+    out = _StringIO()
+    assert interpret(["replay", str(path)], stdout=out, stderr=out) == 0, out.getvalue()
+
+
+def test_an_abandoned_table_is_still_abandoned_after_a_restart(tmp_path):
+    db = tmp_path / "tables.sqlite3"
+    first = LiveServer(db)
+    try:
+        async def abandon():
+            made, (ann, bo) = await seated(first, "gnav2", PEOPLE)
+            await ann.send({"type": "abandon"})
+            await ann.next_frame("state")
+            await ann.close()
+            await bo.close()
+            return made
+        made = first.run(abandon())
+    finally:
+        first.close()
+    again = LiveServer(db)
+    try:
+        async def look():
+            bo = await Seat.open(again.session, again.url, made["seats"][1]["link"])
+            await bo.close()
+            return bo.state
+        state = again.run(look())
+    finally:
+        again.close()
+    assert state["over"] and state["result"]["abandoned"] == "Ann"
+
+
 def test_hint_rules_and_a_rematch_are_answered(server):
     async def asked():
         made, clients = await seated(server, "gnav2", AGAINST_A_BOT)

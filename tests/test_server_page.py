@@ -89,6 +89,7 @@ def state(decisions, view, moves, account, over=False, result=None, seat=0, to_p
 OPENING = [{"n": 0, "text": "The cards are dealt."}, {"n": 3, "text": "Robot leads Q♥."}]
 RESULT = {"text": "Ann wins with 0 points.", "winners": ["Ann"],
           "scores": [{"name": "Ann", "score": 0}, {"name": "Robot", "score": 13}]}
+ABANDONED = {"text": "Ann abandoned the game before its end.", "winners": [], "scores": [], "abandoned": "Ann"}
 
 
 class Fake:
@@ -187,6 +188,9 @@ def application(fake: Fake):
                 await ws.send_json({"type": kind, "text": f"The {kind} text: play K♦."})
             elif kind == "rematch":
                 await ws.send_json({"type": "rematch", "link": fake.rematch_link})
+            elif kind == "abandon":
+                fake.over = True
+                await ws.send_json(fake.current(last) | {"result": ABANDONED})
             elif kind == "ping":
                 await ws.send_json({"type": "pong"})
         return ws
@@ -527,6 +531,25 @@ def test_hint_and_rules_answers_are_shown_in_a_panel(open_page, fake):
     assert fake.frames[1:] == [{"type": "hint"}, {"type": "rules"}]
 
 
+def test_abandoning_asks_first_then_ends_the_game_with_its_record(open_page, fake):
+    page = table_page(open_page, fake)
+    page.get_by_role("button", name="Abandon").click()
+    question = page.get_by_role("alertdialog")
+    assert question.is_visible() and "every player" in question.inner_text()
+    assert page.evaluate("document.activeElement.id") == "abandon-no"
+    page.get_by_role("button", name="No, play on").click()
+    assert question.is_hidden() and page.evaluate("document.activeElement.id") == "abandon-button"
+    assert fake.frames[1:] == []
+    page.get_by_role("button", name="Abandon").click()
+    page.get_by_role("button", name="Yes, abandon the game").click()
+    page.locator("#result-section").wait_for()
+    assert fake.frames[1:] == [{"type": "abandon"}]
+    assert page.locator("#result-text").inner_text() == ABANDONED["text"]
+    assert page.locator("#scores").is_hidden() and page.locator("#moves button").count() == 0
+    assert page.get_by_role("button", name="Abandon").is_hidden()
+    assert page.locator("#record-link").is_visible()
+
+
 def test_a_spectator_sees_no_hand_no_moves_and_no_rematch(open_page, fake):
     fake.reset(seat=None, over=True)
     page = open_page(f"/table/{TABLE}#{TOKEN}")
@@ -534,6 +557,7 @@ def test_a_spectator_sees_no_hand_no_moves_and_no_rematch(open_page, fake):
     assert page.locator("#hand-section").is_hidden()
     assert page.locator("#moves button").count() == 0
     assert page.get_by_role("button", name="Rematch").is_hidden()
+    assert page.get_by_role("button", name="Abandon").is_hidden()
     assert page.locator("#watching").is_visible()
 
 

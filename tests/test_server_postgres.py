@@ -186,13 +186,32 @@ def test_a_rematch_asked_for_at_two_processes_at_once_makes_one_table(two_server
         ann = await Seat.open(a.session, a.url, made["seats"][0]["link"])
         bo = await Seat.open(a.session, b.url, made["seats"][1]["link"])
         await play_to_the_end([ann, bo], random.Random(5))
+        asked = [asyncio.ensure_future(s.next_frame("rematch")) for s in (ann, bo)]     # listening before asking
+        await asyncio.sleep(0)
         await asyncio.gather(ann.send({"type": "rematch"}), bo.send({"type": "rematch"}))
-        links = [(await s.next_frame("rematch"))["link"] for s in (ann, bo)]
+        links = [frame["link"] for frame in await asyncio.gather(*asked)]
         for s in (ann, bo):
             await s.close()
         return links
     ann_link, bo_link = a.run(rematched())
     assert ann_link != bo_link and ann_link.split("#")[0] == bo_link.split("#")[0]
+
+
+def test_a_game_abandoned_at_one_process_is_over_at_the_other(two_servers):
+    a, b = two_servers
+
+    async def abandoned():
+        status, made = await new_table(a.session, a.url, "gnav2", PEOPLE)
+        ann = await Seat.open(a.session, a.url, made["seats"][0]["link"])
+        bo = await Seat.open(a.session, b.url, made["seats"][1]["link"])
+        await ann.send({"type": "abandon"})
+        while not bo.state["over"]:
+            await bo._wait(10)
+        for s in (ann, bo):
+            await s.close()
+        return bo.state
+    state = a.run(abandoned())
+    assert state["over"] and state["result"]["abandoned"] == "Ann" and state["moves"] == []
 
 
 def test_serve_on_a_database_it_cannot_reach_says_so_in_one_line():

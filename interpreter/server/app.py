@@ -187,6 +187,8 @@ class Connection:
             await self.send({"type": "rules", "text": self.table.rules()})
         elif kind == "rematch":
             await self.rematch()
+        elif kind == "abandon":
+            await self.table.abandon(self.seat)
 
     async def hello(self, message: dict) -> None:
         table = await self.hall.table(message["table"])

@@ -63,7 +63,7 @@ def state_frame(table, seat: int | None, account: Account, since: int) -> dict:
             "view": plain(lay), "to_play": deciding,
             "prompt": prompt(program, s) if mine else None,
             "moves": moves(program, s, seat) if mine else [],
-            "account": account.since(since), "over": table.over, "result": result(program, s)}
+            "account": account.since(since), "over": table.over, "result": table_result(table)}
 
 
 def plain(value):
@@ -94,6 +94,15 @@ def moves(program, s, seat: int) -> list:
             card = {"text": program.deck.display[c], "color": color[c] if color else None}
         out.append({"index": i, "label": label, "card": card})
     return out
+
+
+def table_result(table) -> dict | None:
+    """The game's result, or that it was abandoned (and by whom)."""
+    if table.abandoned is not None:
+        name = table.state.names[table.abandoned]
+        return {"text": msg(table.program.lang, "abandoned", name=name), "winners": [], "scores": [],
+                "abandoned": name}
+    return result(table.program, table.state)
 
 
 def result(program, s) -> dict | None:

@@ -17,7 +17,7 @@ CODES = ("bad_json", "too_large", "unknown_type", "bad_field", "no_hello", "bad_
 FIELDS = {
     "hello": {"table": ("text", True), "token": ("text", True), "since": ("count", False)},
     "move": {"decision": ("count", True), "option": ("count", True)},
-    "hint": {}, "rules": {}, "rematch": {}, "ping": {},
+    "hint": {}, "rules": {}, "rematch": {}, "abandon": {}, "ping": {},
 }
 MAX_TEXT = 64           # characters of a table id or a token (ours are 22 and 32)
 MAX_COUNT = 10 ** 9     # a decision's number, an option's index, `since`

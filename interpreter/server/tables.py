@@ -34,6 +34,16 @@ def new_id(nbytes: int) -> str:
     return base64.urlsafe_b64encode(secrets.token_bytes(nbytes)).rstrip(b"=").decode("ascii")
 
 
+ABANDONED = "abandoned:"    # a table's status once a person abandoned it: "abandoned:SEAT"
+
+
+def abandoned_by(status: str):
+    """The seat a table's stored status says abandoned it, or None."""
+    if status.startswith(ABANDONED) and status[len(ABANDONED):].isdigit():
+        return int(status[len(ABANDONED):])
+    return None
+
+
 class BadRequest(InterpreterError):
     """A lobby request the server cannot make a table of; its words say why."""
 
@@ -57,6 +67,7 @@ class Table:
         self.fault = None               # a rules error met while playing: the game stops there
         self.rematch = None             # {seat: link} once a rematch is made
         self.elsewhere = {}             # another server process -> the seats connected there
+        self.abandoned = abandoned_by(row["status"])     # the seat that abandoned the game, or None
 
     # -- what a seat is told --------------------------------------------------------------
     def seat_list(self) -> list:
@@ -73,7 +84,7 @@ class Table:
 
     @property
     def over(self) -> bool:
-        return self.state.over or self.fault is not None
+        return self.state.over or self.fault is not None or self.abandoned is not None
 
     async def tell_all(self) -> None:
         """Each connection its own frame, with the account entries it has not had."""
@@ -189,6 +200,19 @@ class Table:
                 await self.commit(index)        # made here or at another process: told alike
             await self.tell_all()
 
+    async def abandon(self, seat) -> None:
+        """A person ends the game before its end: kept (the table is over for every seat and
+        every server process, its record can be downloaded), told to all."""
+        async with self.lock:
+            if seat is None:
+                raise Refused("not_your_turn", "a spectator cannot abandon the game")
+            if self.over:
+                raise Refused("over", "the game is over")
+            self.abandoned = seat
+            await self.hall.store.set_status(self.id, f"{ABANDONED}{seat}")
+        await self.hall.store.tell({"kind": "abandoned", "table": self.id, "seat": seat})
+        await self.tell_all()
+
     # -- what a person may ask -----------------------------------------------------------------
     async def hint(self, seat) -> str:
         s = self.state
@@ -275,6 +299,9 @@ class Hall:
             self.later(self._caught_up(table, news))
         elif kind == "here":
             table.elsewhere[news["from"]] = set(news.get("seats", ()))
+            self.later(table.tell_all())
+        elif kind == "abandoned" and isinstance(news.get("seat"), int) and 0 <= news["seat"] < len(table.seats):
+            table.abandoned = news["seat"]
             self.later(table.tell_all())
         elif kind == "rematch" and table.rematch is None:
             table.rematch = {int(seat): link for seat, link in news.get("links", {}).items()}

@@ -44,6 +44,9 @@ function start() {
   $("rules-button").addEventListener("click", () => ask("rules", "Rules"));
   $("panel-close").addEventListener("click", () => { $("panel").hidden = true; $("hint-button").focus(); });
   $("rematch-button").addEventListener("click", rematch);
+  $("abandon-button").addEventListener("click", () => confirmAbandon(true));
+  $("abandon-no").addEventListener("click", () => confirmAbandon(false));
+  $("abandon-yes").addEventListener("click", abandon);
   document.addEventListener("keydown", digitPicksMove);
   page.connection = new Connection(socketAddress(), hello, onFrame, showConnection);
   page.connection.open();
@@ -95,7 +98,10 @@ function drawState(frame) {
   if (page.sent !== null && frame.decisions !== page.sent) page.sent = null;
   if (previous && previous.decisions !== frame.decisions) notice(null);
   if (frame.lang) document.documentElement.lang = frame.lang;
-  $("watching").hidden = frame.seat !== null && frame.seat !== undefined;
+  const seated = frame.seat !== null && frame.seat !== undefined;
+  $("watching").hidden = seated;
+  $("abandon-button").hidden = !seated || frame.over;
+  if (frame.over) $("abandon-confirm").hidden = true;
   const view = frame.view || {};
   drawHeader(frame, view);
   drawValues(view);
@@ -323,6 +329,19 @@ function ask(type, heading) {
   showPanel(heading, "…");
   $("panel-heading").focus();
   $("panel").scrollIntoView({ block: "nearest" });
+}
+
+/** Abandoning asks first: a second, explicit button, and focus back where it was on "no". */
+function confirmAbandon(asking) {
+  $("abandon-confirm").hidden = !asking;
+  (asking ? $("abandon-no") : $("abandon-button")).focus();
+}
+
+function abandon() {
+  $("abandon-confirm").hidden = true;
+  if (!page.connection.send({ type: "abandon" })) {
+    notice("Not connected; the page is reconnecting. Try again in a moment.");
+  }
 }
 
 function rematch() {
