@@ -52,8 +52,8 @@ def load_program(path: str, options: dict | None = None, lang: str | None = None
 
 
 def load_program_text(text: str, file: str = "<string>", options=None, lang=None,
-                      backend: str = DEFAULT_BACKEND) -> Program:
-    data, source = load_rules_text(text, file)
+                      backend: str = DEFAULT_BACKEND, shipped_bases: bool = False) -> Program:
+    data, source = load_rules_text(text, file, shipped_bases)
     return _built(_checked(data, source, options, lang), backend, data, source)
 
 

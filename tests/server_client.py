@@ -25,14 +25,15 @@ class LiveServer:
     """The server on a free loopback port, its loop in a thread of its own; `run(coro)` runs a
     coroutine of the test in that loop and returns its result."""
 
-    def __init__(self, db, games=GAMES, rate=(10_000, 10_000)):
-        """`db`: a SQLite file's path, or a PostgreSQL database's address."""
+    def __init__(self, db, games=GAMES, rate=(10_000, 10_000), uploads=False):
+        """`db`: a SQLite file's path, or a PostgreSQL database's address; `uploads`: as
+        `interpret serve --allow-uploads`."""
         self.rate = rate
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
         self.thread.start()
         store = self.run(open_store(str(db), ""))
-        self.hall = Hall(store, {g: GameSource(g, shipped=g) for g in games}, Workers(1))
+        self.hall = Hall(store, {g: GameSource(g, shipped=g) for g in games}, Workers(1), uploads)
         self.runner = None
         self.port = self.run(self._start())
         self.url = f"http://127.0.0.1:{self.port}"

@@ -214,6 +214,24 @@ def test_a_game_abandoned_at_one_process_is_over_at_the_other(two_servers):
     assert state["over"] and state["result"]["abandoned"] == "Ann" and state["moves"] == []
 
 
+def test_a_ruleset_uploaded_at_one_process_is_offered_and_played_at_the_other(database):
+    a, b = LiveServer(database, uploads=True), LiveServer(database, uploads=True)
+    try:
+        async def offered():
+            async with a.session.post(f"{a.url}/api/games", params={"name": "short.yaml"},
+                                      data=b"extends: gnav2\nname: gnav2_short\ntitle: Short gnav\n") as r:
+                assert r.status == 201, await r.text()
+            async with a.session.get(f"{b.url}/api/games") as r:
+                games = await r.json()
+            status, made = await new_table(a.session, b.url, "short", PEOPLE)
+            return games, status
+        games, status = a.run(offered())
+    finally:
+        a.close()
+        b.close()
+    assert "short" in {g["id"] for g in games["games"]} and status == 201
+
+
 def test_serve_on_a_database_it_cannot_reach_says_so_in_one_line():
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     done = subprocess.run([sys.executable, "-c", "from interpreter.cli import main; main()", "serve", "--port", "0",

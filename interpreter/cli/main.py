@@ -263,6 +263,10 @@ def _command_parser(command):
                                                           "server.sqlite3 in the records folder), or a PostgreSQL "
                                                           "database (postgresql://USER@HOST/DB) that several server "
                                                           "processes share")
+        p.add_argument("--allow-uploads", action="store_true",
+                       help="let anyone who can open the lobby offer a ruleset or house rule of their own (checked "
+                            "as 'interpret validate' checks a file; an uploaded house rule extends shipped rulesets "
+                            "only); off by default")
         return p
     if command == "list":
         return argparse.ArgumentParser(prog="interpret list",
@@ -612,7 +616,7 @@ def _serve(args, stdout, stderr) -> int:
     def say(text):
         print(text, file=stdout, flush=True)
     try:
-        return serve(files, args.host, args.port, args.db, say)
+        return serve(files, args.host, args.port, args.db, say, uploads=args.allow_uploads)
     except StoreUnavailable as e:
         print(f"interpret: error: {e}", file=stderr)
         return 1

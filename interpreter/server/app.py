@@ -12,9 +12,9 @@ from urllib.parse import urlsplit
 from aiohttp import WSMsgType, web
 
 from ..errors import InterpreterError
-from ..limits import (MAX_CONNECTIONS_PER_TABLE, MAX_FRAME_BYTES, MAX_MESSAGE_BURST, MAX_MESSAGES_PER_SECOND,
-                      MAX_RATE_ERRORS, MAX_REQUEST_BYTES)
-from .games import described
+from ..limits import (MAX_CONNECTIONS_PER_TABLE, MAX_FILE_BYTES, MAX_FRAME_BYTES, MAX_MESSAGE_BURST,
+                      MAX_MESSAGES_PER_SECOND, MAX_RATE_ERRORS, MAX_REQUEST_BYTES)
+from .games import BadUpload, described
 from .protocol import Refused, RateLimit, error_frame, read_message
 from .tables import BadRequest, Hall
 
@@ -39,6 +39,7 @@ def make_app(hall: Hall, rate: tuple = (MAX_MESSAGES_PER_SECOND, MAX_MESSAGE_BUR
     app[RATE] = rate
     app.add_routes([web.get("/", lobby_page), web.get("/table/{id}", table_page),
                     web.get("/static/{name}", static_file), web.get("/api/games", games),
+                    web.post("/api/games", upload),
                     web.post("/api/tables", new_table), web.get("/api/tables/{id}/record", record),
                     web.get("/ws", websocket)])
     app.on_startup.append(_list_games)
@@ -77,15 +78,55 @@ async def _list_games(app) -> None:
     """The lobby's list, begun as the server starts: each game's program is built once (a fifth
     of a second each), in a thread, so that neither the first visitor nor the tables being
     played wait for it."""
-    app[LISTED] = asyncio.get_running_loop().run_in_executor(None, _described, app[HALL])
+    offered = list(app[HALL].games.values())        # those of the command line: uploads are listed apart
+    app[LISTED] = asyncio.get_running_loop().run_in_executor(None, _described, offered)
 
 
 async def games(request):
-    return _json({"games": await asyncio.shield(request.app[LISTED])})
+    hall = request.app[HALL]
+    listed = await asyncio.shield(request.app[LISTED])
+    await hall.load_uploads()
+    uploaded = await asyncio.get_running_loop().run_in_executor(None, _described_uploads, hall)
+    return _json({"games": listed + uploaded,
+                  "uploads": {"allowed": hall.uploads, "max_bytes": MAX_FILE_BYTES}})
 
 
-def _described(hall) -> list:
-    return [described(source) for source in hall.games.values()]
+def _described(sources: list) -> list:
+    return [described(source) for source in sources]
+
+
+def _described_uploads(hall) -> list:
+    return [{**described(source), "uploaded": True} for source in list(hall.uploaded.values())]
+
+
+async def upload(request):
+    """POST /api/games?name=FILE.yaml, the file's bytes as the body: a ruleset or house rule
+    offered from then on, if the server takes uploads and the file passes every check."""
+    hall = request.app[HALL]
+    if not hall.uploads:
+        return _json({"error": "this server takes no uploaded rulesets (start it with --allow-uploads)"}, 403)
+    raw = await _body(request, MAX_FILE_BYTES)
+    if raw is None:
+        return _json({"error": f"a ruleset may hold at most {MAX_FILE_BYTES} bytes"}, 400)
+    try:
+        source = await hall.upload(request.query.get("name", ""), raw)
+    except BadUpload as e:
+        return _json({"error": str(e), "problems": e.problems}, 400)
+    entry = await asyncio.get_running_loop().run_in_executor(None, described, source)
+    return _json({"game": {**entry, "uploaded": True}}, 201)
+
+
+async def _body(request, most: int) -> bytes | None:
+    """The request's body, or None past `most` bytes (read no further)."""
+    chunks, size = [], 0
+    while True:
+        chunk = await request.content.readany()
+        if not chunk:
+            return b"".join(chunks)
+        size += len(chunk)
+        if size > most:
+            return None
+        chunks.append(chunk)
 
 
 async def new_table(request):
@@ -98,6 +139,8 @@ async def new_table(request):
         data = json.loads(body)
     except (ValueError, RecursionError):
         return _json({"error": "the request is not JSON"}, 400)
+    if isinstance(data, dict) and data.get("game") not in hall.games:
+        await hall.load_uploads()                   # uploaded at another server process, perhaps
     await asyncio.get_running_loop().run_in_executor(None, hall.prepare, data)   # the program built, in a thread
     try:
         return _json(await hall.new_table(data), 201)

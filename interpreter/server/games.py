@@ -4,15 +4,31 @@ lobby lists it."""
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 
 from ..check.options import explained
-from ..pipeline import load_program, load_program_text
+from ..errors import InterpreterError, RulesetError, errors_only, format_problem
+from ..limits import MAX_FILE_BYTES
+from ..pipeline import check_ruleset_data, load_program, load_program_text
 from ..source.loader import decode, read_bytes
+from ..source.overlay import load_rules_text
 from ..source.shipped import resolve, shipped_names
 
 BOTS = ("random", "mc", "ismcts")
+UPLOADED = "uploaded:"      # a game source's `file` when it came from a browser: "uploaded:NAME.yaml"
+UPLOAD_NAME = re.compile(r"[^A-Za-z0-9_.-]+")
+MAX_UPLOAD_NAME = 40
+
+
+class BadUpload(InterpreterError):
+    """An uploaded ruleset the server will not offer: what is wrong, and each problem as
+    `interpret validate` prints it."""
+
+    def __init__(self, message: str, problems: list | None = None):
+        super().__init__(message)
+        self.problems = problems or []
 
 
 @dataclass(frozen=True)
@@ -26,8 +42,15 @@ class GameSource:
     text: str | None = None
 
     @property
+    def uploaded(self) -> bool:
+        """Did it come from a browser?  Then an overlay of it may extend shipped rulesets only."""
+        return bool(self.file) and self.file.startswith(UPLOADED)
+
+    @property
     def path(self) -> str:
-        """The ruleset's file, as a record names it."""
+        """The ruleset's file, as a record names it (an upload: its name, as the uploader had it)."""
+        if self.uploaded:
+            return self.file[len(UPLOADED):]
         return self.file if self.file else resolve(self.shipped)
 
     def as_row(self) -> dict:
@@ -48,7 +71,7 @@ def program_of(source: GameSource, options: dict | None = None, lang: str | None
 def _program(source: GameSource, options: tuple, lang: str | None):
     if source.shipped:
         return load_program(resolve(source.shipped), dict(options), lang)
-    return load_program_text(source.text, source.file, dict(options), lang)
+    return load_program_text(source.text, source.path, dict(options), lang, shipped_bases=source.uploaded)
 
 
 def file_source(path: str, taken: set) -> GameSource:
@@ -60,6 +83,41 @@ def file_source(path: str, taken: set) -> GameSource:
     while name in taken:
         name, k = f"{base}-{k}", k + 1
     return GameSource(name, file=os.path.abspath(path), text=text)
+
+
+def upload_name(name) -> str:
+    """The name an uploaded file is known by: its base name in plain characters, ending in .yaml."""
+    base = os.path.basename(str(name or "").replace("\\", "/"))
+    stem = UPLOAD_NAME.sub("_", base[:-5] if base.endswith(".yaml") else base[:-4] if base.endswith(".yml") else base)
+    stem = stem.strip("._")[:MAX_UPLOAD_NAME] or "uploaded"
+    return f"{stem}.yaml"
+
+
+def uploaded_source(name, raw: bytes, taken: set) -> GameSource:
+    """A ruleset or house rule sent from a browser, checked as `interpret serve` checks a file
+    named on its command line (every limit of the loader and the checker), or BadUpload with
+    its problems in `validate`'s words.  An overlay may extend shipped rulesets only."""
+    shown = upload_name(name)
+    if len(raw) > MAX_FILE_BYTES:
+        raise BadUpload(f"{shown}: a ruleset may hold at most {MAX_FILE_BYTES} bytes")
+    try:
+        text = decode(raw, shown)
+        data, rules = load_rules_text(text, shown, shipped_bases=True)
+    except RulesetError as e:
+        raise BadUpload(f"{shown} has problems", [format_problem(p) for p in e.problems]) from None
+    problems = errors_only(check_ruleset_data(data, rules))
+    if problems:
+        raise BadUpload(f"{shown} has problems", [format_problem(p) for p in problems])
+    stem, k = shown[:-5], 2
+    game = stem
+    while game in taken:
+        game, k = f"{stem}-{k}", k + 1
+    source = GameSource(game, file=UPLOADED + shown, text=text)
+    try:
+        program_of(source)
+    except InterpreterError as e:
+        raise BadUpload(f"{shown} has problems", [str(e)]) from None
+    return source
 
 
 def shipped_sources() -> list[GameSource]:

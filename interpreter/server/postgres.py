@@ -34,6 +34,8 @@ CREATE TABLE IF NOT EXISTS decisions (
     table_id TEXT NOT NULL, n INTEGER NOT NULL, seat INTEGER NOT NULL, option INTEGER NOT NULL,
     label TEXT NOT NULL, time DOUBLE PRECISION NOT NULL, PRIMARY KEY (table_id, n));
 CREATE TABLE IF NOT EXISTS rematches (table_id TEXT PRIMARY KEY, new_table TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS games (
+    id TEXT PRIMARY KEY, file TEXT NOT NULL, text TEXT NOT NULL, created DOUBLE PRECISION NOT NULL);
 CREATE INDEX IF NOT EXISTS seat_tokens ON seats (token);
 CREATE INDEX IF NOT EXISTS spectator_tokens ON tables (spectator);
 """
@@ -169,6 +171,14 @@ class PostgresStore:
         made = await self.pool.execute("INSERT INTO rematches VALUES ($1,$2) ON CONFLICT DO NOTHING",
                                        table_id, new_id)
         return made.endswith(" 1")
+
+    async def add_game(self, game: str, file: str, text: str) -> bool:
+        made = await self.pool.execute("INSERT INTO games VALUES ($1,$2,$3,$4) ON CONFLICT DO NOTHING",
+                                       game, file, text, _now())
+        return made.endswith(" 1")
+
+    async def uploaded_games(self) -> list:
+        return [tuple(r) for r in await self.pool.fetch("SELECT id, file, text FROM games ORDER BY created")]
 
     async def set_status(self, table_id: str, status: str) -> None:
         await self.pool.execute("UPDATE tables SET status=$1 WHERE id=$2", status, table_id)

@@ -23,19 +23,19 @@ def offered_games(paths: list) -> dict:
     return games
 
 
-def serve(paths: list, host: str, port: int, db: str | None, say, workers: int = 2) -> int:
+def serve(paths: list, host: str, port: int, db: str | None, say, workers: int = 2, uploads: bool = False) -> int:
     games = offered_games(paths)
     try:
-        asyncio.run(_serve(games, host, port, db, say, workers))
+        asyncio.run(_serve(games, host, port, db, say, workers, uploads))
     except KeyboardInterrupt:
         pass
     say("interpret serve: stopped")
     return 0
 
 
-async def _serve(games: dict, host: str, port: int, db: str | None, say, workers: int) -> None:
+async def _serve(games: dict, host: str, port: int, db: str | None, say, workers: int, uploads: bool) -> None:
     store = await open_store(db, records_dir())
-    hall = Hall(store, games, Workers(workers))
+    hall = Hall(store, games, Workers(workers), uploads)
     runner = web.AppRunner(make_app(hall), handle_signals=False, access_log=None)
     try:
         await runner.setup()

@@ -35,6 +35,8 @@ CREATE TABLE IF NOT EXISTS seats (
 CREATE TABLE IF NOT EXISTS decisions (
     table_id TEXT NOT NULL, n INTEGER NOT NULL, seat INTEGER NOT NULL, option INTEGER NOT NULL,
     label TEXT NOT NULL, time REAL NOT NULL, PRIMARY KEY (table_id, n));
+CREATE TABLE IF NOT EXISTS games (
+    id TEXT PRIMARY KEY, file TEXT NOT NULL, text TEXT NOT NULL, created REAL NOT NULL);
 CREATE INDEX IF NOT EXISTS seat_tokens ON seats (token);
 CREATE INDEX IF NOT EXISTS spectator_tokens ON tables (spectator);
 """
@@ -157,6 +159,18 @@ class Store:
             return
         for _, done in group:
             _settle(done)
+
+    async def add_game(self, game: str, file: str, text: str) -> bool:
+        """An uploaded game kept, so that the lobby offers it after a restart; False if its id is taken."""
+        try:
+            self.db.execute("INSERT INTO games VALUES (?,?,?,?)", (game, file, text, time.time()))
+        except sqlite3.IntegrityError:
+            return False
+        return True
+
+    async def uploaded_games(self) -> list:
+        """(id, file, text) of every uploaded game, oldest first."""
+        return self.db.execute("SELECT id, file, text FROM games ORDER BY created").fetchall()
 
     async def set_status(self, table_id: str, status: str) -> None:
         self.db.execute("UPDATE tables SET status=? WHERE id=?", (status, table_id))

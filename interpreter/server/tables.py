@@ -18,13 +18,13 @@ from concurrent.futures.process import BrokenProcessPool
 
 from ..authoring.rules_text import rules_lines
 from ..errors import InterpreterError, RulesFault
-from ..limits import MAX_NAME_CHARS, MAX_NUMBER
+from ..limits import MAX_NAME_CHARS, MAX_NUMBER, MAX_UPLOADED_GAMES
 from ..messages import msg
 from ..playing import records
 from ..runtime.engine import apply, labels
 from . import bots
 from .frames import PUBLIC, Account, state_frame
-from .games import BOTS, program_of, source_of_row
+from .games import BOTS, BadUpload, GameSource, program_of, source_of_row, uploaded_source
 from .protocol import Refused
 from .store import Taken, token_hash
 
@@ -246,8 +246,10 @@ class Hall:
     """Every table of a server: the store, the games offered, the tables live in memory (loaded
     from the store when first asked for), the bots' workers."""
 
-    def __init__(self, store, games: dict, workers: bots.Workers):
+    def __init__(self, store, games: dict, workers: bots.Workers, uploads: bool = False):
         self.store, self.games, self.workers = store, games, workers
+        self.uploads = uploads                  # may a browser upload a ruleset (serve --allow-uploads)?
+        self.uploaded = {}                      # id -> GameSource of the games uploaded (kept in the store)
         self.live = {}
         self.tasks = set()
         self.rebuilding = {}                   # table id -> the task rebuilding it
@@ -337,6 +339,30 @@ class Hall:
         return await loop.run_in_executor(
             self.workers.executor(), bots.think, table.id, table.source.as_row(), row["options"], row["lang"],
             row["seed"], row["players"], list(table.indexes), bot, seat)
+
+    # -- uploaded games -------------------------------------------------------------------------
+    async def load_uploads(self) -> None:
+        """The games uploaded so far (at this process or another sharing the store), offered."""
+        for game, file, text in await self.store.uploaded_games():
+            if game not in self.games:
+                self.uploaded[game] = self.games[game] = GameSource(game, file=file, text=text)
+
+    async def upload(self, name, raw: bytes) -> GameSource:
+        """A ruleset from a browser, checked in a thread (as the command line checks a file),
+        kept and offered; BadUpload says why not."""
+        if not self.uploads:
+            raise BadUpload("this server takes no uploaded rulesets (start it with --allow-uploads)")
+        await self.load_uploads()
+        if len(self.uploaded) >= MAX_UPLOADED_GAMES:
+            raise BadUpload(f"this server holds {MAX_UPLOADED_GAMES} uploaded rulesets already")
+        loop = asyncio.get_running_loop()
+        for _ in range(3):                      # another process may take the same name meanwhile
+            source = await loop.run_in_executor(None, uploaded_source, name, raw, set(self.games))
+            if await self.store.add_game(source.id, source.file, source.text):
+                self.uploaded[source.id] = self.games[source.id] = source
+                return source
+            await self.load_uploads()
+        raise BadUpload("the server is busy taking other uploads; try again")
 
     # -- new tables -----------------------------------------------------------------------------
     async def new_table(self, request: dict) -> dict:

@@ -141,6 +141,7 @@ class Source:
     values: dict = field(default_factory=dict)   # path -> (line, col, style)
     keys: dict = field(default_factory=dict)     # path -> (line, col) of the mapping key
     lines: list = field(default_factory=list)    # the file's lines, to show where a problem is
+    shipped_bases: bool = False                  # an overlay's bases are shipped rulesets only (an upload's)
 
     def at(self, path: Path, key: bool = False) -> tuple[int, int]:
         """The position of `path`, or of its nearest ancestor that has one."""

@@ -145,7 +145,14 @@ class _Combination:
         if self.depth >= MAX_DEPTH:
             raise RulesetError([self.src.problem(("extends",), f"overlays extend each other more than {MAX_DEPTH} "
                                                                "deep (do two extend each other?)")])
-        path = find_base(target, self.src.file)
+        if self.src.shipped_bases:              # a file that came from elsewhere reads no file of this machine
+            path = shipped_path(target)        # a bare name: no path, no file beside it
+            if path is None:
+                raise RulesetError([self.src.problem(("extends",), f"no shipped ruleset '{target}': an uploaded "
+                                                                   f"house rule extends one of the shipped rulesets"
+                                                                   f"{did_you_mean(target, shipped_names())}")])
+        else:
+            path = find_base(target, self.src.file)
         if path is None:
             raise RulesetError([self.src.problem(("extends",), f"no ruleset '{target}' here or among the shipped ones"
                                                                f"{did_you_mean(target, shipped_names())}")])
@@ -488,8 +495,11 @@ def load_rules(path: str) -> tuple:
     return combine(data, source)
 
 
-def load_rules_text(text: str, file: str = "<string>") -> tuple:
+def load_rules_text(text: str, file: str = "<string>", shipped_bases: bool = False) -> tuple:
+    """(data, Source) of a ruleset's text; `shipped_bases`: an overlay may extend shipped
+    rulesets only (a file uploaded to the server names no file of the server's machine)."""
     data, source = load_text(text, file)
+    source.shipped_bases = shipped_bases
     return combine(data, source)
 
 
