@@ -76,9 +76,9 @@ def layout(hand, bot_played, to_play_you=True, score=(0, 0)):
             "hand": [{"label": "hand", "groups": [hand], "hidden": 0}]}
 
 
-def state(decisions, view, moves, account, over=False, result=None, seat=0, to_play=0):
+def state(decisions, view, moves, account, over=False, result=None, seat=0, to_play=0, lang="en"):
     mine = bool(moves) and seat is not None
-    return {"type": "state", "table": TABLE, "seat": seat, "decisions": decisions, "lang": "en",
+    return {"type": "state", "table": TABLE, "seat": seat, "decisions": decisions, "lang": lang,
             "title": "High card",
             "seats": [{"seat": 0, "name": "Ann", "kind": "person", "connected": True, "out": False},
                       {"seat": 1, "name": "Robot", "kind": "bot", "connected": True, "out": False}],
@@ -114,6 +114,7 @@ class Fake:
         self.delay = 0              # seconds before a move is answered
         self.drop_on_move = False   # close the socket on the first move, unanswered and unplayed
         self.forgetful = False      # answer every hello with the whole account, whatever its `since`
+        self.lang = "en"            # the table's language
         self.__dict__.update(script)
 
     def hellos(self):
@@ -129,7 +130,7 @@ class Fake:
         entries = [e for e in self.entries if since is None or e["n"] > since]
         return state(self.decisions, view, [] if self.over else MOVES, entries, over=self.over,
                      result=RESULT if self.over else None, seat=self.seat,
-                     to_play=None if self.over else 0)
+                     to_play=None if self.over else 0, lang=self.lang)
 
     def play(self, option):
         self.decisions += 1
@@ -548,6 +549,45 @@ def test_abandoning_asks_first_then_ends_the_game_with_its_record(open_page, fak
     assert page.locator("#scores").is_hidden() and page.locator("#moves button").count() == 0
     assert page.get_by_role("button", name="Abandon").is_hidden()
     assert page.locator("#record-link").is_visible()
+
+
+@pytest.mark.parametrize("lang,words", [
+    ("fr", {"hint": "Conseil", "rules": "Règles", "abandon": "Abandonner", "turn": "À vous : Play a card",
+            "account": "Ce qui s'est passé", "connection": "Connecté", "you": "(vous)"}),
+    ("no", {"hint": "Hint", "rules": "Regler", "abandon": "Avbryt spillet", "turn": "Din tur: Play a card",
+            "account": "Hva som har skjedd", "connection": "Tilkoblet", "you": "(deg)"}),
+    ("el", {"hint": "Υπόδειξη", "rules": "Κανόνες", "abandon": "Εγκατάλειψη", "turn": "Σειρά σας: Play a card",
+            "account": "Τι έγινε", "connection": "Συνδεδεμένο", "you": "(εσείς)"}),
+])
+def test_the_page_speaks_the_tables_language(open_page, fake, lang, words):
+    fake.reset(lang=lang)
+    page = table_page(open_page, fake)
+    page.locator("#connection", has_text=words["connection"]).wait_for()
+    assert page.evaluate("document.documentElement.lang") == lang
+    assert page.locator("#hint-button").inner_text() == words["hint"]
+    assert page.locator("#rules-button").inner_text() == words["rules"]
+    assert page.locator("#abandon-button").inner_text() == words["abandon"]
+    assert page.locator("#turn").inner_text() == words["turn"]
+    assert page.locator("#account-heading").inner_text() == words["account"]
+    assert page.locator("#seats .you-tag").inner_text() == words["you"]
+
+
+def test_every_language_of_the_page_has_every_word_english_has(open_page, fake):
+    page = open_page(f"/table/{TABLE}#{TOKEN}")
+    found = page.evaluate("""async () => {
+        const { WORDS } = await import("/static/words.js");
+        const used = [...document.querySelectorAll("[data-say]")].map((n) => n.dataset.say)
+          .concat([...document.querySelectorAll("[data-say-label]")].map((n) => n.dataset.sayLabel));
+        const english = Object.keys(WORDS.en);
+        const out = { used: used.filter((k) => !english.includes(k)) };
+        for (const [lang, words] of Object.entries(WORDS)) {
+          out[lang] = english.filter((k) => !(k in words)).concat(Object.keys(words).filter((k) => !english.includes(k)));
+        }
+        return out;
+    }""")
+    assert found.pop("used") == []
+    assert list(found) == ["en", "fr", "no", "da", "el"]          # messages.CATALOG's languages
+    assert all(not keys for keys in found.values()), found
 
 
 def test_a_spectator_sees_no_hand_no_moves_and_no_rematch(open_page, fake):

@@ -5,21 +5,14 @@
 // answers with the next state (or an error, which changes nothing).  The seat's secret is the
 // address's fragment, which the browser never sends in a request; it goes only in the hello.
 
-import { el, fill, cardFace, cardBacks, cardsWord, ourLink } from "./dom.js";
+import { el, fill, cardFace, cardBacks, ourLink } from "./dom.js";
 import { Connection, socketAddress } from "./protocol.js";
+import { cardsIn, sayAll, wordsFor } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
 const KEPT_ENTRIES = 1000;          // the account keeps this many lines on the page
 
-const ERRORS = {
-  stale: "The table moved on before your move arrived; this is where it is now.",
-  not_your_turn: "It is not your turn.",
-  bad_option: "That is not one of the moves offered.",
-  over: "The game is over.",
-  rate_limited: "Too many messages at once; wait a moment and try again.",
-  bad_token: "This link does not open a seat at this table. Ask whoever made the table for a new link.",
-  too_large: "A message was too large for the server.",
-};
+const ERRORS = new Set(["stale", "not_your_turn", "bad_option", "over", "rate_limited", "bad_token", "too_large"]);
 
 const page = {
   table: null,
@@ -29,6 +22,9 @@ const page = {
   sent: null,             // the decision count a move was sent at, while its answer is awaited
   shownOver: false,       // the result has been announced
   connection: null,
+  lang: null,             // the table's language, once a frame gave it
+  status: null,           // [the connection's status, its delay], as last shown
+  say: wordsFor(navigator.language),      // the page's words: the browser's language until the table's is known
 };
 
 function start() {
@@ -36,12 +32,14 @@ function start() {
   page.table = match ? match[1] : null;
   page.token = fragment();
   if (!page.table || !page.token) {
-    notice("This address has no seat secret in it (the part after #). Open the whole link you were given.");
-    fill($("connection"), "Not connected");
+    sayAll(document, page.say);
+    notice(page.say("no_secret"));
+    fill($("connection"), page.say("not_connected"));
     return;
   }
-  $("hint-button").addEventListener("click", () => ask("hint", "Hint"));
-  $("rules-button").addEventListener("click", () => ask("rules", "Rules"));
+  sayAll(document, page.say);
+  $("hint-button").addEventListener("click", () => ask("hint", page.say("hint")));
+  $("rules-button").addEventListener("click", () => ask("rules", page.say("rules")));
   $("panel-close").addEventListener("click", () => { $("panel").hidden = true; $("hint-button").focus(); });
   $("rematch-button").addEventListener("click", rematch);
   $("abandon-button").addEventListener("click", () => confirmAbandon(true));
@@ -69,25 +67,32 @@ function onFrame(frame) {
   switch (frame.type) {
     case "state": return frame.table === page.table ? drawState(frame) : undefined;
     case "error": return showError(frame);
-    case "hint": return showPanel("Hint", frame.text);
-    case "rules": return showPanel("Rules", frame.text);
+    case "hint": return showPanel(page.say("hint"), frame.text);
+    case "rules": return showPanel(page.say("rules"), frame.text);
     case "rematch": return showRematch(frame);
     default: return;             // pong, and anything newer than this page
   }
 }
 
 function showConnection(status, delay) {
+  page.status = [status, delay];
+  drawConnection();
+  if (status === "open") page.sent = null;      // a move whose answer was lost with the connection: the hello's state says where the table is
+  document.body.classList.toggle("offline", status !== "open");
+}
+
+function drawConnection() {
+  const [status, delay] = page.status;
+  const say = page.say;
   const words = {
-    connecting: "Connecting…",
-    open: "Connected",
-    waiting: `Connection lost; trying again in ${Math.max(1, Math.round((delay || 0) / 1000))} s`,
-    stopped: "Not connected",
+    connecting: say("connecting"),
+    open: say("connected"),
+    waiting: say("lost", { s: Math.max(1, Math.round((delay || 0) / 1000)) }),
+    stopped: say("not_connected"),
   }[status];
   const line = $("connection");
   if (line.textContent !== words) fill(line, words);
   line.dataset.status = status;
-  if (status === "open") page.sent = null;      // a move whose answer was lost with the connection: the hello's state says where the table is
-  document.body.classList.toggle("offline", status !== "open");
 }
 
 // ---- the state ------------------------------------------------------------------------------
@@ -97,7 +102,7 @@ function drawState(frame) {
   page.last = frame;
   if (page.sent !== null && frame.decisions !== page.sent) page.sent = null;
   if (previous && previous.decisions !== frame.decisions) notice(null);
-  if (frame.lang) document.documentElement.lang = frame.lang;
+  if (frame.lang && frame.lang !== page.lang) speak(frame.lang);
   const seated = frame.seat !== null && frame.seat !== undefined;
   $("watching").hidden = seated;
   $("abandon-button").hidden = !seated || frame.over;
@@ -113,13 +118,22 @@ function drawState(frame) {
   drawResult(frame);
 }
 
+/** The page in the table's language: its own words, and the language screen readers use. */
+function speak(lang) {
+  page.lang = lang;
+  page.say = wordsFor(lang);
+  document.documentElement.lang = lang;
+  sayAll(document, page.say);
+  if (page.status) drawConnection();
+}
+
 function drawHeader(frame, view) {
-  const title = view.title || frame.title || "Table";
+  const title = view.title || frame.title || page.say("table");
   fill($("title"), title);
   fill($("round"), view.round_label || "");
   fill($("facts"), (view.facts || []).join(" · "));
   const mine = (frame.moves || []).length > 0;
-  document.title = `${mine ? "(your turn) " : ""}${title} — card-interpreter`;
+  document.title = `${mine ? `${page.say("title_your_turn")} ` : ""}${title} — card-interpreter`;
 }
 
 function drawValues(view) {
@@ -143,7 +157,7 @@ function pileContent(pile) {
   const parts = groups.map((group) =>
     el("span", { class: bracket ? "group bracketed" : "group" }, group.map((card) => cardFace(card))));
   if (hidden) {
-    const words = groups.length ? `${hidden} face down` : cardsWord(hidden);
+    const words = groups.length ? page.say("face_down", { n: hidden }) : cardsIn(page.say, hidden);
     parts.push(cardBacks(hidden, words));
   }
   return el("span", { class: "cards" }, parts);
@@ -160,21 +174,21 @@ function drawSeats(frame, view) {
 /** Your own hand's pile in your row: how many cards, which "Your hand" shows face up below
  *  (the layout counts it there, as the terminal does), not card backs. */
 function ownPile(pile) {
-  return el("span", { class: "in-hand" }, `${cardsWord(pile.hidden || 0)}, shown below`);
+  return el("span", { class: "in-hand" }, page.say("shown_below", { cards: cardsIn(page.say, pile.hidden || 0) }));
 }
 
 function seatItem(row, seat, inHand = new Set()) {
   const classes = ["seat", row.to_play ? "to-play" : "", row.you ? "you" : "", row.out ? "out" : ""];
   const presence = seat.kind === "bot"
-    ? el("span", { class: "kind" }, "bot")
+    ? el("span", { class: "kind" }, page.say("bot"))
     : el("span", { class: seat.connected ? "presence online" : "presence offline" },
-      seat.connected ? "online" : "offline");
+      page.say(seat.connected ? "online" : "offline"));
   const head = el("div", { class: "seat-head" },
     el("span", { class: "marker", "aria-hidden": "true" }, row.to_play ? "▶" : ""),
     el("strong", { class: "name" }, row.name),
-    row.you ? el("span", { class: "you-tag" }, "(you)") : null,
-    row.to_play ? el("span", { class: "visually-hidden" }, "— to play") : null,
-    row.out ? el("span", { class: "out-tag" }, "out") : null,
+    row.you ? el("span", { class: "you-tag" }, page.say("you")) : null,
+    row.to_play ? el("span", { class: "visually-hidden" }, page.say("to_play_mark")) : null,
+    row.out ? el("span", { class: "out-tag" }, page.say("out")) : null,
     presence);
   const values = el("dl", { class: "values small" }, (row.values || []).map(([label, text]) =>
     el("div", { class: "value" }, el("dt", {}, label), el("dd", {}, text))));
@@ -189,10 +203,11 @@ function drawTurn(frame, previous) {
   const moves = frame.moves || [];
   const names = new Map((frame.seats || []).map((s) => [s.seat, s.name]));
   let words = "";
-  if (moves.length) words = frame.prompt ? `Your turn: ${frame.prompt}` : "Your turn";
+  const say = page.say;
+  if (moves.length) words = frame.prompt ? say("your_turn_prompt", { prompt: frame.prompt }) : say("your_turn");
   else if (!frame.over && frame.to_play !== null && frame.to_play !== undefined) {
-    const name = names.get(frame.to_play) ?? `seat ${frame.to_play + 1}`;
-    words = frame.seat === null || frame.seat === undefined ? `${name} to play` : `Waiting for ${name}`;
+    const name = names.get(frame.to_play) ?? say("seat_n", { n: frame.to_play + 1 });
+    words = say(frame.seat === null || frame.seat === undefined ? "to_play" : "waiting_for", { name });
   }
   fill($("turn"), words);
   $("moves-section").hidden = Boolean(frame.over);
@@ -235,7 +250,7 @@ function drawHand(frame, view) {
   for (const move of frame.moves || []) {
     if (move.card && !playable.has(move.card.text)) playable.set(move.card.text, move.index);
   }
-  fill($("hand-heading"), hand.length === 1 ? `Your ${hand[0].label}` : "Your cards");
+  fill($("hand-heading"), hand.length === 1 ? page.say("your_zone", { zone: hand[0].label }) : page.say("your_cards"));
   fill($("hand"), hand.map((pile) => el("div", { class: "pile hand-pile" },
     hand.length > 1 ? el("h3", {}, pile.label) : null,
     handCards(pile, playable))));
@@ -283,10 +298,10 @@ function drawResult(frame) {
   if (!frame.over) return;
   page.shownOver = true;
   const result = frame.result || {};
-  if (ended) fill($("announce"), `The game is over. ${result.text || ""}`);
+  if (ended) fill($("announce"), page.say("over_announce", { text: result.text || "" }).trim());
   fill($("result-text"), result.text || "");
   const winners = result.winners || [];
-  fill($("winners"), winners.length ? `${winners.length === 1 ? "Winner" : "Winners"}: ${winners.join(", ")}` : "");
+  fill($("winners"), winners.length ? page.say(winners.length === 1 ? "winner" : "winners", { names: winners.join(", ") }) : "");
   const scores = result.scores || [];
   $("scores").hidden = !scores.length;
   fill($("scores").tBodies[0], scores.map((s) =>
@@ -302,7 +317,7 @@ function sendMove(index) {
   if (!frame || page.sent !== null) return;
   if (!(frame.moves || []).some((m) => m.index === index)) return;
   if (!page.connection.send({ type: "move", decision: frame.decisions, option: index })) {
-    notice("Not connected: your move was not sent. The page is reconnecting; try again in a moment.");
+    notice(page.say("not_sent"));
     return;
   }
   page.sent = frame.decisions;
@@ -323,7 +338,7 @@ function digitPicksMove(event) {
 
 function ask(type, heading) {
   if (!page.connection.send({ type })) {
-    notice("Not connected; the page is reconnecting. Try again in a moment.");
+    notice(page.say("reconnecting"));
     return;
   }
   showPanel(heading, "…");
@@ -340,15 +355,15 @@ function confirmAbandon(asking) {
 function abandon() {
   $("abandon-confirm").hidden = true;
   if (!page.connection.send({ type: "abandon" })) {
-    notice("Not connected; the page is reconnecting. Try again in a moment.");
+    notice(page.say("reconnecting"));
   }
 }
 
 function rematch() {
   if (page.connection.send({ type: "rematch" })) {
-    fill($("rematch"), "Asking for a rematch…");
+    fill($("rematch"), page.say("asking_rematch"));
   } else {
-    notice("Not connected; the page is reconnecting. Try again in a moment.");
+    notice(page.say("reconnecting"));
   }
 }
 
@@ -363,15 +378,15 @@ function showPanel(heading, text) {
 function showRematch(frame) {
   const link = ourLink(frame.link);
   if (!link) return;
-  fill($("rematch"), "The rematch is ready: ", el("a", { href: link, class: "button-link" }, "go to the new table"));
+  fill($("rematch"), `${page.say("rematch_ready")} `, el("a", { href: link, class: "button-link" }, page.say("rematch_go")));
 }
 
 function showError(frame) {
-  const words = ERRORS[frame.code];
+  const words = ERRORS.has(frame.code) ? page.say(frame.code) : null;
   const message = typeof frame.message === "string" ? frame.message : "";
   // the server's own words first (a refusal in the game's words); ours where it says none, and
   // for a link that cannot work, which needs advice more than a reason
-  notice(frame.code === "bad_token" ? words : message || words || "The server refused that.");
+  notice(frame.code === "bad_token" ? words : message || words || page.say("refused"));
   if (page.sent !== null) {
     page.sent = null;
     for (const button of $("moves").querySelectorAll("button")) button.removeAttribute("aria-disabled");
