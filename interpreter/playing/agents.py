@@ -172,8 +172,8 @@ class MonteCarloAgent:
     `seconds` (None: no bound) bounds a decision's time, for a game whose play-outs are long
     (go_fish: 20 play-outs an option can take half a minute): option k of n stops its
     play-outs once k/n of the time is spent (time an option leaves is the next one's), after
-    at least one.  Without it, a seed's play is the same on every run; with it, only while
-    the time is not reached.
+    at least one, and a play-out still going then stops there.  Without it, a seed's play is
+    the same on every run; with it, only while the time is not reached.
     """
     WIN = 1000.0
 
@@ -205,19 +205,24 @@ class MonteCarloAgent:
             try:
                 game = decision.imagine(self.rng)
                 apply(program, game, option)
-                total += self._playout(program, game, seat)
+                total += self._playout(program, game, seat, until)
                 played += 1
             except RulesFault:       # an imagined world the rules cannot continue
                 pass
         return total / played if played else -math.inf
 
-    def _playout(self, program, game, seat) -> float:
+    def _playout(self, program, game, seat, until: float | None = None) -> float:
+        """Random moves to the end (of the round, with a standing), at most max_decisions of
+        them and none after `until`: a play-out stopped short scores the standing then (none:
+        even), as ismcts's does."""
         rng = self.rng
         horizon = game.rounds if program.standing is not None else None
         n = 0
         while not game.over and n < self.max_decisions and (horizon is None or game.rounds == horizon):
             apply(program, game, rng.below(len(game.pending[1])))
             n += 1
+            if until is not None and time.perf_counter() > until:     # a go_fish move may take a fifth of a second
+                break
         if game.over:
             winners = game.result["winners"]
             share = 1.0 / len(winners) if seat in winners else 0.0
