@@ -465,6 +465,14 @@ def test_a_planning_bot_thinks_with_the_numbers_of_its_strength(server):
     assert asked[0] == STRENGTHS["ismcts"]["quick"]
 
 
+def test_every_strength_of_a_tables_bot_is_bounded_in_time_a_decision():
+    from interpreter.limits import MAX_BOT_SECONDS
+    from interpreter.server.games import STRENGTHS
+    specs = [spec for strengths in STRENGTHS.values() for spec in strengths.values()]
+    assert all(0 < spec["seconds"] <= MAX_BOT_SECONDS for spec in specs)
+    assert max(spec["seconds"] for spec in specs) == MAX_BOT_SECONDS
+
+
 def test_a_bot_seats_name_says_its_strength_within_the_name_limit():
     from interpreter.limits import MAX_NAME_CHARS
     from interpreter.server.tables import _bot_name

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..check.options import explained
+from ..limits import MAX_BOT_SECONDS
 from ..pipeline import load_program, load_program_text
 from ..playing.agents import TABLE_BOT
 from ..source.loader import decode, read_bytes
@@ -23,10 +24,10 @@ BOTS = ("random", "mc", "ismcts")
 STRENGTHS = {
     "mc": {"quick": {"kind": "mc", "playouts": 5, "seconds": 0.25},
            "normal": {"kind": "mc", "playouts": 20, "seconds": 1.0},
-           "strong": {"kind": "mc", "playouts": 100, "seconds": 1.5}},
+           "strong": {"kind": "mc", "playouts": 100, "seconds": MAX_BOT_SECONDS}},
     "ismcts": {"quick": {"kind": "ismcts", "iterations": 100, "seconds": 0.2},
                "normal": dict(TABLE_BOT),
-               "strong": {"kind": "ismcts", "iterations": 2000, "seconds": 1.5}},
+               "strong": {"kind": "ismcts", "iterations": 2000, "seconds": MAX_BOT_SECONDS}},
 }
 DEFAULT_STRENGTH = "normal"
 
