@@ -427,7 +427,7 @@ def test_a_bot_seat_is_made_at_the_strength_asked_and_stored_with_its_numbers(se
     status, made = server.run(new_table(server.session, server.url, "hearts2", seats))
     assert status == 201, made
     assert made["seats"][1]["name"] == f"Player 2 ({bot} bot, {strength})"
-    assert server.hall.store.seats(made["table"])[1]["bot"] == STRENGTHS[bot][strength]
+    assert server.hall.live[made["table"]].seats[1]["bot"] == STRENGTHS[bot][strength]    # as read back from the store
 
 
 def test_a_bot_seat_without_a_strength_is_made_as_before_strengths(server):
@@ -437,7 +437,7 @@ def test_a_bot_seat_without_a_strength_is_made_as_before_strengths(server):
     status, made = server.run(new_table(server.session, server.url, "hearts2", seats))
     assert status == 201, made
     assert [s["name"] for s in made["seats"]] == ["Player 1 (ismcts bot)", "Player 2 (mc bot)"]
-    stored = [s["bot"] for s in server.hall.store.seats(made["table"])]
+    stored = [s["bot"] for s in server.hall.live[made["table"]].seats]           # as read back from the store
     assert stored[0] == TABLE_BOT and stored[1]["playouts"] == 20
 
 
