@@ -84,3 +84,4 @@ MAX_MESSAGE_BURST = 40                # ... and at once, after a quiet spell (th
 MAX_RATE_ERRORS = 20                  # `rate_limited` answers to one connection before it is closed
 MAX_NAME_CHARS = 40                   # characters of a player's name at a table
 MAX_CONNECTIONS_PER_TABLE = 64        # websockets open to one table at once (seats and spectators)
+MAX_BOT_SECONDS = 1.5                 # seconds a decision of a table's bot at its strongest (server/games.STRENGTHS)

@@ -136,8 +136,9 @@ class Seat:
         await self.reader
 
 
-async def play_to_the_end(seats: list, rng: random.Random, most: int = 5000) -> dict:
-    """Every seat plays a random legal move when its state offers moves, to the end; the last state."""
+async def play_to_the_end(seats: list, rng: random.Random, most: int = 5000, pause: float = 0.0) -> dict:
+    """Every seat plays a random legal move when its state offers moves, to the end; the last
+    state.  `pause`: seconds between two moves (a real server's rate limit is 20 a second)."""
     for _ in range(most):
         states = [s.state for s in seats]
         if all(st["over"] for st in states):
@@ -155,4 +156,5 @@ async def play_to_the_end(seats: list, rng: random.Random, most: int = 5000) -> 
         st = seat.state
         await seat.send({"type": "move", "decision": st["decisions"], "option": rng.randrange(len(st["moves"]))})
         await seat.next_state(st["decisions"])
+        await asyncio.sleep(pause)
     raise AssertionError("the game did not end")

@@ -194,12 +194,27 @@ def test_the_mc_bot_takes_the_least_bad_option_when_every_option_scores_below_ze
     from interpreter.playing.agents import MonteCarloAgent
 
     class Scored(MonteCarloAgent):
-        def value(self, decision, option):
+        def value(self, decision, option, until=None):
             return [-9.0, -4.0, -7.0][option]
 
     class Three:
         count = 3
     assert Scored().choose(Three()) == 1
+
+
+def test_the_mc_bot_given_seconds_decides_within_them_whatever_its_play_outs():
+    """A time bound keeps a decision short however many play-outs are asked for (a game whose
+    play-outs are long, go_fish, took half a minute at 20 an option): each option stops at its
+    share of the time, after one play-out."""
+    import time
+    from interpreter.playing.agents import MonteCarloAgent
+    program = load_program(ruleset("hearts2"))
+    s = new_game(program, seed=3, players=2, log=False)
+    while len(s.pending[1]) < 3:
+        apply(program, s, 0)
+    start = time.perf_counter()
+    choice = MonteCarloAgent(seed=1, playouts=100_000, seconds=0.3).choose(Decision(program, s))
+    assert time.perf_counter() - start < 2 and 0 <= choice < len(s.pending[1])
 
 
 ALIAS = """name: alias

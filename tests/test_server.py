@@ -361,6 +361,19 @@ def test_the_games_offered_are_listed_with_their_options_and_bots(server):
     assert games["go_fish"]["players"]["max"] == 6
 
 
+def test_the_games_offered_list_each_planning_bots_strengths_and_the_default(server):
+    async def listed():
+        async with server.session.get(f"{server.url}/api/games") as r:
+            return await r.json()
+    hearts = next(g for g in server.run(listed())["games"] if g["id"] == "hearts2")
+    assert set(hearts["strengths"]) == {"mc", "ismcts"}          # random has none
+    for bot in ("mc", "ismcts"):
+        offered = hearts["strengths"][bot]
+        assert offered["choices"] == ["quick", "normal", "strong"] and offered["default"] == "normal"
+        assert len(offered["explain_choices"]) == 3 and all(offered["explain_choices"])
+    assert "2,000 iterations or 1.5 s" in hearts["strengths"]["ismcts"]["explain_choices"][2]
+
+
 @pytest.mark.parametrize("body,words", [
     ({"game": "chess", "seats": []}, "no game 'chess'"),
     ({"game": "hearts2", "seats": [{"kind": "person"}]}, "'seats' must list the 2 seats"),
@@ -370,6 +383,12 @@ def test_the_games_offered_are_listed_with_their_options_and_bots(server):
     ({"game": "hearts2", "seats": PEOPLE, "lang": "xx"}, "no language 'xx'"),
     ({"game": "hearts2", "seats": [{"kind": "bot", "bot": "genius"}, PEOPLE[0]]}, "no bot 'genius'"),
     ({"game": "hearts2", "seats": [{"kind": "dog"}, PEOPLE[0]]}, "'kind' must be 'person' or 'bot'"),
+    ({"game": "hearts2", "seats": [PEOPLE[0], {"kind": "bot", "bot": "mc", "strength": "genius"}]},
+     "seat 2: the mc bot has no strength 'genius'; choose one of: quick, normal, strong"),
+    ({"game": "hearts2", "seats": [PEOPLE[0], {"kind": "bot", "bot": "ismcts", "strength": 3}]},
+     "seat 2: 'strength' must be a text, one of: quick, normal, strong"),
+    ({"game": "hearts2", "seats": [PEOPLE[0], {"kind": "bot", "bot": "random", "strength": "strong"}]},
+     "seat 2: the random bot has no strength"),
     ({"game": "hearts2", "seats": [{"kind": "person", "name": "x" * 41}, PEOPLE[0]]}, "a name is 1 to 40"),
     ({"game": "hearts2", "seats": [PEOPLE[0], PEOPLE[0]]}, "the same name"),
     ([1, 2], "must be a JSON object"),
@@ -399,6 +418,68 @@ def test_a_table_is_made_with_a_link_per_person_and_one_for_spectators(server):
     assert len(person) == len(spectator) == 32 and person != spectator      # 24 random bytes each
     assert len(made["table"]) == 22                                         # 16 random bytes
     assert person not in open(server.hall.store.path, "rb").read().decode("latin-1")   # only its sha256 is kept
+
+
+@pytest.mark.parametrize("bot,strength", [("ismcts", "strong"), ("mc", "quick")])
+def test_a_bot_seat_is_made_at_the_strength_asked_and_stored_with_its_numbers(server, bot, strength):
+    from interpreter.server.games import STRENGTHS
+    seats = [PEOPLE[0], {"kind": "bot", "bot": bot, "strength": strength}]
+    status, made = server.run(new_table(server.session, server.url, "hearts2", seats))
+    assert status == 201, made
+    assert made["seats"][1]["name"] == f"Player 2 ({bot} bot, {strength})"
+    assert server.hall.live[made["table"]].seats[1]["bot"] == STRENGTHS[bot][strength]    # as read back from the store
+
+
+def test_a_bot_seat_without_a_strength_is_made_as_before_strengths(server):
+    """A request of before (and a table stored then) has the numbers of then: "normal"."""
+    from interpreter.playing.agents import TABLE_BOT
+    seats = [{"kind": "bot", "bot": "ismcts"}, {"kind": "bot", "bot": "mc"}]
+    status, made = server.run(new_table(server.session, server.url, "hearts2", seats))
+    assert status == 201, made
+    assert [s["name"] for s in made["seats"]] == ["Player 1 (ismcts bot)", "Player 2 (mc bot)"]
+    stored = [s["bot"] for s in server.hall.live[made["table"]].seats]           # as read back from the store
+    assert stored[0] == TABLE_BOT and stored[1]["playouts"] == 20
+
+
+def test_a_planning_bot_thinks_with_the_numbers_of_its_strength(server):
+    from interpreter.server.games import STRENGTHS
+    asked, think = [], server.hall.think
+
+    async def noted(table, bot, seat):
+        asked.append(bot)
+        return await think(table, bot, seat)
+
+    async def played_once():
+        _, (ann,) = await seated(server, "hearts2", [PEOPLE[0], {"kind": "bot", "bot": "ismcts", "strength": "quick"}])
+        while not asked:
+            if ann.state["moves"]:
+                n = ann.state["decisions"]
+                await ann.send({"type": "move", "decision": n, "option": 0})
+            await ann.next_state(ann.state["decisions"])
+        await ann.close()
+    server.hall.think = noted
+    try:
+        server.run(played_once())
+    finally:
+        del server.hall.think
+    assert asked[0] == STRENGTHS["ismcts"]["quick"]
+
+
+def test_every_strength_of_a_tables_bot_is_bounded_in_time_a_decision():
+    from interpreter.limits import MAX_BOT_SECONDS
+    from interpreter.server.games import STRENGTHS
+    specs = [spec for strengths in STRENGTHS.values() for spec in strengths.values()]
+    assert all(0 < spec["seconds"] <= MAX_BOT_SECONDS for spec in specs)
+    assert max(spec["seconds"] for spec in specs) == MAX_BOT_SECONDS
+
+
+def test_a_bot_seats_name_says_its_strength_within_the_name_limit():
+    from interpreter.limits import MAX_NAME_CHARS
+    from interpreter.server.tables import _bot_name
+    assert _bot_name("South", "ismcts", "strong") == "South (ismcts bot, strong)"
+    assert _bot_name("South", "mc", "normal") == "South (mc bot)"
+    long = _bot_name("The player in the north-east corner", "ismcts", "strong")
+    assert len(long) == MAX_NAME_CHARS and long.endswith("… (ismcts bot, strong)")
 
 
 def test_the_record_of_a_finished_game_is_downloaded_and_replayed(server, tmp_path):

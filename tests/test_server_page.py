@@ -43,7 +43,10 @@ GAMES = {"games": [
      "players": {"min": 2, "max": 2, "default": 2}, "languages": ["en", "fr", "no"],
      "options": [{"name": "target", "explain": "The score that ends the game.", "choices": ["50", "100"], "default": "100",
                   "explain_choices": ["a short game", "the usual game"]}],
-     "bots": ["random", "mc", "ismcts"]},
+     "bots": ["random", "mc", "ismcts"],
+     "strengths": {bot: {"choices": ["quick", "normal", "strong"], "default": "normal",
+                         "explain_choices": [f"{bot} {w}" for w in ("briefly", "as usual", "longest")]}
+                   for bot in ("mc", "ismcts")}},
     {"id": "war", "title": "War", "description": "Higher card takes both.",
      "players": {"min": 2, "max": 4, "default": 2}, "languages": ["en"], "options": [],
      "bots": ["random"]},
@@ -333,11 +336,38 @@ def test_lobby_makes_a_table_with_the_chosen_seats_and_shows_each_persons_link(o
     page.get_by_role("button", name="Make the table").click()
     page.locator("#made").wait_for()
     assert fake.posted == [{"game": "hearts2", "players": 2, "options": {"target": "50"}, "lang": "fr",
-                            "seats": [{"kind": "person", "name": "Ann"}, {"kind": "bot", "bot": "mc"}]}]
+                            "seats": [{"kind": "person", "name": "Ann"},
+                                      {"kind": "bot", "bot": "mc", "strength": "normal"}]}]
     assert page.locator("#seat-link-0").input_value() == f"{fake.base}/table/{TABLE}#{TOKEN}0"
     assert page.locator("#spectator-link").input_value() == f"{fake.base}/table/{TABLE}#watch"
     assert "a bot" in page.locator("#links li").nth(1).inner_text()
     assert page.get_by_role("button", name="Copy the link for Seat 1: Ann").is_visible()
+
+
+def test_lobby_offers_a_planning_bot_its_strengths_and_makes_the_table_with_the_one_chosen(open_page, fake):
+    page = open_page("/")
+    page.locator("#game").wait_for()
+    strength = page.get_by_label("Seat 2: how strong a bot")
+    assert strength.is_hidden()                         # the random bot, first offered, has none
+    page.get_by_label("Seat 2: which bot").select_option("ismcts")
+    assert strength.is_visible() and strength.input_value() == "normal"
+    assert strength.evaluate("s => [...s.options].map(o => o.text)") == [
+        "quick — ismcts briefly", "normal — ismcts as usual", "strong — ismcts longest"]
+    strength.focus()
+    page.keyboard.press("ArrowDown")                    # chosen by keyboard, as any select
+    assert strength.input_value() == "strong"
+    page.get_by_role("button", name="Make the table").click()
+    page.locator("#made").wait_for()
+    assert fake.posted[-1]["seats"][1] == {"kind": "bot", "bot": "ismcts", "strength": "strong"}
+
+
+def test_lobby_sends_no_strength_for_a_bot_that_has_none(open_page, fake):
+    page = open_page("/")
+    page.get_by_role("button", name="Choose War").click()
+    assert page.get_by_label("Seat 2: how strong a bot").is_hidden()
+    page.get_by_role("button", name="Make the table").click()
+    page.locator("#made").wait_for()
+    assert fake.posted[-1]["seats"][1] == {"kind": "bot", "bot": "random"}
 
 
 def test_lobby_shows_a_refused_table_in_the_servers_words(open_page, fake):
@@ -735,3 +765,26 @@ def test_two_browsers_play_a_whole_hearts2_game_on_the_real_server_and_a_third_t
     finally:
         server.terminate()
         server.wait(10)
+
+
+@pytest.mark.slow
+def test_a_strength_chosen_in_the_lobby_of_the_real_server_is_the_bot_its_table_is_made_with(browser, tmp_path):
+    import sqlite3
+    base, server = _real_server(tmp_path)
+    try:
+        page = browser.new_context(viewport=DESKTOP).new_page()
+        page.set_default_timeout(60_000)                # the lobby's list builds every shipped game once
+        page.goto(base + "/")
+        page.locator("#game").select_option("hearts2")
+        page.get_by_label("Seat 2: which bot").select_option("mc")
+        page.get_by_label("Seat 2: how strong a bot").select_option("quick")
+        page.get_by_role("button", name="Make the table").click()
+        page.locator("#made").wait_for()
+        assert "Seat 2: Player 2 (mc bot, quick)" in page.locator("#links").inner_text()
+    finally:
+        server.terminate()
+        server.wait(10)
+    with sqlite3.connect(tmp_path / "tables.sqlite3") as db:
+        (bot,) = db.execute("SELECT bot FROM seats WHERE seat = 1").fetchone()
+    from interpreter.server.games import STRENGTHS
+    assert json.loads(bot) == STRENGTHS["mc"]["quick"]

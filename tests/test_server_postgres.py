@@ -272,13 +272,14 @@ def test_two_server_processes_share_the_games_and_a_killed_one_loses_nothing(dat
                     await mover.send({"type": "move", "decision": n, "option": rng.randrange(len(mover.state["moves"]))})
                     for s in (ann, bo):
                         await s.next_state(n)
+                    await asyncio.sleep(0.06)
                 before = ann.state["decisions"]
                 first.kill()                    # kill -9 the first process: Ann comes back at the second
                 first.wait(10)
                 await ann.close()
                 ann = await Seat.open(session, second_url, made["seats"][0]["link"])
                 assert ann.state["decisions"] == before
-                last = await play_to_the_end([ann, bo], rng)
+                last = await play_to_the_end([ann, bo], rng, pause=0.06)     # inside the rate limit
                 record_url = f"{second_url}/api/tables/{made['table']}/record?token={made['seats'][0]['link'].split('#')[1]}"
                 async with session.get(record_url) as r:
                     record = await r.json()

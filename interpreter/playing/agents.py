@@ -7,6 +7,7 @@ returns the index of its choice.  Nothing else of the state reaches it.
 from __future__ import annotations
 
 import math
+import time
 from dataclasses import dataclass
 
 from ..runtime.engine import apply, determinize, labels as option_labels, standing, view as seat_view, prompt as choice_prompt
@@ -167,44 +168,61 @@ class MonteCarloAgent:
     play-out stops at the end of the round and scores the seat's standing against the
     best other; a play-out that reaches the end of the game scores a win far above
     any standing.  `playouts` is per option.
+
+    `seconds` (None: no bound) bounds a decision's time, for a game whose play-outs are long
+    (go_fish: 20 play-outs an option can take half a minute): option k of n stops its
+    play-outs once k/n of the time is spent (time an option leaves is the next one's), after
+    at least one, and a play-out still going then stops there.  Without it, a seed's play is
+    the same on every run; with it, only while the time is not reached.
     """
     WIN = 1000.0
 
-    def __init__(self, seed: int = 0, playouts: int = 20, max_decisions: int = 2000):
+    def __init__(self, seed: int = 0, playouts: int = 20, max_decisions: int = 2000, seconds: float | None = None):
         self.rng = Rng(seed)
         self.playouts = playouts
         self.max_decisions = max_decisions
+        self.seconds = seconds
 
     def choose(self, decision: Decision) -> int:
         if decision.count == 1:
             return 0
-        values = [self.value(decision, option) for option in range(decision.count)]
-        return max(range(decision.count), key=values.__getitem__)     # the first of the best
+        start, n = time.perf_counter(), decision.count
+        values = [self.value(decision, option, start + self.seconds * (option + 1) / n if self.seconds else None)
+                  for option in range(n)]
+        return max(range(n), key=values.__getitem__)     # the first of the best
 
-    def value(self, decision: Decision, option: int) -> float:
+    def value(self, decision: Decision, option: int, until: float | None = None) -> float:
         """What `option` is worth to the deciding seat: the mean score of its play-outs (a
-        standing can be negative: every option may score below zero).  A play-out the rules
+        standing can be negative: every option may score below zero), those begun before
+        `until` (perf_counter; None: all of them) once one has ended.  A play-out the rules
         cannot continue counts for nothing; an option none of whose play-outs end is worth
         least of all."""
         program, seat = decision.program, decision.seat
         total, played = 0.0, 0
         for _ in range(self.playouts):
+            if played and until is not None and time.perf_counter() >= until:
+                break
             try:
                 game = decision.imagine(self.rng)
                 apply(program, game, option)
-                total += self._playout(program, game, seat)
+                total += self._playout(program, game, seat, until)
                 played += 1
             except RulesFault:       # an imagined world the rules cannot continue
                 pass
         return total / played if played else -math.inf
 
-    def _playout(self, program, game, seat) -> float:
+    def _playout(self, program, game, seat, until: float | None = None) -> float:
+        """Random moves to the end (of the round, with a standing), at most max_decisions of
+        them and none after `until`: a play-out stopped short scores the standing then (none:
+        even), as ismcts's does."""
         rng = self.rng
         horizon = game.rounds if program.standing is not None else None
         n = 0
         while not game.over and n < self.max_decisions and (horizon is None or game.rounds == horizon):
             apply(program, game, rng.below(len(game.pending[1])))
             n += 1
+            if until is not None and time.perf_counter() > until:     # a go_fish move may take a fifth of a second
+                break
         if game.over:
             winners = game.result["winners"]
             share = 1.0 / len(winners) if seat in winners else 0.0
@@ -225,10 +243,11 @@ TABLE_BOT = {"kind": "ismcts", "iterations": 400, "seconds": 0.5}
 
 def bot_named(spec: dict, seed: int):
     """The bot a record's `bot` (or the command line) names: random, mc with its play-outs
-    per option, ismcts with its iterations and/or seconds a decision."""
+    per option (and at most its seconds a decision, if given), ismcts with its iterations
+    and/or seconds a decision."""
     kind = spec.get("kind", "random")
     if kind == "mc":
-        return MonteCarloAgent(seed, playouts=max(1, spec.get("playouts", 20)))
+        return MonteCarloAgent(seed, playouts=max(1, spec.get("playouts", 20)), seconds=spec.get("seconds"))
     if kind == "ismcts":
         return ISMCTSAgent(seed, iterations=spec.get("iterations"), seconds=spec.get("seconds"))
     return RandomAgent(seed)

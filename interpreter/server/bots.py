@@ -15,17 +15,17 @@ from collections import OrderedDict
 from ..playing.agents import TABLE_BOT, Decision, bot_named
 from ..runtime.engine import apply, new_game
 from ..runtime.state import Rng
-from .games import program_of, source_of_row
+from .games import DEFAULT_STRENGTH, STRENGTHS, program_of, source_of_row
 
 WORKER_TABLES = 64          # tables a worker keeps built (program and state); the oldest is dropped
 
 
-def bot_spec(kind: str) -> dict:
-    """A seat's bot as a record keeps it: random, mc with its play-outs, or the table's ismcts."""
-    if kind == "mc":
-        return {"kind": "mc", "playouts": 20}
-    if kind == "ismcts":
-        return dict(TABLE_BOT)
+def bot_spec(kind: str, strength: str = DEFAULT_STRENGTH) -> dict:
+    """A seat's bot as a record keeps it: random, or mc or ismcts with the numbers of its
+    strength (games.STRENGTHS; the record's `bot` holds the numbers, not the strength's name,
+    so a record plays the same whatever the strengths become)."""
+    if kind in STRENGTHS:
+        return dict(STRENGTHS[kind][strength])
     return {"kind": "random"}
 
 

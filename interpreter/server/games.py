@@ -10,8 +10,9 @@ from functools import lru_cache
 
 from ..check.options import explained
 from ..errors import InterpreterError, RulesetError, errors_only, format_problem
-from ..limits import MAX_FILE_BYTES
+from ..limits import MAX_BOT_SECONDS, MAX_FILE_BYTES
 from ..pipeline import check_ruleset_data, load_program, load_program_text
+from ..playing.agents import TABLE_BOT
 from ..source.loader import decode, read_bytes
 from ..source.overlay import load_rules_text
 from ..source.shipped import resolve, shipped_names
@@ -29,6 +30,21 @@ class BadUpload(InterpreterError):
     def __init__(self, message: str, problems: list | None = None):
         super().__init__(message)
         self.problems = problems or []
+
+# How hard a planning bot thinks, by its strength: each bounded in time per decision, so that
+# a bot never holds its table up for long (mc's seconds, new with strengths, bound a game whose
+# play-outs are long: go_fish's 20 play-outs an option took half a minute; bench/bot_strengths.py
+# measures them).  "normal" has the numbers every table had before strengths were offered (a
+# request without one gets it); random has none.
+STRENGTHS = {
+    "mc": {"quick": {"kind": "mc", "playouts": 5, "seconds": 0.25},
+           "normal": {"kind": "mc", "playouts": 20, "seconds": 1.0},
+           "strong": {"kind": "mc", "playouts": 100, "seconds": MAX_BOT_SECONDS}},
+    "ismcts": {"quick": {"kind": "ismcts", "iterations": 100, "seconds": 0.2},
+               "normal": dict(TABLE_BOT),
+               "strong": {"kind": "ismcts", "iterations": 2000, "seconds": MAX_BOT_SECONDS}},
+}
+DEFAULT_STRENGTH = "normal"
 
 
 @dataclass(frozen=True)
@@ -134,4 +150,19 @@ def described(source: GameSource) -> dict:
                          "choices": [str(c) for c in spec["choices"]], "default": str(spec["default"]),
                          "explain_choices": [explained(spec, c) or "" for c in spec["choices"]]}
                         for name, spec in p.option_specs.items()],
-            "bots": list(BOTS)}
+            "bots": list(BOTS), "strengths": strengths_described()}
+
+
+def strengths_described() -> dict:
+    """Each planning bot's strengths as the lobby offers them: the choices, the default, and
+    what each costs in words."""
+    return {kind: {"choices": list(specs), "default": DEFAULT_STRENGTH,
+                   "explain_choices": [spec_words(spec) for spec in specs.values()]}
+            for kind, specs in STRENGTHS.items()}
+
+
+def spec_words(spec: dict) -> str:
+    """What a bot's spec makes it do at a decision, in words: its play-outs or its search."""
+    if spec["kind"] == "mc":
+        return f"{spec['playouts']} play-outs per move, at most {spec['seconds']:g} s a move"
+    return f"at most {spec['iterations']:,} iterations or {spec['seconds']:g} s a move"

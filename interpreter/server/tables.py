@@ -24,7 +24,7 @@ from ..playing import records
 from ..runtime.engine import apply, labels
 from . import bots
 from .frames import PUBLIC, Account, state_frame
-from .games import BOTS, BadUpload, GameSource, program_of, source_of_row, uploaded_source
+from .games import BOTS, DEFAULT_STRENGTH, STRENGTHS, BadUpload, GameSource, program_of, source_of_row, uploaded_source
 from .protocol import Refused
 from .store import Taken, token_hash
 
@@ -452,11 +452,7 @@ class Hall:
             if not isinstance(seat, dict) or seat.get("kind") not in ("person", "bot"):
                 raise BadRequest(f"seat {i + 1}: 'kind' must be 'person' or 'bot'")
             if seat["kind"] == "bot":
-                kind = seat.get("bot", "random")
-                if kind not in BOTS:
-                    raise BadRequest(f"seat {i + 1}: no bot {_shown(kind)}; the bots are: {', '.join(BOTS)}")
-                out.append({"seat": i, "name": f"{program.seat_name(i)} ({kind} bot)", "kind": "bot",
-                            "bot": bots.bot_spec(kind)})
+                out.append(_bot_seat(i, seat, program))
                 continue
             name = seat.get("name") or program.seat_name(i)
             if not isinstance(name, str) or not name.strip() or not name.isprintable() or len(name) > MAX_NAME_CHARS:
@@ -466,6 +462,33 @@ class Hall:
         if len(set(names)) != len(names):
             raise BadRequest("two seats have the same name")
         return out
+
+
+def _bot_seat(i: int, seat: dict, program) -> dict:
+    """Seat `i` played by the bot a request's seat names, at its strength (games.STRENGTHS;
+    none given: the default, as before strengths were offered); a random bot has none."""
+    kind = seat.get("bot", "random")
+    if kind not in BOTS:
+        raise BadRequest(f"seat {i + 1}: no bot {_shown(kind)}; the bots are: {', '.join(BOTS)}")
+    strength = seat.get("strength")
+    if strength is not None and kind not in STRENGTHS:
+        raise BadRequest(f"seat {i + 1}: the {kind} bot has no strength; only {', '.join(STRENGTHS)} have one")
+    choices = ", ".join(STRENGTHS.get(kind, ()))
+    if strength is not None and not isinstance(strength, str):
+        raise BadRequest(f"seat {i + 1}: 'strength' must be a text, one of: {choices}")
+    if strength is not None and strength not in STRENGTHS[kind]:
+        raise BadRequest(f"seat {i + 1}: the {kind} bot has no strength {_shown(strength)}; choose one of: {choices}")
+    strength = strength or DEFAULT_STRENGTH
+    return {"seat": i, "name": _bot_name(program.seat_name(i), kind, strength), "kind": "bot",
+            "bot": bots.bot_spec(kind, strength)}
+
+
+def _bot_name(seat_name: str, kind: str, strength: str) -> str:
+    """A bot seat's shown name, "South (ismcts bot, strong)" (the default strength unsaid, as
+    before strengths were offered), at most MAX_NAME_CHARS: a long seat name is cut short."""
+    said = f" ({kind} bot)" if kind not in STRENGTHS or strength == DEFAULT_STRENGTH else f" ({kind} bot, {strength})"
+    room = MAX_NAME_CHARS - len(said)
+    return (seat_name if len(seat_name) <= room else seat_name[:room - 1] + "…") + said
 
 
 def _shown(value) -> str:

@@ -101,17 +101,45 @@ function drawSeats() {
   const game = chosen();
   const count = Number($("players").value);
   const bots = game.bots && game.bots.length ? game.bots : ["random"];
+  const strengths = strengthsOf(game);
   const items = [];
   for (let i = 0; i < count; i++) {
-    const kept = lobby.seats[i] || { kind: i === 0 ? "person" : "bot", name: "", bot: bots[0] };
+    const kept = lobby.seats[i] || { kind: i === 0 ? "person" : "bot", name: "", bot: bots[0], strengths: {} };
     if (!bots.includes(kept.bot)) kept.bot = bots[0];
     lobby.seats[i] = kept;
-    items.push(seatChoice(i, kept, bots));
+    items.push(seatChoice(i, kept, bots, strengths));
   }
   fill($("seats"), items);
 }
 
-function seatChoice(i, kept, bots) {
+/** Each bot's strengths as /api/games gives them ({choices, default, explain_choices}); a bot
+ *  that is not there (random) has none, and is sent without one. */
+function strengthsOf(game) {
+  const out = {};
+  const given = game.strengths && typeof game.strengths === "object" ? game.strengths : {};
+  for (const [bot, s] of Object.entries(given)) {
+    if (s && Array.isArray(s.choices) && s.choices.length) out[bot] = s;
+  }
+  return out;
+}
+
+function strengthChoice(i, kept, strengths) {
+  const select = el("select", { id: `seat-${i}-strength`, "aria-label": `Seat ${i + 1}: how strong a bot` });
+  const draw = () => {
+    const offered = strengths[kept.bot];
+    if (!offered) { fill(select, []); return; }
+    const wanted = offered.choices.includes(kept.strengths[kept.bot]) ? kept.strengths[kept.bot] : offered.default;
+    const said = Array.isArray(offered.explain_choices) ? offered.explain_choices : [];
+    fill(select, offered.choices.map((c, k) => el("option", { value: c, selected: c === wanted },
+      typeof said[k] === "string" && said[k] ? `${c} — ${said[k]}` : String(c))));
+    select.value = wanted;
+    kept.strengths[kept.bot] = select.value;
+  };
+  select.addEventListener("change", () => { kept.strengths[kept.bot] = select.value; });
+  return { select, draw };
+}
+
+function seatChoice(i, kept, bots, strengths) {
   const kind = el("select", { id: `seat-${i}-kind`, "aria-label": `Seat ${i + 1}: who plays` },
     el("option", { value: "person", selected: kept.kind === "person" }, "a person"),
     el("option", { value: "bot", selected: kept.kind === "bot" }, "a bot"));
@@ -119,12 +147,19 @@ function seatChoice(i, kept, bots) {
     placeholder: `Player ${i + 1}`, autocomplete: "off", "aria-label": `Seat ${i + 1}: name` });
   const bot = el("select", { id: `seat-${i}-bot`, "aria-label": `Seat ${i + 1}: which bot` },
     bots.map((b) => el("option", { value: b, selected: b === kept.bot }, BOT_WORDS[b] || b)));
-  const show = () => { name.hidden = kind.value !== "person"; bot.hidden = kind.value !== "bot"; };
+  const strength = strengthChoice(i, kept, strengths);
+  const show = () => {
+    name.hidden = kind.value !== "person";
+    bot.hidden = kind.value !== "bot";
+    strength.select.hidden = kind.value !== "bot" || !strengths[kept.bot];
+  };
   kind.addEventListener("change", () => { kept.kind = kind.value; show(); });
   name.addEventListener("input", () => { kept.name = name.value; });
-  bot.addEventListener("change", () => { kept.bot = bot.value; });
+  bot.addEventListener("change", () => { kept.bot = bot.value; strength.draw(); show(); });
+  strength.draw();
   show();
-  return el("li", { class: "seat-choice" }, el("span", { class: "seat-number" }, `Seat ${i + 1}`), kind, name, bot);
+  return el("li", { class: "seat-choice" }, el("span", { class: "seat-number" }, `Seat ${i + 1}`), kind, name, bot,
+    strength.select);
 }
 
 /** What the form asks for, as POST /api/tables takes it. */
@@ -132,9 +167,10 @@ function request() {
   const options = {};
   for (const select of $("options").querySelectorAll("select[data-option]")) options[select.dataset.option] = select.value;
   const count = Number($("players").value);
+  const strengths = strengthsOf(chosen());
   const seats = lobby.seats.slice(0, count).map((s, i) => s.kind === "person"
     ? { kind: "person", name: s.name.trim() || `Player ${i + 1}` }
-    : { kind: "bot", bot: s.bot });
+    : strengths[s.bot] ? { kind: "bot", bot: s.bot, strength: s.strengths[s.bot] } : { kind: "bot", bot: s.bot });
   return { game: chosen().id, players: count, options, lang: $("lang").value, seats };
 }
 
