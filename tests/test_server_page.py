@@ -118,6 +118,8 @@ class Fake:
         self.drop_on_move = False   # close the socket on the first move, unanswered and unplayed
         self.forgetful = False      # answer every hello with the whole account, whatever its `since`
         self.lang = "en"            # the table's language
+        self.uploads = None         # /api/games's "uploads" ({allowed, max_bytes}), or none
+        self.uploaded = []          # (name, body) of every POST /api/games
         self.__dict__.update(script)
 
     def hellos(self):
@@ -152,7 +154,17 @@ def application(fake: Fake):
         return web.FileResponse(STATIC / "table.html")
 
     async def games(request):
-        return web.json_response(GAMES)
+        return web.json_response({**GAMES, **({"uploads": fake.uploads} if fake.uploads else {})})
+
+    async def upload(request):
+        body = await request.read()
+        fake.uploaded.append((request.query.get("name"), body))
+        if b"deck" not in body:
+            return web.json_response({"error": "mine.yaml has problems", "problems": [
+                "mine.yaml:1:1: missing required key 'deck'\n    <b>name</b>: x\n    ^"]}, status=400)
+        return web.json_response({"game": {"id": "mine", "title": "My war", "description": "War, but mine.",
+                                           "players": {"min": 2, "max": 2, "default": 2}, "languages": ["en"],
+                                           "options": [], "bots": ["random"], "uploaded": True}}, status=201)
 
     async def tables(request):
         body = await request.json()
@@ -214,7 +226,7 @@ def application(fake: Fake):
 
     app = web.Application(middlewares=[policy])
     app.add_routes([web.get("/", lobby), web.get("/table/{id}", table), web.get("/api/games", games),
-                    web.post("/api/tables", tables), web.get("/ws", socket), web.get("/static/{name}", static)])
+                    web.post("/api/games", upload), web.post("/api/tables", tables), web.get("/ws", socket), web.get("/static/{name}", static)])
     return app
 
 
@@ -368,6 +380,53 @@ def test_lobby_sends_no_strength_for_a_bot_that_has_none(open_page, fake):
     page.get_by_role("button", name="Make the table").click()
     page.locator("#made").wait_for()
     assert fake.posted[-1]["seats"][1] == {"kind": "bot", "bot": "random"}
+
+
+def test_lobby_offers_no_upload_unless_the_server_takes_them(open_page, fake):
+    page = open_page("/")
+    page.locator("#games li").first.wait_for()
+    assert page.locator("#upload-box").is_hidden()
+
+
+def test_an_uploaded_ruleset_is_sent_as_it_is_and_offered_at_once(open_page, fake, tmp_path):
+    fake.uploads = {"allowed": True, "max_bytes": 1048576}
+    page = open_page("/")
+    page.get_by_role("heading", name="Offer a game of your own").wait_for()
+    assert "at most 1 MiB" in page.locator("#upload-box").inner_text()
+    mine = tmp_path / "mine.yaml"
+    mine.write_bytes("name: mine\ndeck: {}\ntitle: My war ♠\n".encode())
+    page.get_by_label("The ruleset's file").set_input_files(str(mine))
+    page.get_by_role("button", name="Check and offer it").click()
+    page.locator("#upload-status", has_text="My war is offered now").wait_for()
+    assert fake.uploaded == [("mine.yaml", mine.read_bytes())]
+    assert "My war" in page.locator("#games").inner_text()
+    assert page.locator("#game").input_value() == "mine"
+    assert page.locator("#game-description").inner_text() == "War, but mine."
+
+
+def test_an_uploaded_rulesets_problems_are_shown_as_the_server_words_them(open_page, fake, tmp_path):
+    fake.uploads = {"allowed": True, "max_bytes": 1048576}
+    page = open_page("/")
+    bad = tmp_path / "mine.yaml"
+    bad.write_text("<b>name</b>: x\n")
+    page.get_by_label("The ruleset's file").set_input_files(str(bad))
+    page.get_by_role("button", name="Check and offer it").click()
+    page.locator("#upload-status", has_text="Not offered: mine.yaml has problems.").wait_for()
+    problem = page.locator("#upload-problems pre")
+    assert problem.inner_text() == "mine.yaml:1:1: missing required key 'deck'\n    <b>name</b>: x\n    ^"
+    assert page.locator("#upload-problems b").count() == 0             # text, never markup
+    assert "mine" not in [o for o in page.locator("#game option").all_inner_texts()]
+
+
+def test_a_file_larger_than_the_server_takes_is_not_sent(open_page, fake, tmp_path):
+    fake.uploads = {"allowed": True, "max_bytes": 10}
+    page = open_page("/")
+    big = tmp_path / "big.yaml"
+    big.write_text("name: a long one\n")
+    page.get_by_label("The ruleset's file").set_input_files(str(big))
+    page.get_by_role("button", name="Check and offer it").click()
+    page.locator("#upload-status", has_text="larger than").wait_for()
+    assert fake.uploaded == []
 
 
 def test_lobby_shows_a_refused_table_in_the_servers_words(open_page, fake):

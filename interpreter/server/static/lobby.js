@@ -3,6 +3,7 @@
 // but a request can say anything); a refusal is shown in the server's words.
 
 import { el, fill, ourLink, copyText } from "./dom.js";
+import { startUploads } from "./upload.js";
 
 const $ = (id) => document.getElementById(id);
 const BOT_WORDS = { random: "random (plays any legal move)", mc: "mc (Monte Carlo)", ismcts: "ismcts (strongest)" };
@@ -23,15 +24,32 @@ async function start() {
   lobby.games = Array.isArray(answer.games) ? answer.games : [];
   $("games-loading").hidden = true;
   drawGames();
+  startUploads(answer.uploads, offered);
   if (!lobby.games.length) {
     problem($("problem"), "This server offers no games.");
     return;
   }
+  showForm();
+  drawForm();
+}
+
+/** The form, its game choice listing the games offered (once: its listeners are added then). */
+function showForm() {
   fill($("game"), lobby.games.map((g) => el("option", { value: g.id }, g.title || g.id)));
+  if (!$("table-form").hidden) return;
+  problem($("problem"), null);
   $("game").addEventListener("change", drawForm);
   $("players").addEventListener("change", drawSeats);
   $("table-form").addEventListener("submit", makeTable);
   $("table-form").hidden = false;
+}
+
+/** A game just uploaded: listed, in the form's choice, and chosen. */
+function offered(game) {
+  lobby.games = lobby.games.filter((g) => g.id !== game.id).concat([game]);
+  drawGames();
+  showForm();
+  $("game").value = game.id;
   drawForm();
 }
 
