@@ -77,6 +77,8 @@ def deep_enough_stack() -> None:
 # -- the game server (enforced in server/protocol.py and server/app.py; docs/server.md) ----
 MAX_FRAME_BYTES = 4_096               # bytes of one websocket message from a client: larger is
                                       # answered `too_large` and the connection closed
+MAX_LIVE_TABLES = 1_000               # tables a server process holds in memory; the least recently used
+                                      # one with nobody connected is dropped (rebuilt from the store when opened)
 MAX_UPLOADED_GAMES = 100              # rulesets a server keeps from browsers (serve --allow-uploads)
 MAX_REQUEST_BYTES = 16_384            # bytes of an HTTP request's body (POST /api/tables)
 MAX_MESSAGES_PER_SECOND = 20          # a client's messages, on average (a token bucket per connection)

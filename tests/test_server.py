@@ -768,3 +768,34 @@ def test_the_lobbys_list_is_begun_as_the_server_starts_not_at_the_first_visit(se
     server.run(asyncio.sleep(0))
     assert listed is server.runner.app[LISTED]      # one list, made once
     assert isinstance(listed, asyncio.Future)
+
+
+def test_past_so_many_tables_in_memory_the_least_recently_opened_idle_one_is_dropped_and_rebuilt_when_opened(server):
+    from interpreter import limits
+    assert server.hall.most_live == limits.MAX_LIVE_TABLES == 1000
+
+    async def many():
+        kept = server.hall.most_live
+        server.hall.most_live = 2            # the other tests' tables, idle, go first
+        try:
+            made = [(await seated(server, "gnav2", PEOPLE)) for _ in range(3)]
+            (first, (ann, bo)) = made[0]
+            n = ann.state["decisions"]
+            mover = ann if ann.state["moves"] else bo
+            await mover.send({"type": "move", "decision": n, "option": 0})
+            await mover.next_state(n)
+            view = ann.state["view"]
+            for _, clients in made:
+                for c in clients:
+                    await c.close()
+            while any(server.hall.live[m["table"]].connections for m, _ in made if m["table"] in server.hall.live):
+                await asyncio.sleep(0.01)                    # the server has seen them go
+            await seated(server, "gnav2", PEOPLE)            # one more: the first, idle now, goes
+            dropped = first["table"] not in server.hall.live
+            again = await Seat.open(server.session, server.url, first["seats"][0]["link"])
+            await again.close()
+            return dropped, view, again.state, n
+        finally:
+            server.hall.most_live = kept
+    dropped, view, state, n = server.run(many())
+    assert dropped and state["decisions"] == n + 1 and state["view"] == view

@@ -14,11 +14,12 @@ from __future__ import annotations
 import asyncio
 import base64
 import secrets
+from collections import OrderedDict
 from concurrent.futures.process import BrokenProcessPool
 
 from ..authoring.rules_text import rules_lines
 from ..errors import InterpreterError, RulesFault
-from ..limits import MAX_NAME_CHARS, MAX_NUMBER, MAX_UPLOADED_GAMES
+from ..limits import MAX_LIVE_TABLES, MAX_NAME_CHARS, MAX_NUMBER, MAX_UPLOADED_GAMES
 from ..messages import msg
 from ..playing import records
 from ..runtime.engine import apply, labels
@@ -250,7 +251,8 @@ class Hall:
         self.store, self.games, self.workers = store, games, workers
         self.uploads = uploads                  # may a browser upload a ruleset (serve --allow-uploads)?
         self.uploaded = {}                      # id -> GameSource of the games uploaded (kept in the store)
-        self.live = {}
+        self.live = OrderedDict()               # table id -> Table, the least recently opened first
+        self.most_live = MAX_LIVE_TABLES
         self.tasks = set()
         self.rebuilding = {}                   # table id -> the task rebuilding it
         store.listen(self.heard)
@@ -260,6 +262,7 @@ class Hall:
         table made at another server process); caught up with the store if it is shared."""
         if table_id in self.live:
             table = self.live[table_id]
+            self.live.move_to_end(table_id)
             if await table.catch_up():
                 await table.tell_all()
             return table
@@ -276,8 +279,20 @@ class Hall:
             return None
         table = Table(self, row, await self.store.seats(table_id), await self.store.decisions(table_id))
         self.live[table_id] = table
+        self._drop_idle(table_id)
         table.start_bots()
         return table
+
+    def _drop_idle(self, opened: str) -> None:
+        """Past `most_live` tables in memory, drop the least recently opened that nobody is at
+        and no bot is playing (not the one just `opened`): the store has all of it, and opening
+        it again rebuilds it."""
+        for table_id in list(self.live):
+            if len(self.live) <= self.most_live or table_id == opened:
+                return
+            table = self.live[table_id]
+            if not table.connections and (table.bot_task is None or table.bot_task.done()) and not table.lock.locked():
+                del self.live[table_id]
 
     async def seat_of(self, table_id: str, token: str):
         """The seat (None: a spectator) a token opens at that table; Refused otherwise."""
