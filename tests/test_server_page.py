@@ -382,6 +382,33 @@ def test_lobby_sends_no_strength_for_a_bot_that_has_none(open_page, fake):
     assert fake.posted[-1]["seats"][1] == {"kind": "bot", "bot": "random"}
 
 
+@pytest.mark.parametrize("locale,words", [
+    ("fr-FR", {"heading": "Créer une table", "make": "Créer la table", "players": "2 joueurs", "seat": "Place 1",
+               "person": "une personne", "lang": "fr"}),
+    ("nb-NO", {"heading": "Lag et bord", "make": "Lag bordet", "players": "2 spillere", "seat": "Plass 1",
+               "person": "en person", "lang": "no"}),
+    ("de-DE", {"heading": "Make a table", "make": "Make the table", "players": "2 players", "seat": "Seat 1",
+               "person": "a person", "lang": "en"}),
+], ids=["French", "Norwegian Bokmål", "a language not ours: English"])
+def test_the_lobby_speaks_the_browsers_language(browser, fake, locale, words):
+    fake.reset()
+    context = browser.new_context(locale=locale)
+    try:
+        page = context.new_page()
+        page.goto(fake.base + "/")
+        page.locator("#table-form").wait_for()
+        assert page.evaluate("document.documentElement.lang") == words["lang"]
+        assert page.locator("#form-heading").inner_text() == words["heading"]
+        assert page.locator("#make").inner_text() == words["make"]
+        assert page.locator("#games .players").first.inner_text() == words["players"]
+        assert page.locator("#seats .seat-number").first.inner_text() == words["seat"]
+        assert page.locator("#seat-0-kind option").first.inner_text() == words["person"]
+        if words["lang"] != "en":                       # the table's language offered first: the lobby's
+            assert page.locator("#lang").input_value() == words["lang"]
+    finally:
+        context.close()
+
+
 def test_lobby_offers_no_upload_unless_the_server_takes_them(open_page, fake):
     page = open_page("/")
     page.locator("#games li").first.wait_for()

@@ -4,29 +4,35 @@
 
 import { el, fill, ourLink, copyText } from "./dom.js";
 import { startUploads } from "./upload.js";
+import { ourLanguage, sayAll, wordsFor } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
-const BOT_WORDS = { random: "random (plays any legal move)", mc: "mc (Monte Carlo)", ismcts: "ismcts (strongest)" };
+const LANG = ourLanguage(navigator.language);     // the lobby speaks the browser's language, where it is one of ours
+const say = wordsFor(LANG);
+const BOTS_SAID = new Set(["random", "mc", "ismcts"]);
 
 const lobby = { games: [], seats: [] };     // seats: what each seat's controls hold, kept across redraws
 
 async function start() {
+  document.documentElement.lang = LANG;
+  document.title = `${say("lobby_title")} — card-interpreter`;
+  sayAll(document, say);
   let answer;
   try {
     const response = await fetch("/api/games", { headers: { Accept: "application/json" } });
     answer = await response.json();
-    if (!response.ok) throw new Error(answer.error || `the server answered ${response.status}`);
+    if (!response.ok) throw new Error(answer.error || say("answered", { status: response.status }));
   } catch (e) {
     $("games-loading").hidden = true;
-    problem($("problem"), `The games could not be loaded: ${e.message}. Reload the page to try again.`);
+    problem($("problem"), say("not_loaded", { why: e.message }));
     return;
   }
   lobby.games = Array.isArray(answer.games) ? answer.games : [];
   $("games-loading").hidden = true;
   drawGames();
-  startUploads(answer.uploads, offered);
+  startUploads(answer.uploads, offered, say);
   if (!lobby.games.length) {
-    problem($("problem"), "This server offers no games.");
+    problem($("problem"), say("no_games"));
     return;
   }
   showForm();
@@ -55,7 +61,8 @@ function offered(game) {
 
 function playersWords(players) {
   if (!players) return "";
-  return players.min === players.max ? `${players.min} players` : `${players.min}–${players.max} players`;
+  return players.min === players.max ? say("n_players", { n: players.min })
+    : say("range_players", { min: players.min, max: players.max });
 }
 
 function drawGames() {
@@ -63,8 +70,8 @@ function drawGames() {
     el("h3", {}, game.title || game.id),
     el("p", { class: "players" }, playersWords(game.players)),
     el("p", { class: "description" }, game.description || ""),
-    el("button", { type: "button", class: "choose", "aria-label": `Choose ${game.title || game.id}`,
-      onclick: () => choose(game.id) }, "Choose"))));
+    el("button", { type: "button", class: "choose", "aria-label": say("choose_game", { game: game.title || game.id }),
+      onclick: () => choose(game.id) }, say("choose")))));
 }
 
 function choose(id) {
@@ -85,7 +92,7 @@ function drawForm() {
   for (let n = players.min; n <= players.max; n++) counts.push(n);
   fill($("players"), counts.map((n) => el("option", { value: n, selected: n === players.default }, String(n))));
   const languages = game.languages && game.languages.length ? game.languages : ["en"];
-  const wanted = { nb: "no", nn: "no" }[(navigator.language || "en").slice(0, 2)] || (navigator.language || "en").slice(0, 2);
+  const wanted = LANG;
   fill($("lang"), languages.map((code) => el("option", { value: code, selected: code === wanted }, languageName(code))));
   drawOptions(game.options || []);
   drawSeats();
@@ -142,7 +149,7 @@ function strengthsOf(game) {
 }
 
 function strengthChoice(i, kept, strengths) {
-  const select = el("select", { id: `seat-${i}-strength`, "aria-label": `Seat ${i + 1}: how strong a bot` });
+  const select = el("select", { id: `seat-${i}-strength`, "aria-label": say("seat_strength", { n: i + 1 }) });
   const draw = () => {
     const offered = strengths[kept.bot];
     if (!offered) { fill(select, []); return; }
@@ -158,13 +165,13 @@ function strengthChoice(i, kept, strengths) {
 }
 
 function seatChoice(i, kept, bots, strengths) {
-  const kind = el("select", { id: `seat-${i}-kind`, "aria-label": `Seat ${i + 1}: who plays` },
-    el("option", { value: "person", selected: kept.kind === "person" }, "a person"),
-    el("option", { value: "bot", selected: kept.kind === "bot" }, "a bot"));
+  const kind = el("select", { id: `seat-${i}-kind`, "aria-label": say("seat_who", { n: i + 1 }) },
+    el("option", { value: "person", selected: kept.kind === "person" }, say("a_person")),
+    el("option", { value: "bot", selected: kept.kind === "bot" }, say("a_bot")));
   const name = el("input", { id: `seat-${i}-name`, type: "text", maxlength: 40, value: kept.name,
-    placeholder: `Player ${i + 1}`, autocomplete: "off", "aria-label": `Seat ${i + 1}: name` });
-  const bot = el("select", { id: `seat-${i}-bot`, "aria-label": `Seat ${i + 1}: which bot` },
-    bots.map((b) => el("option", { value: b, selected: b === kept.bot }, BOT_WORDS[b] || b)));
+    placeholder: say("player_n", { n: i + 1 }), autocomplete: "off", "aria-label": say("seat_name", { n: i + 1 }) });
+  const bot = el("select", { id: `seat-${i}-bot`, "aria-label": say("seat_bot", { n: i + 1 }) },
+    bots.map((b) => el("option", { value: b, selected: b === kept.bot }, BOTS_SAID.has(b) ? say(`bot_${b}`) : b)));
   const strength = strengthChoice(i, kept, strengths);
   const show = () => {
     name.hidden = kind.value !== "person";
@@ -176,7 +183,7 @@ function seatChoice(i, kept, bots, strengths) {
   bot.addEventListener("change", () => { kept.bot = bot.value; strength.draw(); show(); });
   strength.draw();
   show();
-  return el("li", { class: "seat-choice" }, el("span", { class: "seat-number" }, `Seat ${i + 1}`), kind, name, bot,
+  return el("li", { class: "seat-choice" }, el("span", { class: "seat-number" }, say("seat_label", { n: i + 1 })), kind, name, bot,
     strength.select);
 }
 
@@ -187,7 +194,7 @@ function request() {
   const count = Number($("players").value);
   const strengths = strengthsOf(chosen());
   const seats = lobby.seats.slice(0, count).map((s, i) => s.kind === "person"
-    ? { kind: "person", name: s.name.trim() || `Player ${i + 1}` }
+    ? { kind: "person", name: s.name.trim() || say("player_n", { n: i + 1 }) }
     : strengths[s.bot] ? { kind: "bot", bot: s.bot, strength: s.strengths[s.bot] } : { kind: "bot", bot: s.bot });
   return { game: chosen().id, players: count, options, lang: $("lang").value, seats };
 }
@@ -206,12 +213,12 @@ async function makeTable(event) {
     try { answer = await response.json(); } catch (e) { /* said below */ }
     if (response.status !== 201) {
       problem($("form-error"), typeof answer.error === "string" && answer.error
-        ? `The table was not made: ${answer.error}` : `The table was not made (the server answered ${response.status}).`);
+        ? say("not_made", { why: answer.error }) : say("not_made_status", { status: response.status }));
       return;
     }
     drawLinks(answer);
   } catch (e) {
-    problem($("form-error"), "The server could not be reached. Check that it is still running, then try again.");
+    problem($("form-error"), say("unreachable"));
   } finally {
     button.disabled = false;
   }
@@ -219,11 +226,11 @@ async function makeTable(event) {
 
 function drawLinks(answer) {
   const items = (answer.seats || []).map((seat) => {
-    const who = `Seat ${seat.seat + 1}: ${seat.name}`;
-    if (seat.kind !== "person") return el("li", { class: "link bot" }, el("strong", {}, who), " (a bot: no link)");
+    const who = say("seat_who_name", { n: seat.seat + 1, name: seat.name });
+    if (seat.kind !== "person") return el("li", { class: "link bot" }, el("strong", {}, who), say("bot_no_link"));
     return linkItem(who, seat.link, `seat-link-${seat.seat}`);
   });
-  if (answer.spectator) items.push(linkItem("Watchers (sees only what is public)", answer.spectator, "spectator-link"));
+  if (answer.spectator) items.push(linkItem(say("watchers"), answer.spectator, "spectator-link"));
   fill($("links"), items);
   $("made").hidden = false;
   $("made").focus();
@@ -231,12 +238,13 @@ function drawLinks(answer) {
 
 function linkItem(who, path, id) {
   const link = ourLink(path);
-  if (!link) return el("li", { class: "link" }, el("span", { class: "who" }, who), " — the server gave no link");
-  const field = el("input", { id, type: "text", readonly: true, value: link, class: "link-field", "aria-label": `${who}: link` });
+  if (!link) return el("li", { class: "link" }, el("span", { class: "who" }, who), say("no_link"));
+  const field = el("input", { id, type: "text", readonly: true, value: link, class: "link-field",
+    "aria-label": say("link_of", { who }) });
   const said = el("span", { class: "copied", role: "status" });
-  const copy = el("button", { type: "button", class: "copy", "aria-label": `Copy the link for ${who}`,
-    onclick: async () => fill(said, (await copyText(link, field)) ? "Copied" : "Select the link and copy it") }, "Copy");
-  const open = el("a", { href: link, target: "_blank", rel: "noopener", class: "button-link" }, "Open");
+  const copy = el("button", { type: "button", class: "copy", "aria-label": say("copy_for", { who }),
+    onclick: async () => fill(said, say((await copyText(link, field)) ? "copied" : "copy_by_hand")) }, say("copy"));
+  const open = el("a", { href: link, target: "_blank", rel: "noopener", class: "button-link" }, say("open"));
   return el("li", { class: "link" }, el("label", { for: id, class: "who" }, who),
     el("div", { class: "link-row" }, field, copy, open, said));
 }

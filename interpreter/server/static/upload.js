@@ -7,15 +7,16 @@ import { el, fill } from "./dom.js";
 
 const $ = (id) => document.getElementById(id);
 
-/** `uploads`: /api/games's {allowed, max_bytes}; `offered(game)`: the lobby takes a new game. */
-export function startUploads(uploads, offered) {
+/** `uploads`: /api/games's {allowed, max_bytes}; `offered(game)`: the lobby takes a new game;
+ *  `say`: the lobby's words. */
+export function startUploads(uploads, offered, say) {
   if (!uploads || uploads.allowed !== true) return;
   const most = Number(uploads.max_bytes) || 0;
-  fill($("upload-limit"), most ? `at most ${kib(most)}` : "");
+  fill($("upload-explain"), say("upload_explain", { most: most ? say("at_most", { size: kib(most) }) : "" }));
   $("upload-box").hidden = false;
   $("upload-form").addEventListener("submit", (event) => {
     event.preventDefault();
-    send($("upload-file").files[0], most, offered);
+    send($("upload-file").files[0], most, offered, say);
   });
 }
 
@@ -24,14 +25,14 @@ function kib(bytes) {
   return bytes >= 1024 ? `${Math.round(bytes / 1024)} KiB` : `${bytes} bytes`;
 }
 
-async function send(file, most, offered) {
+async function send(file, most, offered, say) {
   const status = $("upload-status");
   show([]);
-  if (!file) { fill(status, "Choose a file first."); return; }
-  if (most && file.size > most) { fill(status, `${file.name} is larger than ${kib(most)}: it was not sent.`); return; }
+  if (!file) { fill(status, say("choose_file")); return; }
+  if (most && file.size > most) { fill(status, say("too_big", { file: file.name, size: kib(most) })); return; }
   const button = $("upload-send");
   button.disabled = true;
-  fill(status, `Checking ${file.name}…`);
+  fill(status, say("checking", { file: file.name }));
   try {
     const response = await fetch(`/api/games?name=${encodeURIComponent(file.name)}`, {
       method: "POST", headers: { "Content-Type": "application/yaml", Accept: "application/json" }, body: file,
@@ -39,14 +40,15 @@ async function send(file, most, offered) {
     let answer = {};
     try { answer = await response.json(); } catch (e) { /* said below */ }
     if (response.status === 201 && answer.game) {
-      fill(status, `${answer.game.title || answer.game.id} is offered now: choose it below to make a table.`);
+      fill(status, say("offered", { game: answer.game.title || answer.game.id }));
       offered(answer.game);
       return;
     }
-    fill(status, typeof answer.error === "string" ? `Not offered: ${answer.error}.` : `Not offered (the server answered ${response.status}).`);
+    fill(status, typeof answer.error === "string" ? say("not_offered", { why: answer.error })
+      : say("not_offered_status", { status: response.status }));
     show(Array.isArray(answer.problems) ? answer.problems.filter((p) => typeof p === "string") : []);
   } catch (e) {
-    fill(status, "The server could not be reached. Check that it is still running, then try again.");
+    fill(status, say("unreachable"));
   } finally {
     button.disabled = false;
   }

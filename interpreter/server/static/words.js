@@ -33,6 +33,30 @@ export const WORDS = {
     over: "The game is over.", rate_limited: "Too many messages at once; wait a moment and try again.",
     bad_token: "This link does not open a seat at this table. Ask whoever made the table for a new link.",
     too_large: "A message was too large for the server.",
+    // the lobby
+    lobby_title: "Card games", games: "Games", loading: "Loading the games…", make_heading: "Make a table",
+    game: "Game", language: "Language", options: "Options", seats: "Seats", make: "Make the table",
+    ready: "Your table is ready",
+    send_links: "Send each person their own link: it is the key to their seat, so send it only to them.",
+    not_loaded: "The games could not be loaded: {why}. Reload the page to try again.",
+    answered: "the server answered {status}", no_games: "This server offers no games.",
+    n_players: "{n} players", range_players: "{min}–{max} players", choose: "Choose", choose_game: "Choose {game}",
+    a_person: "a person", a_bot: "a bot", player_n: "Player {n}", seat_label: "Seat {n}",
+    seat_who: "Seat {n}: who plays", seat_name: "Seat {n}: name", seat_bot: "Seat {n}: which bot",
+    seat_strength: "Seat {n}: how strong a bot",
+    bot_random: "random (plays any legal move)", bot_mc: "mc (Monte Carlo)", bot_ismcts: "ismcts (strongest)",
+    not_made: "The table was not made: {why}", not_made_status: "The table was not made (the server answered {status}).",
+    unreachable: "The server could not be reached. Check that it is still running, then try again.",
+    seat_who_name: "Seat {n}: {name}", bot_no_link: " (a bot: no link)", watchers: "Watchers (sees only what is public)",
+    no_link: " — the server gave no link", link_of: "{who}: link", copy_for: "Copy the link for {who}",
+    copied: "Copied", copy_by_hand: "Select the link and copy it", copy: "Copy", open: "Open",
+    upload_heading: "Offer a game of your own", upload_file: "The ruleset's file", upload_send: "Check and offer it",
+    upload_explain: "A ruleset or a house rule (a YAML file, {most}), checked as interpret validate checks it. "
+      + "A house rule extends one of the shipped games.",
+    at_most: "at most {size}", its_problems: "Its problems", choose_file: "Choose a file first.",
+    too_big: "{file} is larger than {size}: it was not sent.", checking: "Checking {file}…",
+    offered: "{game} is offered now: choose it below to make a table.", not_offered: "Not offered: {why}.",
+    not_offered_status: "Not offered (the server answered {status}).",
   },
   fr: {
     skip: "Aller à vos coups", table: "Table", watching: "Spectateur", help: "Aide",
@@ -59,6 +83,29 @@ export const WORDS = {
     over: "La partie est finie.", rate_limited: "Trop de messages à la fois ; attendez un instant et réessayez.",
     bad_token: "Ce lien n'ouvre aucune place à cette table. Demandez un nouveau lien à qui a créé la table.",
     too_large: "Un message était trop grand pour le serveur.",
+    lobby_title: "Jeux de cartes", games: "Jeux", loading: "Chargement des jeux…", make_heading: "Créer une table",
+    game: "Jeu", language: "Langue", options: "Options", seats: "Places", make: "Créer la table",
+    ready: "Votre table est prête",
+    send_links: "Envoyez à chacun son propre lien : c'est la clé de sa place, ne l'envoyez qu'à lui.",
+    not_loaded: "Les jeux n'ont pas pu être chargés : {why}. Rechargez la page pour réessayer.",
+    answered: "le serveur a répondu {status}", no_games: "Ce serveur ne propose aucun jeu.",
+    n_players: "{n} joueurs", range_players: "{min} à {max} joueurs", choose: "Choisir", choose_game: "Choisir {game}",
+    a_person: "une personne", a_bot: "un robot", player_n: "Joueur {n}", seat_label: "Place {n}",
+    seat_who: "Place {n} : qui joue", seat_name: "Place {n} : nom", seat_bot: "Place {n} : quel robot",
+    seat_strength: "Place {n} : force du robot",
+    bot_random: "random (joue un coup permis au hasard)", bot_mc: "mc (Monte-Carlo)", bot_ismcts: "ismcts (le plus fort)",
+    not_made: "La table n'a pas été créée : {why}", not_made_status: "La table n'a pas été créée (le serveur a répondu {status}).",
+    unreachable: "Le serveur est injoignable. Vérifiez qu'il tourne encore, puis réessayez.",
+    seat_who_name: "Place {n} : {name}", bot_no_link: " (un robot : pas de lien)", watchers: "Spectateurs (ne voient que ce qui est public)",
+    no_link: " — le serveur n'a pas donné de lien", link_of: "{who} : lien", copy_for: "Copier le lien pour {who}",
+    copied: "Copié", copy_by_hand: "Sélectionnez le lien et copiez-le", copy: "Copier", open: "Ouvrir",
+    upload_heading: "Proposer un jeu à vous", upload_file: "Le fichier des règles", upload_send: "Vérifier et proposer",
+    upload_explain: "Des règles ou des règles locales (un fichier YAML, {most}), vérifiées comme le fait interpret validate. "
+      + "Des règles locales étendent l'un des jeux fournis.",
+    at_most: "au plus {size}", its_problems: "Ses problèmes", choose_file: "Choisissez d'abord un fichier.",
+    too_big: "{file} dépasse {size} : il n'a pas été envoyé.", checking: "Vérification de {file}…",
+    offered: "{game} est proposé : choisissez-le ci-dessous pour créer une table.", not_offered: "Non proposé : {why}.",
+    not_offered_status: "Non proposé (le serveur a répondu {status}).",
   },
   no: {
     skip: "Gå til trekkene dine", table: "Bord", watching: "Tilskuer", help: "Hjelp",
@@ -85,6 +132,29 @@ export const WORDS = {
     over: "Spillet er slutt.", rate_limited: "For mange meldinger på en gang; vent litt og prøv igjen.",
     bad_token: "Denne lenken åpner ingen plass ved dette bordet. Be den som laget bordet om en ny lenke.",
     too_large: "En melding var for stor for tjeneren.",
+    lobby_title: "Kortspill", games: "Spill", loading: "Henter spillene…", make_heading: "Lag et bord",
+    game: "Spill", language: "Språk", options: "Valg", seats: "Plasser", make: "Lag bordet",
+    ready: "Bordet ditt er klart",
+    send_links: "Send hver person sin egen lenke: den er nøkkelen til plassen deres, så send den bare til dem.",
+    not_loaded: "Spillene kunne ikke hentes: {why}. Last siden på nytt for å prøve igjen.",
+    answered: "tjeneren svarte {status}", no_games: "Denne tjeneren tilbyr ingen spill.",
+    n_players: "{n} spillere", range_players: "{min}–{max} spillere", choose: "Velg", choose_game: "Velg {game}",
+    a_person: "en person", a_bot: "en robot", player_n: "Spiller {n}", seat_label: "Plass {n}",
+    seat_who: "Plass {n}: hvem spiller", seat_name: "Plass {n}: navn", seat_bot: "Plass {n}: hvilken robot",
+    seat_strength: "Plass {n}: hvor sterk robot",
+    bot_random: "random (spiller et tillatt trekk tilfeldig)", bot_mc: "mc (Monte Carlo)", bot_ismcts: "ismcts (sterkest)",
+    not_made: "Bordet ble ikke laget: {why}", not_made_status: "Bordet ble ikke laget (tjeneren svarte {status}).",
+    unreachable: "Fikk ikke kontakt med tjeneren. Sjekk at den fortsatt kjører, og prøv igjen.",
+    seat_who_name: "Plass {n}: {name}", bot_no_link: " (en robot: ingen lenke)", watchers: "Tilskuere (ser bare det som er åpent)",
+    no_link: " — tjeneren ga ingen lenke", link_of: "{who}: lenke", copy_for: "Kopier lenken til {who}",
+    copied: "Kopiert", copy_by_hand: "Merk lenken og kopier den", copy: "Kopier", open: "Åpne",
+    upload_heading: "Tilby et eget spill", upload_file: "Regelfilen", upload_send: "Sjekk og tilby det",
+    upload_explain: "Et regelsett eller en husregel (en YAML-fil, {most}), sjekket slik interpret validate sjekker den. "
+      + "En husregel bygger på et av de medfølgende spillene.",
+    at_most: "høyst {size}", its_problems: "Problemene", choose_file: "Velg en fil først.",
+    too_big: "{file} er større enn {size}: den ble ikke sendt.", checking: "Sjekker {file}…",
+    offered: "{game} tilbys nå: velg det nedenfor for å lage et bord.", not_offered: "Ikke tilbudt: {why}.",
+    not_offered_status: "Ikke tilbudt (tjeneren svarte {status}).",
   },
   da: {
     skip: "Gå til dine træk", table: "Bord", watching: "Tilskuer", help: "Hjælp",
@@ -111,6 +181,29 @@ export const WORDS = {
     over: "Spillet er slut.", rate_limited: "For mange beskeder på én gang; vent lidt og prøv igen.",
     bad_token: "Dette link åbner ingen plads ved dette bord. Bed den, der lavede bordet, om et nyt link.",
     too_large: "En besked var for stor til serveren.",
+    lobby_title: "Kortspil", games: "Spil", loading: "Henter spillene…", make_heading: "Lav et bord",
+    game: "Spil", language: "Sprog", options: "Valg", seats: "Pladser", make: "Lav bordet",
+    ready: "Dit bord er klar",
+    send_links: "Send hver person deres eget link: det er nøglen til deres plads, så send det kun til dem.",
+    not_loaded: "Spillene kunne ikke hentes: {why}. Genindlæs siden for at prøve igen.",
+    answered: "serveren svarede {status}", no_games: "Denne server tilbyder ingen spil.",
+    n_players: "{n} spillere", range_players: "{min}–{max} spillere", choose: "Vælg", choose_game: "Vælg {game}",
+    a_person: "en person", a_bot: "en robot", player_n: "Spiller {n}", seat_label: "Plads {n}",
+    seat_who: "Plads {n}: hvem spiller", seat_name: "Plads {n}: navn", seat_bot: "Plads {n}: hvilken robot",
+    seat_strength: "Plads {n}: hvor stærk en robot",
+    bot_random: "random (spiller et tilladt træk tilfældigt)", bot_mc: "mc (Monte Carlo)", bot_ismcts: "ismcts (stærkest)",
+    not_made: "Bordet blev ikke lavet: {why}", not_made_status: "Bordet blev ikke lavet (serveren svarede {status}).",
+    unreachable: "Serveren kunne ikke nås. Tjek at den stadig kører, og prøv igen.",
+    seat_who_name: "Plads {n}: {name}", bot_no_link: " (en robot: intet link)", watchers: "Tilskuere (ser kun det offentlige)",
+    no_link: " — serveren gav intet link", link_of: "{who}: link", copy_for: "Kopiér linket til {who}",
+    copied: "Kopieret", copy_by_hand: "Markér linket og kopiér det", copy: "Kopiér", open: "Åbn",
+    upload_heading: "Tilbyd et spil af dine egne", upload_file: "Regelfilen", upload_send: "Tjek og tilbyd det",
+    upload_explain: "Et regelsæt eller en husregel (en YAML-fil, {most}), tjekket som interpret validate tjekker den. "
+      + "En husregel bygger på et af de medfølgende spil.",
+    at_most: "højst {size}", its_problems: "Dens problemer", choose_file: "Vælg en fil først.",
+    too_big: "{file} er større end {size}: den blev ikke sendt.", checking: "Tjekker {file}…",
+    offered: "{game} tilbydes nu: vælg det nedenfor for at lave et bord.", not_offered: "Ikke tilbudt: {why}.",
+    not_offered_status: "Ikke tilbudt (serveren svarede {status}).",
   },
   el: {
     skip: "Μετάβαση στις κινήσεις σας", table: "Τραπέζι", watching: "Θεατής", help: "Βοήθεια",
@@ -137,14 +230,45 @@ export const WORDS = {
     over: "Το παιχνίδι τελείωσε.", rate_limited: "Πάρα πολλά μηνύματα μαζί· περιμένετε λίγο και ξαναδοκιμάστε.",
     bad_token: "Αυτός ο σύνδεσμος δεν ανοίγει θέση σε αυτό το τραπέζι. Ζητήστε νέο σύνδεσμο από όποιον έφτιαξε το τραπέζι.",
     too_large: "Ένα μήνυμα ήταν πολύ μεγάλο για τον διακομιστή.",
+    lobby_title: "Παιχνίδια με χαρτιά", games: "Παιχνίδια", loading: "Φόρτωση των παιχνιδιών…", make_heading: "Νέο τραπέζι",
+    game: "Παιχνίδι", language: "Γλώσσα", options: "Επιλογές", seats: "Θέσεις", make: "Δημιουργία τραπεζιού",
+    ready: "Το τραπέζι σας είναι έτοιμο",
+    send_links: "Στείλτε στον καθένα τον δικό του σύνδεσμο: είναι το κλειδί της θέσης του, γι' αυτό στείλτε τον μόνο σε εκείνον.",
+    not_loaded: "Τα παιχνίδια δεν φορτώθηκαν: {why}. Ανανεώστε τη σελίδα για να ξαναδοκιμάσετε.",
+    answered: "ο διακομιστής απάντησε {status}", no_games: "Αυτός ο διακομιστής δεν προσφέρει παιχνίδια.",
+    n_players: "{n} παίκτες", range_players: "{min}–{max} παίκτες", choose: "Επιλογή", choose_game: "Επιλογή: {game}",
+    a_person: "άνθρωπος", a_bot: "ρομπότ", player_n: "Παίκτης {n}", seat_label: "Θέση {n}",
+    seat_who: "Θέση {n}: ποιος παίζει", seat_name: "Θέση {n}: όνομα", seat_bot: "Θέση {n}: ποιο ρομπότ",
+    seat_strength: "Θέση {n}: πόσο δυνατό ρομπότ",
+    bot_random: "random (παίζει όποια νόμιμη κίνηση τύχει)", bot_mc: "mc (Monte Carlo)", bot_ismcts: "ismcts (το δυνατότερο)",
+    not_made: "Το τραπέζι δεν δημιουργήθηκε: {why}", not_made_status: "Το τραπέζι δεν δημιουργήθηκε (ο διακομιστής απάντησε {status}).",
+    unreachable: "Ο διακομιστής δεν είναι προσβάσιμος. Ελέγξτε ότι λειτουργεί ακόμη και ξαναδοκιμάστε.",
+    seat_who_name: "Θέση {n}: {name}", bot_no_link: " (ρομπότ: χωρίς σύνδεσμο)", watchers: "Θεατές (βλέπουν μόνο ό,τι είναι δημόσιο)",
+    no_link: " — ο διακομιστής δεν έδωσε σύνδεσμο", link_of: "{who}: σύνδεσμος", copy_for: "Αντιγραφή του συνδέσμου για {who}",
+    copied: "Αντιγράφηκε", copy_by_hand: "Επιλέξτε τον σύνδεσμο και αντιγράψτε τον", copy: "Αντιγραφή", open: "Άνοιγμα",
+    upload_heading: "Προσφέρετε δικό σας παιχνίδι", upload_file: "Το αρχείο των κανόνων", upload_send: "Έλεγχος και προσφορά",
+    upload_explain: "Κανόνες ή ένας κανόνας του σπιτιού (αρχείο YAML, {most}), ελεγμένοι όπως τους ελέγχει το interpret validate. "
+      + "Ένας κανόνας του σπιτιού επεκτείνει ένα από τα παιχνίδια που συνοδεύουν το πρόγραμμα.",
+    at_most: "έως {size}", its_problems: "Τα προβλήματά του", choose_file: "Επιλέξτε πρώτα ένα αρχείο.",
+    too_big: "Το {file} ξεπερνά τα {size}: δεν στάλθηκε.", checking: "Έλεγχος του {file}…",
+    offered: "Το {game} προσφέρεται τώρα: επιλέξτε το παρακάτω για να δημιουργήσετε τραπέζι.", not_offered: "Δεν προσφέρεται: {why}.",
+    not_offered_status: "Δεν προσφέρεται (ο διακομιστής απάντησε {status}).",
   },
 };
 
 export const LANGUAGES = Object.keys(WORDS);
+const ALSO = { nb: "no", nn: "no" };        // Norwegian Bokmål and Nynorsk: the games' Norwegian
+
+/** The language of ours a browser's language tag asks for ("fr-CA" -> "fr"), or "en". */
+export function ourLanguage(tag) {
+  const code = typeof tag === "string" ? tag.toLowerCase().split("-")[0] : "";
+  const ours = ALSO[code] || code;
+  return ours in WORDS ? ours : "en";
+}
 
 /** The words of a language (English where it has none), as a function: say("key", {n: 3}). */
 export function wordsFor(lang) {
-  const own = WORDS[typeof lang === "string" ? lang.toLowerCase().split("-")[0] : ""] || {};
+  const own = WORDS[ourLanguage(lang)];
   return (key, values = {}) => {
     const text = own[key] ?? WORDS.en[key] ?? key;
     return text.replace(/\{(\w+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
