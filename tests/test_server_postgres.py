@@ -83,13 +83,19 @@ async def stored(url: str, table_id: str) -> list:
         await c.close()
 
 
+async def one_seat_at_each(a, b, game: str) -> tuple:
+    """A table of two people made at server a: Ann plays at a, Bo at b."""
+    status, made = await new_table(a.session, a.url, game, PEOPLE)
+    assert status == 201, made
+    return made, await Seat.open(a.session, a.url, made["seats"][0]["link"]), \
+        await Seat.open(a.session, b.url, made["seats"][1]["link"])
+
+
 def test_two_people_at_two_server_processes_play_a_whole_game_each_seeing_every_move(two_servers, database):
     a, b = two_servers
 
     async def played():
-        status, made = await new_table(a.session, a.url, "hearts2", PEOPLE)
-        ann = await Seat.open(a.session, a.url, made["seats"][0]["link"])
-        bo = await Seat.open(a.session, b.url, made["seats"][1]["link"])       # at the other process
+        made, ann, bo = await one_seat_at_each(a, b, "hearts2")
         last = await play_to_the_end([ann, bo], random.Random(4))
         await bo.next_state(last["decisions"] - 1)
         for s in (ann, bo):
@@ -110,9 +116,7 @@ def test_a_seat_connected_at_one_process_is_shown_connected_at_the_other(two_ser
     a, b = two_servers
 
     async def seen():
-        status, made = await new_table(a.session, a.url, "hearts2", PEOPLE)
-        ann = await Seat.open(a.session, a.url, made["seats"][0]["link"])
-        bo = await Seat.open(a.session, b.url, made["seats"][1]["link"])
+        made, ann, bo = await one_seat_at_each(a, b, "hearts2")
         for _ in range(50):
             if all(s["connected"] for s in ann.state["seats"]):
                 break
@@ -182,9 +186,7 @@ def test_a_rematch_asked_for_at_two_processes_at_once_makes_one_table(two_server
     a, b = two_servers
 
     async def rematched():
-        status, made = await new_table(a.session, a.url, "gnav2", PEOPLE)
-        ann = await Seat.open(a.session, a.url, made["seats"][0]["link"])
-        bo = await Seat.open(a.session, b.url, made["seats"][1]["link"])
+        made, ann, bo = await one_seat_at_each(a, b, "gnav2")
         await play_to_the_end([ann, bo], random.Random(5))
         asked = [asyncio.ensure_future(s.next_frame("rematch")) for s in (ann, bo)]     # listening before asking
         await asyncio.sleep(0)
@@ -201,9 +203,7 @@ def test_a_game_abandoned_at_one_process_is_over_at_the_other(two_servers):
     a, b = two_servers
 
     async def abandoned():
-        status, made = await new_table(a.session, a.url, "gnav2", PEOPLE)
-        ann = await Seat.open(a.session, a.url, made["seats"][0]["link"])
-        bo = await Seat.open(a.session, b.url, made["seats"][1]["link"])
+        made, ann, bo = await one_seat_at_each(a, b, "gnav2")
         await ann.send({"type": "abandon"})
         while not bo.state["over"]:
             await bo._wait(10)
