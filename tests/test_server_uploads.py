@@ -141,3 +141,14 @@ def test_a_server_keeps_at_most_so_many_uploaded_games(server, monkeypatch):
     assert [a[0] for a in answers] == [201, 201, 400]
     assert "holds 2 uploaded rulesets already" in answers[2][1]["error"]
     assert MAX_UPLOADED_GAMES == 100
+
+
+def test_a_whole_ruleset_larger_than_a_lobby_request_uploads(server):
+    """The largest shipped ruleset, as someone's own: more than POST /api/tables may hold."""
+    from interpreter.limits import MAX_REQUEST_BYTES
+    from interpreter.source.shipped import shipped_dirs
+    largest = max((p for d in shipped_dirs() for p in d.glob("*.yaml")), key=lambda p: p.stat().st_size)
+    body = largest.read_bytes()
+    assert len(body) > MAX_REQUEST_BYTES
+    status, answer = server.run(uploaded(server, largest.name, body))
+    assert status == 201, answer

@@ -86,7 +86,7 @@ async def games(request):
     hall = request.app[HALL]
     listed = await asyncio.shield(request.app[LISTED])
     await hall.load_uploads()
-    uploaded = await asyncio.get_running_loop().run_in_executor(None, _described_uploads, hall)
+    uploaded = await asyncio.get_running_loop().run_in_executor(None, _described_uploads, list(hall.uploaded.values()))
     return _json({"games": listed + uploaded,
                   "uploads": {"allowed": hall.uploads, "max_bytes": MAX_FILE_BYTES}})
 
@@ -95,8 +95,8 @@ def _described(sources: list) -> list:
     return [described(source) for source in sources]
 
 
-def _described_uploads(hall) -> list:
-    return [{**described(source), "uploaded": True} for source in list(hall.uploaded.values())]
+def _described_uploads(sources: list) -> list:
+    return [{**described(source), "uploaded": True} for source in sources]
 
 
 async def upload(request):

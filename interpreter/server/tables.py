@@ -320,8 +320,8 @@ class Hall:
         elif kind == "abandoned" and isinstance(news.get("seat"), int) and 0 <= news["seat"] < len(table.seats):
             table.abandoned = news["seat"]
             self.later(table.tell_all())
-        elif kind == "rematch" and table.rematch is None:
-            table.rematch = {int(seat): link for seat, link in news.get("links", {}).items()}
+        elif kind == "rematch" and table.rematch is None and isinstance(news.get("links"), dict):
+            table.rematch = {int(seat): link for seat, link in news["links"].items() if str(seat).isdigit()}
             self.later(table.tell_rematch())
 
     async def _caught_up(self, table: Table, news: dict | None = None) -> None:
