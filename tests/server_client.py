@@ -15,7 +15,7 @@ from aiohttp import web
 from interpreter.server.app import make_app
 from interpreter.server.bots import Workers
 from interpreter.server.games import GameSource
-from interpreter.server.store import open_store
+from interpreter.server.databases import open_store
 from interpreter.server.tables import Hall
 
 GAMES = ("hearts2", "gnav2", "ninety_nine", "go_fish")

@@ -115,7 +115,7 @@ def test_every_error_class_derives_from_interpreter_error(cls):
     assert issubclass(cls, InterpreterError)
 
 
-EXTRAS = {"numpy", "gymnasium", "pettingzoo", "pyspiel", "open_spiel", "ray", "matplotlib", "aiohttp"}
+EXTRAS = {"numpy", "gymnasium", "pettingzoo", "pyspiel", "open_spiel", "ray", "matplotlib", "aiohttp", "asyncpg"}
 
 
 def _modules():

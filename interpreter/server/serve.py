@@ -10,7 +10,7 @@ from ..playing.records import records_dir
 from .app import make_app
 from .bots import Workers
 from .games import file_source, shipped_sources
-from .store import open_store
+from .databases import open_store
 from .tables import Hall
 
 

@@ -14,7 +14,7 @@ group (`await add_decision`).  Under load a group holds the moves that came whil
 was being written.
 
 The same methods, async, are kept by postgres.PostgresStore (`--db postgresql://...`), which
-several server processes share; `open_store` picks one by the `--db` given."""
+several server processes share; databases.open_store picks one by the `--db` given."""
 from __future__ import annotations
 
 import asyncio
@@ -23,6 +23,8 @@ import json
 import os
 import sqlite3
 import time
+
+from ..errors import InterpreterError
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -52,30 +54,13 @@ def default_path(records_dir: str) -> str:
     return os.path.join(records_dir, "server.sqlite3")
 
 
-class Taken(Exception):
+class Taken(InterpreterError):
     """Decision n of a table is in the store already: another server process made it first
     (the database serialises a table's moves); the table catches up and the move is stale."""
 
 
-class StoreUnavailable(Exception):
+class StoreUnavailable(InterpreterError):
     """The database `--db` names cannot be used (not reachable, refused, no driver): its words say why."""
-
-
-def is_postgres(db: str | None) -> bool:
-    return bool(db) and db.startswith(("postgresql://", "postgres://"))
-
-
-async def open_store(db: str | None, records: str):
-    """The store `--db` names: a PostgreSQL server's address, or a SQLite file (by default in
-    the records folder)."""
-    if is_postgres(db):
-        try:
-            from .postgres import PostgresStore
-        except ImportError:
-            raise StoreUnavailable("a PostgreSQL database needs the optional extra 'postgres' (asyncpg): "
-                                   "pip install 'card-interpreter[postgres]'") from None
-        return await PostgresStore.connect(db)
-    return Store(db or default_path(records))
 
 
 class Store:
