@@ -711,6 +711,7 @@ def test_a_thinking_bot_stalls_no_other_table(server):
     async def side_by_side():
         made, (ann,) = await seated(server, "hearts2", [PEOPLE[0], {"kind": "bot", "bot": "ismcts"}])
         thinker = server.hall.live[made["table"]]
+        thinker.seats[1]["bot"] = {"kind": "ismcts", "iterations": 10 ** 6, "seconds": 4}    # long enough to see
         while not ann.state["over"]:
             if not ann.state["moves"]:
                 await ann.next_state(ann.state["decisions"])
