@@ -63,6 +63,17 @@ class ExprSeam:
         """The name of each seat 1..seats by a `player_name` text, made now; () if it is wrong."""
         return texts.seat_names(self.checker, text, seats, lambda message, offset: self.report(path, message, offset))
 
+    def team_numbers(self, text, path, lo: int, hi: int) -> tuple:
+        """Each seat's team for each number of players lo..hi, by `teams.of`; () if it is wrong."""
+        return texts.team_numbers(self.checker, text, lo, hi,
+                                  lambda message, offset: self.report(path, message,
+                                                                      offset if isinstance(text, str) else None))
+
+    def team_names(self, text: str, path, teams: int) -> tuple:
+        """The name of each team 1..teams by a `teams.name` text, made now; () if it is wrong."""
+        return texts.seat_names(self.checker, text, teams, lambda message, offset: self.report(path, message, offset),
+                                numbered="team")
+
     def where(self, text, path, scope, var):
         """The node of a choice's `where`, evaluated for each option bound to `var`, or None.
         (Which of its calls can be computed once per choice is the back end's business.)"""

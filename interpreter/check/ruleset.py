@@ -189,6 +189,7 @@ class _Checker:
         facts = self._facts(options)
         table = self._table()
         seat_names = self._seat_names()
+        teams, team_names = self._teams()
         self.seam.finish()
         if self.problems or self.skip:
             raise self._stop()          # a ruleset the schema found wrong is never built
@@ -202,7 +203,7 @@ class _Checker:
             facts=facts, table=table, step_ids=self.step_ids, guide=guide, warnings=tuple(sorted(set(self.warnings))),
             procedure_params=tuple((p, k, typ) for p, params in self.procedures.items() for k, typ in params.items()),
             round_name=self.localized(d.get("round_name"), ("round_name",)) if d.get("round_name") else "",
-            seat_names=seat_names)
+            seat_names=seat_names, teams=teams, team_names=team_names)
 
     def _seat_names(self) -> tuple:
         """Each seat's name in the chosen language, by `player_name` (its text in every
@@ -217,6 +218,25 @@ class _Checker:
                 return ()
             value, path = self.texts[value["say"]], ("texts", value["say"])
         return self._each_language(value, path, lambda text, at: self.seam.seat_names(text, at, seats))
+
+    def _teams(self) -> tuple:
+        """(each seat's team for each number of players, each team's name in the chosen
+        language or () for the default: its players' names), by `teams`, made before any game."""
+        spec = self.data.get("teams")
+        if not isinstance(spec, dict) or not self.clean(("teams",)) or not self.clean(("players",)):
+            return (), ()
+        lo, hi, _ = player_range(self.data)
+        teams = self.seam.team_numbers(spec.get("of"), ("teams", "of"), lo, hi)
+        value, path = spec.get("name"), ("teams", "name")
+        if not teams or value is None:
+            return teams, ()
+        if _said(value):
+            if value["say"] not in self.texts:
+                self.localized(value, path)         # which says that it is not there
+                return teams, ()
+            value, path = self.texts[value["say"]], ("texts", value["say"])
+        most = max(max(row) for _, row in teams)
+        return teams, self._each_language(value, path, lambda text, at: self.seam.team_names(text, at, most))
 
     def _option_specs(self) -> dict:
         """The options declared as mappings."""

@@ -533,7 +533,7 @@ def _replay(args, stdout, stderr) -> int:
     state = "the same result" if record.get("result") is not None else "an unfinished game, replayed"
     print(f"{args.file}: replay ok: {len(record['decisions'])} decisions, {state}", file=stdout)
     if s.over:
-        print(result_line(s, program.lang), file=stdout)
+        print(result_line(program, s), file=stdout)
     return 0
 
 

@@ -105,7 +105,7 @@ class TerminalTable:
         if getattr(self.args, "json", False):
             print(json.dumps(result_data(p, s, self.kinds), ensure_ascii=False), file=self.stdout)
         else:
-            self.say(result_line(s, p.lang))
+            self.say(result_line(p, s))
         if self.log_failure is not None:        # the game, its record and its result are kept; the log is not whole
             raise self.log_failure
         return 0

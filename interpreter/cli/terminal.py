@@ -8,6 +8,7 @@ import os
 from ..errors import WARNING, Problem, format_problem
 from ..lang.values import number_from_text
 from ..messages import msg
+from ..playing.results import result_words
 from ..playing.table_view import shown_value
 
 
@@ -33,22 +34,10 @@ def width_of(stream) -> int:
         return 80
 
 
-def result_line(s, lang: str = "en") -> str:
-    winners = s.result["winners"]
-    scores = s.result["scores"]
-    if not winners:
-        text = msg(lang, "draw")
-    elif len(winners) == 1:
-        text = msg(lang, "wins", name=s.names[winners[0]])
-    else:
-        text = msg(lang, "share", names=", ".join(s.names[w] for w in winners))
-    if scores is not None:
-        text += f" {msg(lang, 'scores')}: " + ", ".join(f"{s.names[p]} {plain_number(v)}" for p, v in enumerate(scores))
-    return text + " " + msg(lang, "seed_decisions", seed=s.seed, n=s.decisions)
-
-
-def plain_number(v):
-    return int(v) if isinstance(v, float) and v == int(v) else v
+def result_line(program, s) -> str:
+    """The result in words (playing/results.py), then the seed and the decisions."""
+    lang = program.lang
+    return result_words(program, s, lang) + " " + msg(lang, "seed_decisions", seed=s.seed, n=s.decisions)
 
 
 def view_printer(program, say):

@@ -417,6 +417,8 @@ class Ruleset:
     triggers: dict                      # event -> [Trigger], events in order of first trigger
     result: Result
     seat_names: tuple                   # each seat's name, seat 1 up to the most players allowed
+    teams: tuple = ()                   # ((players, (team of seat 1, ...)), ...): teams 1, 2, ... (teams.of)
+    team_names: tuple = ()              # each team's name, team 1 up; () for its players' names
     statistics: tuple = ()              # (Statistic, ...) in declared order
     real: Callable | None = None        # line -> (file, line) where the rules are an overlay on other files
     rules_text: str = ""                # the rules in prose (rules_file), in the chosen language

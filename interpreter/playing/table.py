@@ -75,6 +75,13 @@ def result_data(program, s, kinds=None) -> dict:
     common = {name: public_value(program, shown["vars"][name], gtypes.get(name))
               for section, name, _ in program.shown if section == "variables"}
     common.update({t.name: public_value(program, shown["table"][t.name], t.type) for t in program.table if not t.per_player})
-    return {"ruleset": program.name, "seed": s.seed, "decisions": s.decisions, "options": dict(program.options),
-            "winners": [w + 1 for w in s.result["winners"]], "winner_names": [s.names[w] for w in s.result["winners"]],
-            "players": players, "shown": common}
+    out = {"ruleset": program.name, "seed": s.seed, "decisions": s.decisions, "options": dict(program.options),
+           "winners": [w + 1 for w in s.result["winners"]], "winner_names": [s.names[w] for w in s.result["winners"]],
+           "players": players, "shown": common}
+    sides = program.sides(len(s.names), s.names)
+    if sides:
+        out["teams"] = [{"team": k + 1, "name": name, "seats": [p + 1 for p in seats],
+                         "won": bool(seats) and all(p in winners for p in seats),
+                         "score": None if scores is None or len({scores[p] for p in seats}) != 1 else scores[seats[0]]}
+                        for k, (name, seats) in enumerate(sides)]
+    return out

@@ -40,6 +40,7 @@ class Row:
     out: bool
     values: list                # (label, text) of the shown player variables
     piles: list                 # Pile of each per-player zone (the seat's own hidden ones too)
+    team: str = ""              # the name of the seat's team (the ruleset's teams), or ""
 
 
 @dataclass
@@ -132,6 +133,7 @@ def layout(program, view: dict, seat: int, names: list, groups: Groups, round_no
               for section, var, label in program.shown if section == "variables"]
     values += [(t.label, shown_value(program, table[t.name], t.type)) for t in program.table if not t.per_player]
     shared, rows, hand = [], [], []
+    team_of = {p: team for team, seats in program.sides(len(names), list(names)) for p in seats}
     for z in program.zones.values():
         if not z.per_player:
             content = view["zones"][z.name]
@@ -152,7 +154,8 @@ def layout(program, view: dict, seat: int, names: list, groups: Groups, round_no
                       for section, var, label in program.shown if section == "player_variables"]
         row_values += [(t.label, shown_value(program, table[t.name][p], t.type)) for t in program.table if t.per_player]
         deciding = view["deciding"] if view.get("deciding") is not None else view["current"]
-        rows.append(Row(p, name, p == seat, deciding == p, bool(view["eliminated"][p]), row_values, piles))
+        rows.append(Row(p, name, p == seat, deciding == p, bool(view["eliminated"][p]), row_values, piles,
+                        team_of.get(p, "")))
     round_label = f"{program.round_name or msg(lang, 'round')} {round_no}" if round_no else ""
     return Layout(program.title, round_label, list(program.facts), values, shared, rows, hand)
 

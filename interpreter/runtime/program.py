@@ -126,6 +126,8 @@ class Program:
     symbols: object = None                         # the names expressions may use, for later compiles
     standing: object = None                        # fn(state, {p}) -> number: how well p stands
     seat_names: tuple = ()                         # each seat's name in the chosen language (player_name)
+    teams: dict = field(default_factory=dict)      # players -> (team of seat 1, ...), teams numbered 1, 2, ...
+    team_names: tuple = ()                         # each team's name (teams.name); () for its players' names
     var_visibility: dict = field(default_factory=dict)    # name -> public, hidden or cards
     pvar_visibility: dict = field(default_factory=dict)   # name -> public, owner, hidden or cards
     card_locals: frozenset = frozenset()           # local names that may hold cards somewhere
@@ -157,6 +159,20 @@ class Program:
     def seat_name(self, seat: int) -> str:
         """The name of the seat at index `seat` (0 for seat 1), made by the checker."""
         return self.seat_names[seat] if 0 <= seat < len(self.seat_names) else f"#{seat + 1}"
+
+    def sides(self, players: int, names=None) -> list:
+        """The teams of a game of `players`: [(name, [seat, ...]), ...] in team order, or [] when
+        the ruleset has none; a team's default name is its players' names (`names`: the game's)."""
+        of = self.teams.get(players)
+        if of is None:
+            return []
+        names = names or [self.seat_name(p) for p in range(players)]
+        out = []
+        for team in range(1, max(of) + 1):
+            seats = [p for p, t in enumerate(of) if t == team]
+            named = self.team_names[team - 1] if team <= len(self.team_names) else ""
+            out.append((named or " & ".join(names[p] for p in seats), seats))
+        return out
 
     def player_count(self, n: int | None) -> int:
         """`n`, or the default when None; a UsageError when the ruleset is not for n players."""

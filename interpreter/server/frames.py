@@ -8,6 +8,7 @@ entries hidden from it."""
 from __future__ import annotations
 
 from ..messages import msg
+from ..playing.results import plain_number, result_words
 from ..playing.table_view import Groups, layout
 from ..runtime.engine import entry_for, known_cards, labels, prompt, view
 
@@ -110,19 +111,6 @@ def result(program, s) -> dict | None:
     is left out: the record, downloaded, gives it)."""
     if not s.over or s.result is None:
         return None
-    lang, names = program.lang, s.names
-    winners, scores = s.result["winners"], s.result["scores"]
-    if not winners:
-        text = msg(lang, "draw")
-    elif len(winners) == 1:
-        text = msg(lang, "wins", name=names[winners[0]])
-    else:
-        text = msg(lang, "share", names=", ".join(names[w] for w in winners))
-    if scores is not None:
-        text += f" {msg(lang, 'scores')}: " + ", ".join(f"{names[p]} {_number(v)}" for p, v in enumerate(scores))
-    return {"text": text, "winners": [names[w] for w in winners],
-            "scores": [] if scores is None else [{"name": names[p], "score": _number(v)} for p, v in enumerate(scores)]}
-
-
-def _number(v):
-    return int(v) if isinstance(v, float) and v == int(v) else v
+    names, winners, scores = s.names, s.result["winners"], s.result["scores"]
+    return {"text": result_words(program, s, program.lang), "winners": [names[w] for w in winners],
+            "scores": [] if scores is None else [{"name": names[p], "score": plain_number(v)} for p, v in enumerate(scores)]}

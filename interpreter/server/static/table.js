@@ -189,6 +189,7 @@ function seatItem(row, seat, inHand = new Set()) {
     row.you ? el("span", { class: "you-tag" }, page.say("you")) : null,
     row.to_play ? el("span", { class: "visually-hidden" }, page.say("to_play_mark")) : null,
     row.out ? el("span", { class: "out-tag" }, page.say("out")) : null,
+    row.team ? el("span", { class: "team-tag" }, row.team) : null,
     presence);
   const values = el("dl", { class: "values small" }, (row.values || []).map(([label, text]) =>
     el("div", { class: "value" }, el("dt", {}, label), el("dd", {}, text))));
