@@ -200,6 +200,8 @@ def application(fake: Fake):
                 fake.play(frame["option"])
                 await ws.send_json(fake.current(last))
                 last = fake.entries[-1]["n"]
+            elif kind in ("hint", "rules") and fake.refuse:
+                await ws.send_json({"type": "error", "code": fake.refuse, "message": "It is Robot's turn, not yours."})
             elif kind in ("hint", "rules"):
                 await ws.send_json({"type": kind, "text": f"The {kind} text: play K♦."})
             elif kind == "rematch":
@@ -686,6 +688,15 @@ def test_the_page_speaks_the_tables_language(open_page, fake, lang, words):
     assert page.locator("#turn").inner_text() == words["turn"]
     assert page.locator("#account-heading").inner_text() == words["account"]
     assert page.locator("#seats .you-tag").inner_text() == words["you"]
+
+
+def test_at_a_table_in_another_language_a_refusal_is_said_in_it_and_an_unanswered_hint_closes(open_page, fake):
+    fake.reset(lang="fr", refuse="not_your_turn")
+    page = table_page(open_page, fake)
+    page.locator("#connection", has_text="Connecté").wait_for()
+    page.get_by_role("button", name="Conseil").click()
+    page.locator("#notice", has_text="Ce n'est pas à vous.").wait_for()
+    assert page.locator("#panel").is_hidden()
 
 
 def test_every_language_of_the_page_has_every_word_english_has(open_page, fake):

@@ -70,3 +70,15 @@ def test_a_write_that_fails_fails_its_own_move_only_and_a_decision_is_stored_onc
     assert on_disk(store.path, "a") == [(1, 1)] and on_disk(store.path, "b") == [(1, 2)]
     assert on_disk(store.path, "t") == [(1, 0)]
     asyncio.run(store.close())
+
+
+@pytest.mark.parametrize("db", ["postgressql://ci:secret@127.0.0.1:5432/x", "postgresql:/ci@127.0.0.1/x",
+                                "mysql://ci@127.0.0.1/x"])
+def test_a_db_address_that_is_not_postgresql_is_refused_not_made_a_file(db, tmp_path, monkeypatch):
+    from interpreter.server.databases import open_store
+    from interpreter.server.store import StoreUnavailable
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(StoreUnavailable) as e:
+        asyncio.run(open_store(db, str(tmp_path)))
+    assert "is not a database this server knows" in str(e.value) and "secret" not in str(e.value)
+    assert list(tmp_path.iterdir()) == []

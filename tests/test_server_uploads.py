@@ -93,6 +93,12 @@ def test_an_uploaded_house_rule_never_reads_a_file_beside_the_server(server, tmp
     assert status == 201 and answer["game"]["title"] == "Short hearts"      # the shipped hearts2 underneath
 
 
+def test_a_file_sent_as_a_form_is_refused_saying_how_to_send_it(server):
+    form = b"--xyz\r\nContent-Disposition: form-data; name=\"file\"\r\n\r\nname: x\r\n--xyz--\r\n"
+    status, answer = server.run(uploaded(server, "short.yaml", form))
+    assert status == 400 and "not a form (curl --data-binary @FILE)" in answer["error"]
+
+
 def test_an_upload_larger_than_a_ruleset_may_be_is_refused_unread(server):
     status, answer = server.run(uploaded(server, "big.yaml", b"#" * (MAX_FILE_BYTES + 1)))
     assert status == 400 and f"at most {MAX_FILE_BYTES} bytes" in answer["error"]
@@ -152,3 +158,37 @@ def test_a_whole_ruleset_larger_than_a_lobby_request_uploads(server):
     assert len(body) > MAX_REQUEST_BYTES
     status, answer = server.run(uploaded(server, largest.name, body))
     assert status == 201, answer
+
+
+def test_the_record_of_an_uploaded_games_table_replays_beside_its_file(server, tmp_path, monkeypatch):
+    import io
+    import json
+
+    from interpreter.cli import run as interpret
+
+    async def abandoned():
+        await uploaded(server, "short.yaml", SHORT)
+        status, made = await new_table(server.session, server.url, "short", PEOPLE)
+        ann, bo = [await Seat.open(server.session, server.url, s["link"]) for s in made["seats"]]
+        mover = ann if ann.state["moves"] else bo
+        await mover.send({"type": "move", "decision": mover.state["decisions"], "option": 0})
+        await mover.next_state(mover.state["decisions"])
+        await ann.send({"type": "abandon"})
+        while not bo.state["over"]:
+            await bo._wait(10)
+        url = f"{server.url}/api/tables/{made['table']}/record?token={made['seats'][0]['link'].split('#')[1]}"
+        async with server.session.get(url) as r:
+            text = await r.text()
+        for s in (ann, bo):
+            await s.close()
+        return text
+    text = server.run(abandoned())
+    assert json.loads(text)["ruleset"]["file"] == "short.yaml"
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    (folder / "short.yaml").write_bytes(SHORT)
+    (folder / "game.json").write_text(text, encoding="utf-8")
+    monkeypatch.chdir(folder)
+    out = io.StringIO()
+    assert interpret(["replay", "game.json"], stdout=out, stderr=out) == 0, out.getvalue()
+    assert "replay ok" in out.getvalue() and "changed" not in out.getvalue()

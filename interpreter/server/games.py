@@ -114,6 +114,9 @@ def uploaded_source(name, raw: bytes, taken: set) -> GameSource:
     named on its command line (every limit of the loader and the checker), or BadUpload with
     its problems in `validate`'s words.  An overlay may extend shipped rulesets only."""
     shown = upload_name(name)
+    if raw.startswith(b"--") and b"content-disposition: form-data" in raw[:1000].lower():
+        raise BadUpload(f"{shown}: send the file's bytes as the request's body, not a form "
+                        f"(curl --data-binary @FILE)")
     if len(raw) > MAX_FILE_BYTES:
         raise BadUpload(f"{shown}: a ruleset may hold at most {MAX_FILE_BYTES} bytes")
     try:

@@ -23,6 +23,7 @@ from ..limits import MAX_LIVE_TABLES, MAX_NAME_CHARS, MAX_NUMBER, MAX_UPLOADED_G
 from ..messages import msg
 from ..playing import records
 from ..runtime.engine import apply, labels
+from ..source.overlay import text_hash
 from . import bots
 from .frames import PUBLIC, Account, state_frame
 from .games import BOTS, DEFAULT_STRENGTH, STRENGTHS, BadUpload, GameSource, program_of, source_of_row, uploaded_source
@@ -236,6 +237,10 @@ class Table:
         bot = next((s["bot"] for s in self.seats if s["kind"] == "bot"), None)
         record = records.new_record(self.program, self.source.path, self.row["seed"], self.row["players"], agents,
                                     bot=bot)
+        if self.source.text is not None:        # the rules it was played with, not the file as it is now
+            record["ruleset"]["sha256"] = text_hash(self.source.text, self.source.path, self.source.uploaded)
+        if self.source.uploaded:                # the uploader's file, by its name: replayed beside it
+            record["ruleset"]["file"] = self.source.path
         for d in await self.hall.store.decisions(self.id):
             records.note_decision(record, d["player"], d["index"], d["label"])
         if self.state.over:

@@ -506,15 +506,29 @@ def load_rules_text(text: str, file: str = "<string>", shipped_bases: bool = Fal
 def rules_hash(path: str) -> str:
     """SHA-256 of the rules a file stands for: the file's bytes for a ruleset, the combined
     rules for an overlay (so that a change to its base is noticed too); '' if unreadable."""
+    try:
+        raw = read_bytes(path)
+    except FileRefused:
+        return ""
+    return _hash_of(raw, path)
+
+
+def text_hash(text: str, file: str, shipped_bases: bool = False) -> str:
+    """rules_hash of a ruleset's text as it was read (a server's table keeps it: its record
+    names the rules it was played with, not the file as it is now)."""
+    return _hash_of(text.encode("utf-8"), file, shipped_bases)
+
+
+def _hash_of(raw: bytes, file: str, shipped_bases: bool = False) -> str:
     import hashlib
     import json
     try:
-        raw = read_bytes(path)
-        data, source = load_text(decode(raw, path), path)
-    except (FileRefused, RulesetError):
+        data, source = load_text(decode(raw, file), file)
+    except RulesetError:
         return ""
     if not is_overlay(data):
         return hashlib.sha256(raw).hexdigest()
+    source.shipped_bases = shipped_bases
     try:
         combined, _ = combine(data, source, keep_ids=False)
     except RulesetError:

@@ -106,6 +106,7 @@ function drawState(frame) {
   const seated = frame.seat !== null && frame.seat !== undefined;
   $("watching").hidden = seated;
   $("abandon-button").hidden = !seated || frame.over;
+  $("hint-button").hidden = !seated || frame.over;          // a hint is for one's own decision
   if (frame.over) $("abandon-confirm").hidden = true;
   const view = frame.view || {};
   drawHeader(frame, view);
@@ -385,9 +386,12 @@ function showRematch(frame) {
 function showError(frame) {
   const words = ERRORS.has(frame.code) ? page.say(frame.code) : null;
   const message = typeof frame.message === "string" ? frame.message : "";
-  // the server's own words first (a refusal in the game's words); ours where it says none, and
-  // for a link that cannot work, which needs advice more than a reason
-  notice(frame.code === "bad_token" ? words : message || words || page.say("refused"));
+  // the server's own words first at an English table (they say the most); ours where it says
+  // none, at a table in another language (the server's refusals are English), and for a link
+  // that cannot work, which needs advice more than a reason
+  const ours = frame.code === "bad_token" || (words && page.lang && page.lang !== "en");
+  notice(ours ? words : message || words || page.say("refused"));
+  if ($("panel-text").textContent === "…") $("panel").hidden = true;      // a hint or the rules refused
   if (page.sent !== null) {
     page.sent = null;
     for (const button of $("moves").querySelectorAll("button")) button.removeAttribute("aria-disabled");

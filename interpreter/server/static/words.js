@@ -55,7 +55,7 @@ export const WORDS = {
       + "A house rule extends one of the shipped games.",
     at_most: "at most {size}", its_problems: "Its problems", choose_file: "Choose a file first.",
     too_big: "{file} is larger than {size}: it was not sent.", checking: "Checking {file}…",
-    offered: "{game} is offered now: choose it below to make a table.", not_offered: "Not offered: {why}.",
+    offered: "{game} is offered now: choose it in the form above to make a table.", not_offered: "Not offered: {why}.",
     not_offered_status: "Not offered (the server answered {status}).",
   },
   fr: {
@@ -104,7 +104,7 @@ export const WORDS = {
       + "Des règles locales étendent l'un des jeux fournis.",
     at_most: "au plus {size}", its_problems: "Ses problèmes", choose_file: "Choisissez d'abord un fichier.",
     too_big: "{file} dépasse {size} : il n'a pas été envoyé.", checking: "Vérification de {file}…",
-    offered: "{game} est proposé : choisissez-le ci-dessous pour créer une table.", not_offered: "Non proposé : {why}.",
+    offered: "{game} est proposé : choisissez-le dans le formulaire ci-dessus pour créer une table.", not_offered: "Non proposé : {why}.",
     not_offered_status: "Non proposé (le serveur a répondu {status}).",
   },
   no: {
@@ -153,7 +153,7 @@ export const WORDS = {
       + "En husregel bygger på et av de medfølgende spillene.",
     at_most: "høyst {size}", its_problems: "Problemene", choose_file: "Velg en fil først.",
     too_big: "{file} er større enn {size}: den ble ikke sendt.", checking: "Sjekker {file}…",
-    offered: "{game} tilbys nå: velg det nedenfor for å lage et bord.", not_offered: "Ikke tilbudt: {why}.",
+    offered: "{game} tilbys nå: velg det i skjemaet ovenfor for å lage et bord.", not_offered: "Ikke tilbudt: {why}.",
     not_offered_status: "Ikke tilbudt (tjeneren svarte {status}).",
   },
   da: {
@@ -202,7 +202,7 @@ export const WORDS = {
       + "En husregel bygger på et af de medfølgende spil.",
     at_most: "højst {size}", its_problems: "Dens problemer", choose_file: "Vælg en fil først.",
     too_big: "{file} er større end {size}: den blev ikke sendt.", checking: "Tjekker {file}…",
-    offered: "{game} tilbydes nu: vælg det nedenfor for at lave et bord.", not_offered: "Ikke tilbudt: {why}.",
+    offered: "{game} tilbydes nu: vælg det i formularen ovenfor for at lave et bord.", not_offered: "Ikke tilbudt: {why}.",
     not_offered_status: "Ikke tilbudt (serveren svarede {status}).",
   },
   el: {
@@ -251,7 +251,7 @@ export const WORDS = {
       + "Ένας κανόνας του σπιτιού επεκτείνει ένα από τα παιχνίδια που συνοδεύουν το πρόγραμμα.",
     at_most: "έως {size}", its_problems: "Τα προβλήματά του", choose_file: "Επιλέξτε πρώτα ένα αρχείο.",
     too_big: "Το {file} ξεπερνά τα {size}: δεν στάλθηκε.", checking: "Έλεγχος του {file}…",
-    offered: "Το {game} προσφέρεται τώρα: επιλέξτε το παρακάτω για να δημιουργήσετε τραπέζι.", not_offered: "Δεν προσφέρεται: {why}.",
+    offered: "Το {game} προσφέρεται τώρα: επιλέξτε το στη φόρμα παραπάνω για να δημιουργήσετε τραπέζι.", not_offered: "Δεν προσφέρεται: {why}.",
     not_offered_status: "Δεν προσφέρεται (ο διακομιστής απάντησε {status}).",
   },
 };
