@@ -37,3 +37,22 @@ def test_serve_refuses_a_scenario_as_a_game_to_offer(tmp_path):
     assert run(["serve", str(scenario), "--port", "0", "--db", str(tmp_path / "db")],
                stdout=io.StringIO(), stderr=err) == 1
     assert err.getvalue()
+
+
+@pytest.mark.extras
+def test_serve_on_a_port_in_use_says_so_at_once_not_after_building_every_game(tmp_path):
+    pytest.importorskip("aiohttp")
+    import socket
+    import time
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen()
+    port = taken.getsockname()[1]
+    err = io.StringIO()
+    start = time.monotonic()
+    try:
+        code = run(["serve", "--port", str(port), "--db", str(tmp_path / "db.sqlite3")], stdout=io.StringIO(), stderr=err)
+    finally:
+        taken.close()
+    assert code == 1 and f"port {port}" in err.getvalue() and "address already in use" in err.getvalue()
+    assert time.monotonic() - start < 4         # building every shipped game's program took 7 s

@@ -29,6 +29,7 @@ HEADERS = {"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer"
 HALL = web.AppKey("hall", Hall)
 RATE = web.AppKey("rate", tuple)
 LISTED = web.AppKey("listed", asyncio.Future)
+LISTING = web.AppKey("listing", asyncio.TimerHandle)
 
 
 def make_app(hall: Hall, rate: tuple = (MAX_MESSAGES_PER_SECOND, MAX_MESSAGE_BURST)) -> web.Application:
@@ -44,6 +45,7 @@ def make_app(hall: Hall, rate: tuple = (MAX_MESSAGES_PER_SECOND, MAX_MESSAGE_BUR
                     web.get("/ws", websocket)])
     app.on_startup.append(_list_games)
     app.on_shutdown.append(_close_sockets)
+    app.on_cleanup.append(_stop_listing)
     return app
 
 
@@ -74,12 +76,39 @@ def _json(data, status: int = 200) -> web.Response:
     return web.json_response(data, status=status, headers=HEADERS, dumps=lambda d: json.dumps(d, ensure_ascii=False))
 
 
+LIST_AFTER = 0.5        # seconds after the start: a server that cannot listen (a port in use) stops at once
+
+
 async def _list_games(app) -> None:
     """The lobby's list, begun as the server starts: each game's program is built once (a fifth
     of a second each), in a thread, so that neither the first visitor nor the tables being
-    played wait for it."""
+    played wait for it.  It begins a moment after the start, once the server listens: a server
+    that cannot (a port in use) says so at once instead of after every program is built."""
+    loop = asyncio.get_running_loop()
     offered = list(app[HALL].games.values())        # those of the command line: uploads are listed apart
-    app[LISTED] = asyncio.get_running_loop().run_in_executor(None, _described, offered)
+    listed = app[LISTED] = loop.create_future()
+
+    def begin():
+        if not listed.done():
+            loop.run_in_executor(None, _described, offered).add_done_callback(lambda built: _pass_on(built, listed))
+    app[LISTING] = loop.call_later(LIST_AFTER, begin)
+
+
+def _pass_on(built, listed) -> None:
+    """The list built (or its failure) to the future the lobby's requests wait for."""
+    if listed.done():
+        return
+    if built.cancelled():
+        listed.cancel()
+    elif built.exception() is not None:
+        listed.set_exception(built.exception())
+    else:
+        listed.set_result(built.result())
+
+
+async def _stop_listing(app) -> None:
+    if LISTING in app:
+        app[LISTING].cancel()
 
 
 async def games(request):
