@@ -179,6 +179,9 @@ async def load(urls: list, pids: list, args) -> dict:
     def total(measure):
         return sum(measure(pid) for pid in pids)
     async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as session:
+        for url in urls:                    # the lobby's list built (every game's program): not counted per table
+            async with session.get(f"{url}/api/games") as r:
+                await r.read()
         warm = [await seated(session, urls, args.game, k) for k in range(len(urls))]    # each server's program built
         for seats in warm:
             await play(seats, Run(None, 1), random.Random(-1))
