@@ -104,3 +104,16 @@ def test_a_team_that_cannot_be_worked_out_before_the_game_is_refused_at_its_plac
     with pytest.raises(RulesetError) as e:
         load_program_text(text, "partners.yaml")
     assert words in str(e.value) and "partners.yaml:5:" in str(e.value)
+
+
+def test_a_simulation_reports_each_teams_share_of_the_wins():
+    import io
+
+    from interpreter.cli import run
+    out = io.StringIO()
+    assert run(["simulate", "spades", "--games", "20", "--json", "--jobs", "1"], stdout=out, stderr=io.StringIO()) == 0
+    import json
+    report = json.loads(out.getvalue())
+    teams = report["teams"]
+    assert [(t["name"], t["seats"]) for t in teams] == [("Player 1 & Player 3", [1, 3]), ("Player 2 & Player 4", [2, 4])]
+    assert abs(sum(t["win_share"]["value"] for t in teams) + report["draws"]["value"] - 1) < 1e-9

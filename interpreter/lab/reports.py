@@ -100,6 +100,8 @@ def report_lines(report: dict, speed: bool = True) -> list[str]:
     for p in range(n):
         score = f", mean score {interval(report['mean_score'][p])}" if report["mean_score"] else ""
         lines.append(f"  {seat_name(p + 1)}: wins {interval(report['win_share'][p], True)}{score}")
+    for team in report.get("teams") or ():
+        lines.append(f"  {team['name']} ({_seats(team['seats'])}): wins {interval(team['win_share'], True)}")
     lines.append(f"  draws {interval(report['draws'], True)}")
     lines.append("  " + fairness_sentence(report))
     lines.append(f"  length: {interval(report['decisions'])} decisions, {interval(report['rounds'])} {rounds(report)} a game")

@@ -21,7 +21,7 @@ from ..playing.agents import Seating
 from ..errors import InterpreterError, UsageError
 from ..limits import MAX_JOBS, MAX_NUMBER
 from ..runtime.tally import game_values
-from .statistics import summary
+from .statistics import summary, team_shares
 from ..playing.table import play
 
 CHUNKS_PER_JOB = 8      # blocks of games per worker: small enough to even out slow games, few enough to cost little
@@ -111,7 +111,7 @@ def report(program, n, rows, seed, seating: Seating, jobs, elapsed, asked) -> di
             "mc_seats": sorted(seating.mc_seats), "playouts": seating.playouts if seating.mc_seats else None,
             "ismcts_seats": sorted(seating.ismcts_seats),
             "iterations": seating.iterations if seating.ismcts_seats else None,
-            **summary(rows, n, specs),
+            **summary(rows, n, specs), "teams": team_shares(rows, program.sides(n)),
             "games_per_s": round(played / elapsed, 1) if elapsed > 0 else None, "jobs": jobs}
 
 

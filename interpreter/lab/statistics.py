@@ -182,6 +182,15 @@ def summary(rows: list, n: int, specs=()) -> dict:
     return out
 
 
+def team_shares(rows: list, sides: list) -> list:
+    """Each team's share of the games it won whole (every one of its players a winner), with its
+    interval: sides are (name, seats) as Program.sides gives them."""
+    g = len(rows)
+    return [{"name": name, "seats": [p + 1 for p in seats],
+             "win_share": wilson(sum(1 for row in rows if row["winners"] and set(seats) <= set(row["winners"])), g)}
+            for name, seats in sides]
+
+
 def fairness(wins: list, n: int) -> dict:
     """Whether a seat wins more or less than an even share of the games nobody drew, beyond
     chance: the exact binomial test of its wins among the decided games (a shared win split
