@@ -117,3 +117,24 @@ def test_a_simulation_reports_each_teams_share_of_the_wins():
     teams = report["teams"]
     assert [(t["name"], t["seats"]) for t in teams] == [("Player 1 & Player 3", [1, 3]), ("Player 2 & Player 4", [2, 4])]
     assert abs(sum(t["win_share"]["value"] for t in teams) + report["draws"]["value"] - 1) < 1e-9
+
+
+TEAM_READER = PARTNERS.replace('''    - set: {"player(2).score": 5}''', '''    - set: {"player(2).score": 5}
+    - log: "{player(1)} is of team {player(1).team}; partners of {player(0)}: {player(0).partners}"''')
+
+
+@pytest.mark.parametrize("backend", ["closures", "generated"])
+@pytest.mark.parametrize("players,said", [
+    (4, "Player 2 is of team 2; partners of Player 1: Player 3"),
+    (6, "Player 2 is of team 2; partners of Player 1: Player 4"),
+])
+def test_a_players_team_and_partners_are_read_in_expressions_alike_by_both_back_ends(backend, players, said):
+    program = load_program_text(TEAM_READER.replace("TEAMS\n", TEAMS), "partners.yaml", backend=backend)
+    s = new_game(program, seed=1, players=players)
+    assert said in [e.get("text") for e in s.log]
+
+
+def test_a_players_team_in_a_ruleset_without_teams_is_refused_where_it_is_read():
+    with pytest.raises(RulesetError) as e:
+        load_program_text(TEAM_READER.replace("TEAMS\n", ""), "partners.yaml")
+    assert "'.team' is a player's team, and this ruleset has no teams (declare them: teams: {of: ...})" in str(e.value)

@@ -37,7 +37,8 @@ from ..limits import MAX_EXPR_DEPTH, MAX_EXPR_NODES, MAX_EXPR_NUMBER, MAX_NUMBER
 __all__ = ["ExprChecker", "ExprError", "FunctionDef", "Symbols", "free_names"]
 
 PLAYER_BUILTINS = {"index": NUM, "seat": NUM, "name": STR, "left": PLAYER, "right": PLAYER,
-                   "eliminated": BOOL}
+                   "eliminated": BOOL, "team": NUM, "partners": list_of(PLAYER)}
+TEAM_BUILTINS = ("team", "partners")        # only where the ruleset has teams
 ZONE_BUILTINS = {"top": CARD, "bottom": CARD, "size": NUM}
 GLOBAL_BUILTINS = {"current": PLAYER, "players": list_of(PLAYER), "active": list_of(PLAYER),
                    "num_players": NUM, "all_cards": list_of(CARD), "options": "options"}
@@ -391,6 +392,9 @@ class ExprChecker:
             return expr_ir.PlayerVar(type=sym.player_vars[name], tree=t, owner=obj, name=name)
         if name in sym.player_zones:
             return expr_ir.PlayerZone(type=ZONE, tree=t, owner=obj, name=name)
+        if name in TEAM_BUILTINS and sym.teams is None:
+            raise ExprError(f"'.{name}' is a player's team, and this ruleset has no teams (declare them: "
+                            f"teams: {{of: ...}})", off)
         if name in PLAYER_BUILTINS:
             return expr_ir.PlayerProp(type=PLAYER_BUILTINS[name], tree=t, obj=obj, name=name)
         known = list(sym.player_vars) + list(sym.player_zones) + list(PLAYER_BUILTINS)

@@ -171,6 +171,9 @@ class _Checker:
         if self.clean(("players",)):
             self.sym.seats = player_range(d)[0]
         self.seam = ExprSeam(self.sym, self.report, self.warn)
+        teams, team_names = self._teams()
+        if "teams" in d:                # declared: p.team and p.partners may be read (a faulty one said once)
+            self.sym.teams = dict(teams)
         variables = self._variables("variables", self.sym.global_vars)
         player_variables = self._variables("player_variables", self.sym.player_vars)
         self.phases = phases_of(d.get("flow")) if self.clean(("flow",)) else {}
@@ -189,7 +192,6 @@ class _Checker:
         facts = self._facts(options)
         table = self._table()
         seat_names = self._seat_names()
-        teams, team_names = self._teams()
         self.seam.finish()
         if self.problems or self.skip:
             raise self._stop()          # a ruleset the schema found wrong is never built

@@ -24,7 +24,7 @@ from ..lang.types import ANY, elem_of
 from ..lang.values import NULL_REASONS, divide, floordiv, mod
 from ..limits import MAX_WORK
 from ..runtime.effects import too_much_work
-from ..runtime.state import next_seat
+from ..runtime.state import next_seat, partners_of, team_of
 from .functions import BUILTINS
 
 
@@ -43,6 +43,7 @@ class Closures:
 
     def __init__(self, symbols):
         self.attrs = symbols.card_attrs
+        self.teams = symbols.teams
         self.display = symbols.display
         self._bodies = {}               # Function -> its body's closure, compiled once
         self._frames = ()               # inlined bodies: {parameter: argument tree}, innermost first
@@ -232,6 +233,17 @@ class Closures:
                     fault(s, l)
                     raise
             return Code(neighbour)
+
+        if name in ("team", "partners"):
+            teams, of = self.teams, team_of if name == "team" else partners_of
+
+            def team(s, l):
+                try:
+                    return of(teams, s, f(s, l))
+                except TypeError:
+                    fault(s, l)
+                    raise
+            return Code(team)
 
         def eliminated(s, l):
             try:

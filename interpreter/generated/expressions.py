@@ -30,7 +30,7 @@ from ..lang.types import ANY, elem_of
 from ..lang.values import divide, list_slice, number_range, shower, subsets_of
 from ..limits import MAX_WORK
 from ..runtime.effects import too_much_work
-from ..runtime.state import next_seat
+from ..runtime.state import next_seat, partners_of, team_of
 from ..closures.expressions import INLINE_SIZE, Closures, compiles_in, hoistable, names_in
 from ..closures.functions import BUILTINS as CLOSURE_BUILTINS
 
@@ -105,7 +105,7 @@ def _player(s, v):
 HELPERS = {
     "_charged": _charged, "_charged_list": _charged_list, "_index": _index, "_best": _best,
     "_first_seat": _first_seat, "_clockwise": _clockwise, "_random": _random, "_player": _player, "_range": number_range, "_slice": list_slice, "_subsets": subsets_of,
-    "_divide": divide, "_next_seat": next_seat, "_put": _put, "RulesFault": RulesFault, "_gt": lambda a, b: a > b, "_lt": lambda a, b: a < b,
+    "_divide": divide, "_next_seat": next_seat, "_team_of": team_of, "_partners_of": partners_of, "_put": _put, "RulesFault": RulesFault, "_gt": lambda a, b: a > b, "_lt": lambda a, b: a < b,
 }
 
 _PLAIN_CONSTS = (bool, int, str, type(None))
@@ -397,6 +397,9 @@ class Source:
 
     def _PlayerProp(self, node):
         a = self.text(node.obj)
+        if node.name in ("team", "partners"):
+            self.ns["_teams"] = self.symbols.teams
+            return f"{'_team_of' if node.name == 'team' else '_partners_of'}(_teams, s, {a})"
         return {"index": a, "seat": f"({a} + 1)", "name": f"s.names[{a}]", "left": f"_next_seat(s, {a}, 1)",
                 "right": f"_next_seat(s, {a}, -1)"}.get(node.name, f"s.out[{a}]")
 

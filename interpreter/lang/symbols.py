@@ -26,6 +26,7 @@ class Symbols:
     functions: dict = field(default_factory=dict)       # name -> FunctionDef
     all_cards: tuple = ()
     seats: int = 0                  # the fewest players a game has: players[i] below it is never null
+    teams: dict | None = None       # players -> (team of seat 1, ...) when the ruleset has teams, else None
 
     @property
     def display(self):

@@ -133,6 +133,17 @@ def _copy_value(v):
     return [_copy_value(x) for x in v] if isinstance(v, list) else v
 
 
+def team_of(teams: dict, s, p: int) -> int:
+    """Player p's team (1, 2, ...) by the ruleset's teams: players -> (team of seat 1, ...)."""
+    return teams[len(s.names)][p]
+
+
+def partners_of(teams: dict, s, p: int) -> list:
+    """The other players of p's team, in seat order."""
+    of = teams[len(s.names)]
+    return [q for q, t in enumerate(of) if t == of[p] and q != p]
+
+
 def next_seat(s, p: int, step: int = 1) -> int:
     """The next seat from p in direction `step` that is still in the game."""
     out = s.out
