@@ -56,3 +56,12 @@ def test_serve_on_a_port_in_use_says_so_at_once_not_after_building_every_game(tm
         taken.close()
     assert code == 1 and f"port {port}" in err.getvalue() and "address already in use" in err.getvalue()
     assert time.monotonic() - start < 4         # building every shipped game's program took 7 s
+
+
+@pytest.mark.extras
+def test_a_shipped_game_named_to_serve_is_offered_once():
+    pytest.importorskip("aiohttp")
+    from interpreter.server.serve import offered_games
+    from interpreter.source.shipped import resolve
+    games = offered_games([resolve("hearts2")])
+    assert "hearts2" in games and "hearts2-2" not in games and games["hearts2"].shipped == "hearts2"

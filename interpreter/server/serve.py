@@ -3,6 +3,7 @@ Ctrl-C or SIGTERM, then stopped cleanly (the store is closed; every decision is 
 from __future__ import annotations
 
 import asyncio
+import os
 
 from aiohttp import web
 
@@ -15,9 +16,13 @@ from .tables import Hall
 
 
 def offered_games(paths: list) -> dict:
-    """id -> GameSource: the shipped games, then each file named (checked before)."""
+    """id -> GameSource: the shipped games, then each file named (checked before) that is not
+    one of them (`interpret serve hearts2` offers hearts2 once)."""
     games = {g.id: g for g in shipped_sources()}
+    shipped = {os.path.realpath(g.path) for g in games.values()}
     for path in paths:
+        if os.path.realpath(path) in shipped:
+            continue
         source = file_source(path, set(games))
         games[source.id] = source
     return games
