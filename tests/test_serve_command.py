@@ -65,3 +65,32 @@ def test_a_shipped_game_named_to_serve_is_offered_once():
     from interpreter.source.shipped import resolve
     games = offered_games([resolve("hearts2")])
     assert "hearts2" in games and "hearts2-2" not in games and games["hearts2"].shipped == "hearts2"
+
+
+@pytest.mark.extras
+def test_the_address_friends_open_is_this_machines_on_its_network_never_a_loopback(monkeypatch):
+    pytest.importorskip("aiohttp")
+    import socket
+
+    from interpreter.server import serve
+
+    class Probe:
+        def __init__(self, *args):
+            pass
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *args):
+            return False
+
+        def connect(self, where):
+            pass
+
+        def getsockname(self):
+            return (self.address, 0)
+    monkeypatch.setattr(socket, "socket", Probe)
+    Probe.address = "192.168.1.23"
+    assert serve.network_address() == "192.168.1.23"
+    Probe.address = "127.0.0.1"
+    assert serve.network_address() is None

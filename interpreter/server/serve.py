@@ -28,6 +28,19 @@ def offered_games(paths: list) -> dict:
     return games
 
 
+def network_address() -> str | None:
+    """This machine's address on its network, as friends reach it (the one a packet to the
+    outside would leave from: nothing is sent), or None without a network."""
+    import socket
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(("192.0.2.1", 9))         # TEST-NET-1: routed nowhere, no packet sent
+            address = probe.getsockname()[0]
+    except OSError:
+        return None
+    return None if address.startswith("127.") or address == "0.0.0.0" else address
+
+
 def serve(paths: list, host: str, port: int, db: str | None, say, workers: int = 2, uploads: bool = False) -> int:
     games = offered_games(paths)
     try:
@@ -49,6 +62,11 @@ async def _serve(games: dict, host: str, port: int, db: str | None, say, workers
         bound = runner.addresses[0][1] if runner.addresses else port      # --port 0: the port the system chose
         shown = f"[{host}]" if ":" in host else host
         say(f"interpret serve: http://{shown}:{bound}/ (tables kept in {store.where}; Ctrl-C stops it)")
+        if host in ("0.0.0.0", "::", ""):
+            outward = network_address()
+            if outward:
+                say(f"interpret serve: on your network, open http://{outward}:{bound}/ (the links a table "
+                    f"gives are made from the address its lobby was opened at)")
         await asyncio.Event().wait()
     finally:
         await runner.cleanup()
