@@ -293,6 +293,34 @@ def test_an_option_of_several_cards_is_named_by_typing_its_cards_and_a_long_list
     assert "9♦ 7♦ 3♣ passed" in out
 
 
+BIDS = """
+name: bids
+players: 2
+deck: {cards: [a, b], zone: stock}
+zones: {stock: {visibility: hidden}}
+variables: {bid: 0}
+flow:
+  round:
+    - choose: "range(0, 50)"
+      as: n
+      by: player(0)
+      label: "bid {n}"
+      prompt: "Your bid"
+    - set: {bid: n}
+    - log: "the bid is {bid}"
+  until: "true"
+result: {winners: "[]"}
+"""
+
+
+def test_a_long_list_of_options_that_are_not_cards_says_to_type_a_word_not_cards(tmp_path):
+    path = tmp_path / "bids.yaml"
+    path.write_text(BIDS, encoding="utf-8")
+    code, out, _ = _call(str(path), "--human", "1", "--bot", "random", "--plain", "--seed", "2", stdin="bid 42\n")
+    assert "50 options: type a word of one (as in 'bid 0') or its number" in out
+    assert "type the cards" not in out and "the bid is 42" in out
+
+
 ONE_OPTION_ONLY = """
 name: opt
 players: 2

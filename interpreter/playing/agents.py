@@ -50,6 +50,12 @@ class Decision:
     def program(self):
         return self._program
 
+    @property
+    def of_cards(self) -> bool:
+        """Are the options cards (or sets of cards), which a person may name by typing them?"""
+        spec = self._program.choices[self._state.pending[2]]
+        return spec.cards or spec.card_lists or any(k in ("card", "cards") for kinds in spec.slots or () for k in kinds)
+
     def named(self, answer: str) -> int | None:
         """The legal option `answer` names outright (engine.option_named), if exactly one."""
         return option_named(self._program, self._state, answer)
@@ -115,7 +121,7 @@ class HumanAgent:
             self.say(msg(self.lang, "forced", label=labels[0]))
             return 0
         self.show_view(decision)
-        self._list(labels)
+        self._list(labels, cards=decision.of_cards)
         commands = {"help", "view", "list"} | ({"rules"} if self.rules is not None else set()) | \
             ({"hint"} if self.hint is not None else set())
         prompt = f"{decision.prompt} [{rule_of_answers(decision, labels, self.lang)}]: "
@@ -142,21 +148,22 @@ class HumanAgent:
                 self.say(line)
         elif name == "view":
             self.show_view(decision)
-            self._list(labels)
+            self._list(labels, cards=decision.of_cards)
         elif name == "list":
-            self._list(labels, whole=True)
+            self._list(labels, whole=True, cards=decision.of_cards)
         elif name == "hint":
             self.say(msg(self.lang, "hint", label=labels[self.hint(decision)]))
 
-    def _list(self, labels, whole=False):
+    def _list(self, labels, whole=False, cards=True):
         """The options, numbered; past LONG_LIST of them (every pair of a hand, every set of
-        cards to pass) the first few and how to name one: its cards, or a word of it."""
+        cards to pass, every bid) the first few and how to name one: its cards (`cards`: the
+        options are cards), or a word of it."""
         shown = labels if whole or len(labels) <= LONG_LIST else labels[:SHORT_LIST]
         for i, label in enumerate(shown, 1):
             self.say(f"  {i}. {label}")
         if len(shown) < len(labels):
             self.say("  " + msg(self.lang, "more", n=len(labels) - len(shown)))
-            self.say(msg(self.lang, "many", n=len(labels), example=labels[0]))
+            self.say(msg(self.lang, "many" if cards else "many_words", n=len(labels), example=labels[0]))
 
 
 class MonteCarloAgent:
