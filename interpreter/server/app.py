@@ -125,7 +125,7 @@ def _described(sources: list) -> list:
 
 
 def _described_uploads(sources: list) -> list:
-    return [{**described(source), "uploaded": True} for source in sources]
+    return [{**entry, "uploaded": True} for entry in _described(sources)]
 
 
 async def upload(request):

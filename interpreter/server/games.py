@@ -9,12 +9,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..check.options import explained
-from ..errors import InterpreterError, RulesetError, errors_only, format_problem
+from ..errors import InterpreterError, RulesetError, format_problem
 from ..limits import MAX_BOT_SECONDS, MAX_FILE_BYTES
-from ..pipeline import check_ruleset_data, load_program, load_program_text
+from ..pipeline import load_program, load_program_text
 from ..playing.agents import TABLE_BOT
 from ..source.loader import decode, read_bytes
-from ..source.overlay import load_rules_text
 from ..source.shipped import resolve, shipped_names
 
 BOTS = ("random", "mc", "ismcts")
@@ -119,21 +118,15 @@ def uploaded_source(name, raw: bytes, taken: set) -> GameSource:
                         f"(curl --data-binary @FILE)")
     if len(raw) > MAX_FILE_BYTES:
         raise BadUpload(f"{shown}: a ruleset may hold at most {MAX_FILE_BYTES} bytes")
-    try:
-        text = decode(raw, shown)
-        data, rules = load_rules_text(text, shown, shipped_bases=True)
-    except RulesetError as e:
-        raise BadUpload(f"{shown} has problems", [format_problem(p) for p in e.problems]) from None
-    problems = errors_only(check_ruleset_data(data, rules))
-    if problems:
-        raise BadUpload(f"{shown} has problems", [format_problem(p) for p in problems])
     stem, k = shown[:-5], 2
     game = stem
     while game in taken:
         game, k = f"{stem}-{k}", k + 1
-    source = GameSource(game, file=UPLOADED + shown, text=text)
     try:
-        program_of(source)
+        source = GameSource(game, file=UPLOADED + shown, text=decode(raw, shown))
+        program_of(source)          # loaded, checked (schema, then the checker) and built once
+    except RulesetError as e:
+        raise BadUpload(f"{shown} has problems", [format_problem(p) for p in e.problems]) from None
     except InterpreterError as e:
         raise BadUpload(f"{shown} has problems", [str(e)]) from None
     return source
