@@ -83,7 +83,8 @@ def _steps_in(node, out, in_list=False):
 RULESET_STEPS = [s for p in sorted((ROOT / "rulesets").glob("*.yaml"))
                  for s in _steps_in(yaml.load(p.read_text(encoding="utf-8"), Loader=QUICK_LOADER), [])]
 # No ruleset in rulesets/ emits its own event (tests/test_language.py does).
-NOT_IN_RULESETS = {"emit": {"emit": "played", "with": {"card": "card", "by": "current"}}}
+NOT_IN_RULESETS = {"emit": {"emit": "played", "with": {"card": "card", "by": "current"}},
+                   "new_pile": {"new_pile": {"zone": "melds", "owner": "current", "as": "meld"}}}
 
 
 def _real_step(kind):

@@ -20,7 +20,9 @@ import re
 from ..errors import UsageError, format_problem
 from ..lang.types import type_of_value
 from ..runtime.program import Program
+from ..runtime import piles
 from ..runtime.engine import known_cards, option_cards
+from ..runtime.program import offers_piles
 
 END, NULL, YES, NO = "end", "null", "yes", "no"
 MAX_NUMBER_SPAN = 1000          # every whole number between the ruleset's least and greatest up to this
@@ -67,6 +69,7 @@ class ActionSpace:
         """Each option of the pending decision as a tuple of token ids."""
         spec = self.program.choices[cid]
         hidden = self._hidden(state, seat, spec, options)
+        self._state = state             # a pile's cards spell it
         out = []
         for i, option in enumerate(options):
             if i in hidden:
@@ -83,10 +86,10 @@ class ActionSpace:
     def _hidden(self, state, seat, spec, options) -> dict:
         """Options holding a card the deciding seat cannot see: spelled by their place among
         such options (a card's id would tell what the seat may not know)."""
-        if not (spec.cards or spec.card_lists or spec.slots):
+        if not (spec.cards or spec.card_lists or spec.slots or offers_piles(spec)):
             return {}
         known = known_cards(self.program, state, seat)
-        unseen = [i for i, o in enumerate(options) if any(c not in known for c in option_cards(spec, o))]
+        unseen = [i for i, o in enumerate(options) if any(c not in known for c in option_cards(spec, o, state))]
         if unseen and not self.face_down:
             raise UsageError(f"a decision of {self.program.name} offers cards its player cannot see: "
                              "load the game with face_down=True to give such options actions of their own")
@@ -99,6 +102,8 @@ class ActionSpace:
             return (self.index[NULL],) if NULL in self.index else self._outside(value, spec)
         if typ == "card":
             return (self._card_id[value],)
+        if typ == "pile":               # its cards, as a set: a pile's number means nothing from game to game
+            return self._value("list[card]", list(piles.cards_of(self._state, value)), spec)
         if typ.startswith("list["):
             inner = typ[5:-1]
             parts = [self._value(inner, v, spec) for v in value]

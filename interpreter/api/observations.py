@@ -21,6 +21,8 @@ def observation(program: Program, state, seat: int) -> dict:
            "players": {k: x for k, x in v["players"].items() if program.pvar_visibility.get(k) != "hidden"}}
     if "table" in v:
         out["table"] = v["table"]
+    if "piles" in v:
+        out["piles"] = v["piles"]       # zone of piles -> [number, owner] of each pile in zones
     return out
 
 
@@ -75,7 +77,9 @@ class VectorLayout:
         out.append(1.0 if obs["over"] else 0.0)
         for z in self.program.zones.values():
             content = obs["zones"][z.name]
-            for cards in (content if z.per_player else [content]):
+            if z.piles:                 # a zone of piles counts as one place: its piles come and go
+                content = [[c for pile in content for c in pile]]
+            for cards in (content if z.per_player or z.piles else [content]):
                 out += self._cards(cards)
         for k, t in self.gvars:
             out += self._value(t, obs["vars"].get(k))

@@ -110,7 +110,8 @@ def _cards_and_zones(program) -> list[str]:
     zones = []
     for z in program.zones.values():
         seen = msg(lang, f"vis_{z.visibility}") if f"vis_{z.visibility}" in _VISIBILITIES else z.visibility
-        zones.append(f"{z.label or z.name} ({msg(lang, 'one_per_player') + ', ' if z.per_player else ''}{seen})")
+        kind = msg(lang, "one_per_player") + ", " if z.per_player else msg(lang, "piles_made") + ", " if z.piles else ""
+        zones.append(f"{z.label or z.name} ({kind}{seen})")
     return [printable(msg(lang, "cards_of_deck", n=len(ids), cards=" ".join(shown))),
             printable(f"{msg(lang, 'zones')}: " + "; ".join(zones))]
 

@@ -359,6 +359,9 @@ class _Run:
             where = ("zones", name)
             if name not in p.zones:
                 self.fail(where, f"unknown zone '{name}'{did_you_mean(name, p.zones)}")
+            if p.zones[name].piles:
+                self.fail(where, f"'{name}' is a zone of piles: its piles are made during play (new_pile), and a "
+                                 "scenario cannot lay them out; play up to them with decisions, or stop at a point")
             if p.zones[name].per_player:
                 if not isinstance(content, list) or len(content) != len(s.players) or \
                         not all(isinstance(x, (list, dict)) for x in content):

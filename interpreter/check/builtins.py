@@ -7,7 +7,7 @@ from ..errors import did_you_mean
 from ..lang import expr_ir
 from ..lang.expr_ir import text_separator
 from ..lang.syntax import ExprError, offset_of
-from ..lang.types import ANY, BOOL, NUM, PLAYER, STR, ZONE, compatible, elem_of, list_of
+from ..lang.types import ANY, BOOL, NUM, PILE, PLAYER, STR, ZONE, compatible, elem_of, list_of
 from ..lang.values import number_range, shower, subsets_of
 
 
@@ -127,13 +127,15 @@ def _zone(c, name, args, t, scope, depth):
     if len(args) == 1:
         if zname in sym.shared_zones:
             return expr_ir.SharedZone(type=ZONE, tree=t, name=zname)
+        if zname in sym.pile_zones:
+            return expr_ir.PileList(type=list_of(PILE), tree=t, name=zname)
         if zname in sym.player_zones:
             raise ExprError(f"'{zname}' is a zone each player has: use zone('{zname}', player)", offset_of(args[0]))
     else:
         owner = c.value(args[1], scope, depth, PLAYER, t)
         if zname in sym.player_zones:
             return expr_ir.PlayerZone(type=ZONE, tree=t, owner=owner, name=zname)
-    known = sym.shared_zones | sym.player_zones
+    known = sym.shared_zones | sym.player_zones | sym.pile_zones
     raise ExprError(f"unknown zone '{zname}'{did_you_mean(zname, known)}", offset_of(args[0]))
 
 
@@ -161,7 +163,7 @@ def _text(c, name, args, t, scope, depth):
     """A value as a player reads it: a card's display, a player's name, a plain number; a
     list joined by its second argument, a text written in the rules (text(totals, ' or '))."""
     arity(name, args, t, 1, 2)
-    a = c.sub(args[0], scope, depth)
+    a = expr_ir.cards_of(c.sub(args[0], scope, depth))
     parts = [a]
     if len(args) == 2:
         sep = c.sub(args[1], scope, depth, STR)

@@ -27,7 +27,8 @@ from ..errors import RulesFault, did_you_mean
 from ..lang import expr_ir
 from ..lang.symbols import FunctionDef, Symbols
 from ..lang.syntax import ExprError, end_of, free_names, offset_of, parse
-from ..lang.types import (ANY, BOOL, CARD, NULL, NUM, PLAYER, STR, ZONE, Nullable, Unsettled, a_ as _a, compatible,
+from ..lang.expr_ir import cards_of, read_as
+from ..lang.types import (ANY, BOOL, CARD, NULL, NUM, PILE, PLAYER, STR, ZONE, Nullable, Unsettled, a_ as _a, compatible,
                           elem_of, list_of, type_of_value)
 from . import nulls
 from .builtins import BUILTINS, RANDOM_IN_TEXT
@@ -107,6 +108,7 @@ class ExprChecker:
                 self.needed(node, tree, tree)
         finally:
             self._consts, self._facts = saved
+        node = read_as(node, want)
         if want is not None and not compatible(node.type, want):
             raise ExprError(f"expected {_a(want)} here, but this is {_a(node.type)}", 0)
         return node
@@ -147,7 +149,7 @@ class ExprChecker:
         return getattr(self, "_" + t.data.rstrip("_"))(t, scope, depth + 1)
 
     def sub(self, t, scope, depth, want=None):
-        n = self.node(t, scope, depth)
+        n = read_as(self.node(t, scope, depth), want)
         if want is not None and not compatible(n.type, want):
             raise ExprError(f"expected {_a(want)} here, but this is {_a(n.type)}", offset_of(t))
         return n
@@ -265,11 +267,13 @@ class ExprChecker:
             return expr_ir.GlobalVar(type=sym.global_vars[name], tree=t, name=name)
         if name in sym.shared_zones:
             return expr_ir.SharedZone(type=ZONE, tree=t, name=name)
+        if name in sym.pile_zones:
+            return expr_ir.PileList(type=list_of(PILE), tree=t, name=name)
         if name in sym.player_zones:
             raise ExprError(f"'{name}' is a zone each player has: say whose, e.g. current.{name}", off)
         if name in sym.player_vars:
             raise ExprError(f"'{name}' is a variable each player has: say whose, e.g. current.{name}", off)
-        known = list(scope) + list(GLOBAL_BUILTINS) + list(sym.global_vars) + list(sym.shared_zones)
+        known = list(scope) + list(GLOBAL_BUILTINS) + list(sym.global_vars) + list(sym.shared_zones) + list(sym.pile_zones)
         raise ExprError(f"unknown name '{name}'{did_you_mean(name, known)}", off)
 
     def _builtin_name(self, name, t, off):
@@ -360,6 +364,13 @@ class ExprChecker:
             return expr_ir.CardAttr(type=typ, tree=t, obj=obj, name=name)
         if kind == PLAYER:
             return self._player_attr(obj, name, t, off)
+        if kind == PILE:
+            if name == "owner":
+                return expr_ir.PileOwner(type=PLAYER, tree=t, obj=obj, maybe_null=True)
+            if name not in ZONE_BUILTINS:
+                raise ExprError(f"piles have no attribute '{name}'{did_you_mean(name, PILE_ATTRS)} "
+                                f"(piles have: {', '.join(PILE_ATTRS)})", off)
+            obj, kind = cards_of(obj), ZONE
         if kind == ZONE:
             if name in ZONE_BUILTINS:
                 return expr_ir.ZoneProp(type=ZONE_BUILTINS[name], tree=t, obj=obj, name=name,
@@ -377,7 +388,7 @@ class ExprChecker:
         in such a body is found too."""
         sym = self.sym
         kinds = {CARD: sym.card_attrs, PLAYER: {**PLAYER_BUILTINS, **sym.player_vars, **{z: ZONE for z in sym.player_zones}},
-                 ZONE: ZONE_BUILTINS}
+                 ZONE: ZONE_BUILTINS, PILE: {"owner": PLAYER}}
         having = [k for k, attrs in kinds.items() if name in attrs]
         if not having:
             known = [n for attrs in kinds.values() for n in attrs]
@@ -402,7 +413,7 @@ class ExprChecker:
 
     def _index(self, t, scope, depth):
         coll_t, idx_t = t.children
-        coll = self.value(coll_t, scope, depth, use=t)
+        coll = cards_of(self.value(coll_t, scope, depth, use=t))
         et = elem_of(coll.type)
         if et is None:
             raise ExprError(f"cannot index {_a(coll.type)}", offset_of(coll_t))
@@ -424,7 +435,7 @@ class ExprChecker:
     def _slice(self, t, scope, depth):
         """xs[a:b]: the elements from a up to b (not included), either end left out."""
         coll_t, lo_t, hi_t = t.children
-        coll = self.value(coll_t, scope, depth, use=t)
+        coll = cards_of(self.value(coll_t, scope, depth, use=t))
         et = elem_of(coll.type)
         if et is None:
             raise ExprError(f"cannot slice {_a(coll.type)}", offset_of(coll_t))
@@ -484,8 +495,8 @@ class ExprChecker:
     def _arith(self, t, scope, depth):
         a_t, op_tok, b_t = t.children
         op = op_tok.value
-        a = self.value(a_t, scope, depth, use=t)
-        b = self.value(b_t, scope, depth, use=t)
+        a = cards_of(self.value(a_t, scope, depth, use=t))
+        b = cards_of(self.value(b_t, scope, depth, use=t))
         if op == "+" and elem_of(a.type) and elem_of(b.type) and a.type != ANY:
             typ = a.type if a.type != ZONE else list_of(CARD)
             return self.fold(expr_ir.Join(type=typ, tree=t, a=a, b=b), self._joined, a, b)
@@ -516,6 +527,7 @@ class ExprChecker:
             self._no_option_takes(a_t, b, b_t, op)
             self._no_option_takes(b_t, a, a_t, op)
         if op in ("in", "not in"):
+            b = cards_of(b)
             et = elem_of(b.type)
             if et is None:
                 raise ExprError(f"'{op}' needs a list or zone on its right, but this is {_a(b.type)}", offset_of(b_t))
@@ -704,7 +716,7 @@ class ExprChecker:
 
     def collection(self, a_t, scope, depth, use=None):
         """(the node of a list or zone, the type of its elements: Nullable if it may hold null)."""
-        c = self.value(a_t, scope, depth, use=use)
+        c = cards_of(self.value(a_t, scope, depth, use=use))
         et = elem_of(c.type)
         if et is None:
             raise ExprError(f"expected a list or zone, but this is {_a(c.type)}", offset_of(a_t))
@@ -724,6 +736,9 @@ class ExprChecker:
         if want is None:
             return var, self.sub(body_t, inner, depth)
         return var, self.value(body_t, inner, depth, want)
+
+
+PILE_ATTRS = ("owner", *ZONE_BUILTINS)
 
 
 def _param_type(v, maybe_null: bool) -> str:

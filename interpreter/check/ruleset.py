@@ -165,8 +165,12 @@ class _Checker:
             self.report(("deck", "zone"), f"unknown zone '{d['deck']['zone']}'{did_you_mean(d['deck']['zone'], zones)}")
         misshapen_zones = {n for n in zones if not self.clean(("zones", n))}    # of either kind: said once
         self.sym = symbols(options, deck.attrs, tuple(range(len(deck.ids))),
-                           {n for n, z in zones.items() if not z.per_player} | misshapen_zones,
+                           {n for n, z in zones.items() if not z.per_player and not z.piles} | misshapen_zones,
                            {n for n, z in zones.items() if z.per_player} | misshapen_zones, values)
+        self.sym.pile_zones = {n for n, z in zones.items() if z.piles}
+        if d["deck"]["zone"] in self.sym.pile_zones:
+            self.report(("deck", "zone"), f"the cards cannot start in '{d['deck']['zone']}': it is a zone of piles, "
+                                          "and its piles are made during play (new_pile)")
         self.sym.misshapen_options = misshapen
         if self.clean(("players",)):
             self.sym.seats = player_range(d)[0]
@@ -288,8 +292,13 @@ class _Checker:
         zones = {}
         for name, spec in _mapping(self.data.get("zones")).items():
             spec = _mapping(spec)
-            zones[name] = ir.Zone(name, bool(spec.get("per_player")), spec.get("visibility", "hidden"),
-                                  self.localized(spec.get("label", name), ("zones", name, "label"), name))
+            piles = bool(spec.get("piles"))
+            if piles and spec.get("per_player"):
+                self.report(("zones", name, "piles"), "a zone of piles is shared: give each pile its owner where "
+                                                      "it is made (new_pile: {zone: ..., owner: current, as: ...})",
+                            key=True)
+            zones[name] = ir.Zone(name, bool(spec.get("per_player")) and not piles, spec.get("visibility", "hidden"),
+                                  self.localized(spec.get("label", name), ("zones", name, "label"), name), piles)
         return zones
 
     def _variables(self, section, types: dict) -> dict:

@@ -201,7 +201,7 @@ def _unknown_keys(error, path, source: Source, steps: _Steps):
         elif kind:
             message = f"'{key}' does not belong in {_a(kind)} step{where}" + (
                 hint or f"; it takes {_keys(allowed)}")
-        elif not hint and (id(error.schema) in steps.value_of or 0 < len(allowed) <= 4):
+        elif not hint and (id(error.schema) in steps.value_of or 0 < len(allowed) <= 5):
             message = f"unknown key '{key}'{where}; it takes {_keys(allowed)}"
         yield path + (key,), source.problem(path + (key,), message, key=True)
 

@@ -15,7 +15,8 @@ from lark import Tree
 from ..errors import did_you_mean
 from ..lang import ir
 from ..lang.syntax import ExprError, parse
-from ..lang.types import ANY, BOOL, CARD, NUM, PLAYER, STR, ZONE, Unsettled, a_ as _a, elem_of, holds_cards, list_of
+from ..lang.expr_ir import cards_of
+from ..lang.types import ANY, BOOL, CARD, NUM, PILE, PLAYER, STR, ZONE, Unsettled, a_ as _a, elem_of, holds_cards, list_of
 from .nulls import element_type
 from .phases import PHASE_VARIABLES
 from ..messages import msg
@@ -24,7 +25,7 @@ from .expr_seam import constant
 EXITS = ("end_turn", "end_round", "end_game")
 WORD_EFFECTS = ("refuse", "clear_journal", "undo_journal", "restart_turns")
 EFFECTS = ("move", "draw", "deal", "shuffle", "sort", "gather", "set", "add", "reveal", "eliminate", "log", "swap",
-           "undo_journal", "clear_journal", "restart_turns", "refuse", "redirect")
+           "new_pile", "undo_journal", "clear_journal", "restart_turns", "refuse", "redirect")
 CONTROL = (
     ("if", ("if",), {"if", "then", "else"}),
     ("repeat", ("repeat", "until"), {"repeat", "until"}),
@@ -216,8 +217,21 @@ class StepChecker:
             if n not in zones:
                 self.report(path + ("from",), f"unknown zone '{n}'{did_you_mean(n, zones)}")
             else:
-                gathered.append((n, zones[n].per_player))
+                gathered.append((n, zones[n].per_player, zones[n].piles))
         return ir.Gather(path, dst, tuple(gathered))
+
+    def _check_effect_new_pile(self, a, path, scope):
+        name, var = a["zone"], a["as"]
+        if name not in self.sym.pile_zones:
+            self.report(path + ("zone",), f"'{name}' is not a zone of piles (declare it with piles: true)"
+                                          f"{did_you_mean(name, self.sym.pile_zones)}")
+        owner = self.expr(a["owner"], path + ("owner",), scope, PLAYER) if "owner" in a else None
+        if scope.get(var, PILE) != PILE:
+            self.report(path + ("as",), f"'{var}' is already a name here, of {_a(scope[var])}; "
+                                        "name the new pile otherwise")
+        scope[var] = PILE
+        self._bound(var, PILE)
+        return ir.NewPile(path, name, owner, var)
 
     def _check_effect_set(self, a, path, scope, add=False):
         items = [self._assign(target, value, path + (target,), scope, add) for target, value in a.items()]
@@ -411,7 +425,7 @@ class StepChecker:
 
     def _check_control_for_each(self, step, path, scope):
         var = step["for_each"]
-        items = self.expr(step["in"], path + ("in",), scope)
+        items = cards_of(self.expr(step["in"], path + ("in",), scope))
         et = elem_of(items.type)
         if et is None:
             self.report(path + ("in",), "for_each needs a list or zone to walk through")
@@ -452,7 +466,7 @@ class StepChecker:
         if isinstance(raw, list):
             options = constant(list_of(self._literal_type(raw, path + ("choose",))), tuple(raw))
         else:
-            options = self.expr(raw, path + ("choose",), scope)
+            options = cards_of(self.expr(raw, path + ("choose",), scope))
         et = elem_of(options.type)
         if et is None:
             self.report(path + ("choose",), "choose needs a list or zone of options")
@@ -544,7 +558,7 @@ class StepChecker:
                 if isinstance(lst, list):
                     options = constant(list_of(self._literal_type(lst, at)), tuple(lst))
                 else:
-                    options = self.expr(lst, at, inner)
+                    options = cards_of(self.expr(lst, at, inner))
                 et = elem_of(options.type)
                 if et is None:
                     self.report(at, "the options of a choice come from a list or zone")

@@ -29,7 +29,7 @@ def template(checker, text: str, scope: dict, report, warned=None) -> expr_ir.Te
         parts.append(text[pos:m.start()])
         checker.in_text = True
         try:
-            parts.append(checker.check_tree(checker.parsed(m.group(1)), scope))
+            parts.append(expr_ir.cards_of(checker.check_tree(checker.parsed(m.group(1)), scope)))     # a pile: its cards
         except ExprError as e:
             report(e.message, m.start(1) + e.offset)
             parts.append("?")

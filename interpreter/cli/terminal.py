@@ -67,6 +67,13 @@ def view_printer(program, say):
         for zname, content in v["zones"].items():
             z = program.zones[zname]
             label = z.label or zname
+            if z.piles:
+                owners = [who for _, who in v.get("piles", {}).get(zname, [])]
+                made = [cards_text(program, cards) + (f" ({name(who)})" if who is not None else "")
+                        for cards, who in zip(content, owners)]
+                if made:
+                    say(f"  {label}: {' | '.join(made)}")
+                continue
             if not z.per_player:
                 if content and any(c is not None for c in content):
                     say(f"  {label}: {cards_text(program, content)}")

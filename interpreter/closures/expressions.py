@@ -24,6 +24,7 @@ from ..lang.types import ANY, elem_of
 from ..lang.values import NULL_REASONS, divide, floordiv, mod
 from ..limits import MAX_WORK
 from ..runtime.effects import too_much_work
+from ..runtime import piles
 from ..runtime.state import next_seat, partners_of, team_of
 from .functions import BUILTINS
 
@@ -143,6 +144,18 @@ class Closures:
     def _SharedZone(self, node):
         name = node.name
         return Code(lambda s, l: s.zones[name])
+
+    def _PileList(self, node):
+        name, listed = node.name, piles.listed
+        return Code(lambda s, l: listed(s, name))
+
+    def _PileCards(self, node):
+        f, cards_of = self.fn(node.obj), piles.cards_of
+        return Code(lambda s, l: cards_of(s, f(s, l)))
+
+    def _PileOwner(self, node):
+        f, owner_of = self.fn(node.obj), piles.owner_of
+        return Code(lambda s, l: owner_of(s, f(s, l)))
 
     def _Current(self, node):
         return Code(lambda s, l: s.current, current=True)

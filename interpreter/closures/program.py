@@ -58,7 +58,7 @@ def build_layout(ruleset: ir.Ruleset, closures=None):
     program = Program(
         name=r.name, title=r.title, file=r.file, lang=r.lang, languages=r.languages, options=r.options,
         option_specs=r.option_specs, players=r.players, deck=r.deck, start_zone=r.start_zone,
-        zones={n: ZoneSpec(z.name, z.per_player, z.visibility, z.label) for n, z in r.zones.items()},
+        zones={n: ZoneSpec(z.name, z.per_player, z.visibility, z.label, z.piles) for n, z in r.zones.items()},
         var_init={n: b.fn_of(v.initial) for n, v in r.variables.items()},
         pvar_init={n: b.fn_of(v.initial) for n, v in r.player_variables.items()},
         code=code.link(), where=[r.at(p) for p in code.paths],

@@ -166,9 +166,12 @@ class StepBuilder:
         return effects.sort(self.fn_of(s.zone), self.fn_of(s.key))
 
     def effect_Gather(self, g: ir.Gather):
-        getters = [(lambda s, n=n: s.zones[n]) if per_player else (lambda s, n=n: (s.zones[n],))
-                   for n, per_player in g.zones]
-        return effects.gather(getters, self.fn_of(g.dst))
+        getters = [(lambda s, n=n: s.zones[n]) if per_player or piles else (lambda s, n=n: (s.zones[n],))
+                   for n, per_player, piles in g.zones]
+        return effects.gather(getters, self.fn_of(g.dst), tuple(n for n, _, piles in g.zones if piles))
+
+    def effect_NewPile(self, s: ir.NewPile):
+        return effects.new_pile(s.zone, self.fn(s.owner), s.var)
 
     def effect_Set(self, s: ir.Set):
         fns = [self._assignment(a, s.add) for a in s.items]

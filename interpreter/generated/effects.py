@@ -191,13 +191,16 @@ class EffectWriter:
         the destination, each zone charged as it is gathered."""
         fn.add(f"_d = {self.expr(fn, step.dst, pc, index)}")
         self.at(fn, pc, index)
-        for name, per_player in step.zones:
-            fn.add(f"for _z in s.zones[{name!r}]:" if per_player else f"for _z in (s.zones[{name!r}],):")
+        for name, per_player, piles in step.zones:
+            fn.add(f"for _z in s.zones[{name!r}]:" if per_player or piles else f"for _z in (s.zones[{name!r}],):")
             fn.add("    s.work += len(_z)")
             fn.add("    if s.work > _MAXW: _charge(s, 0)")
             fn.add("    if _z is not _d:")
             fn.add("        if s.log is not None: _moved(s, _z, _d, _z)")
             fn.add("        _d.extend(_z); del _z[:]")
+        for name, _, piles in step.zones:
+            if piles:
+                fn.add(f"if not any(_d is _z for _z in s.zones[{name!r}]): _piles_cleared(s, {name!r})")
 
     def write_effect_Deal(self, fn, step, pc, index):
         """effects.deal: `count` cards each, one at a time round the seats from `first`, while

@@ -373,6 +373,15 @@ class Source:
     def _SharedZone(self, node):
         return f"s.zones[{node.name!r}]"
 
+    def _PileList(self, node):
+        return f"_piles_listed(s, {node.name!r})"
+
+    def _PileCards(self, node):
+        return f"_pile_cards(s, {self.text(node.obj)})"
+
+    def _PileOwner(self, node):
+        return f"_pile_owner(s, {self.text(node.obj)})"
+
     def _Current(self, node):
         return self._read("s.current")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..errors import RulesFault
 from ..limits import MAX_NUMBER, MAX_WORK
-from ..runtime import effects, vm
+from ..runtime import effects, piles, vm
 from ..runtime.state import next_seat
 from .expressions import _charged
 
@@ -27,4 +27,5 @@ HELPERS = {"_exit_to": vm.unwind, "_no_option": _no_option, "_nobody": _nobody, 
            "_too_big": effects.too_big, "_MAXN": MAX_NUMBER, "_checks": effects.SIZE_CHECKS, "_MAXW": MAX_WORK,
            "_nobody_owns": effects.nobody_owns, "_current_nobody": effects.current_nobody,
            "_charge": effects.charge, "_moved": effects.moved, "_dealt": effects.dealt, "_charged": _charged,
-           "RulesFault": RulesFault, "_next_seat": next_seat}
+           "RulesFault": RulesFault, "_next_seat": next_seat, "_piles_listed": piles.listed,
+           "_pile_cards": piles.cards_of, "_pile_owner": piles.owner_of, "_piles_cleared": piles.cleared}

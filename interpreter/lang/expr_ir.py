@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .types import PILE, ZONE, elem_of
+
 NOCONST = object()
 
 
@@ -50,6 +52,9 @@ GlobalVar = ir("GlobalVar", "name")
 SharedZone = ir("SharedZone", "name")
 PlayerZone = ir("PlayerZone", "owner", "name")
 PlayerVar = ir("PlayerVar", "owner", "name")
+PileList = ir("PileList", "name")          # the piles of a zone of piles that hold cards, by number
+PileCards = ir("PileCards", "obj")         # a pile (its number) read as the zone of its cards
+PileOwner = ir("PileOwner", "obj")         # the player a pile was made for, or null
 Current = ir("Current")
 Players = ir("Players")
 Active = ir("Active")
@@ -70,6 +75,23 @@ Compare = ir("Compare", "op", "a", "b")
 Member = ir("Member", "op", "a", "b")       # a in b, a not in b
 BuiltinCall = ir("BuiltinCall", "name", "args", "var", "body")  # body: of each element `var`, or None
 UserCall = ir("UserCall", "function", "args")
+
+
+def cards_of(node):
+    """A pile where its cards are meant (counted, gone through, moved from or to): the node
+    that reads its cards, as a zone.  Elsewhere a pile stays a pile (its number): compared,
+    bound to a name, chosen, kept across decisions."""
+    if node.type == PILE:
+        return PileCards(type=ZONE, tree=node.tree, obj=node)
+    return node
+
+
+def read_as(node, want):
+    """`node` as a value of type `want`: a pile where a zone or a list of cards is wanted is read
+    as its cards."""
+    if want is not None and node.type == PILE and want != PILE and elem_of(want) is not None:
+        return cards_of(node)
+    return node
 
 
 def draws_random(node) -> bool:

@@ -131,7 +131,16 @@ class Sort(Effect):
 class Gather(Effect):
     path: Path
     dst: Expr
-    zones: tuple                        # (name, per_player) of each zone gathered
+    zones: tuple                        # (name, per_player, piles) of each zone gathered
+
+
+@dataclass(frozen=True)
+class NewPile(Effect):
+    """A new, empty pile of a zone of piles, its number bound to `var` for the steps after."""
+    path: Path
+    zone: str
+    owner: Expr | None
+    var: str
 
 
 @dataclass(frozen=True)
@@ -338,6 +347,7 @@ class Zone:
     per_player: bool
     visibility: str
     label: str
+    piles: bool = False                 # a zone of piles made during play (new_pile), each with an owner
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,7 @@ class Symbols:
     player_vars: dict = field(default_factory=dict)     # name -> type
     shared_zones: set = field(default_factory=set)
     player_zones: set = field(default_factory=set)
+    pile_zones: set = field(default_factory=set)        # zones of piles made during play (`piles: true`)
     functions: dict = field(default_factory=dict)       # name -> FunctionDef
     all_cards: tuple = ()
     seats: int = 0                  # the fewest players a game has: players[i] below it is never null

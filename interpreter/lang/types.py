@@ -7,6 +7,7 @@ from __future__ import annotations
 
 NUM, BOOL, STR, CARD, PLAYER, ZONE, NULL, ANY = (
     "number", "bool", "string", "card", "player", "zone", "null", "any")
+PILE = "pile"       # one pile of a zone of piles: its run-time value is the pile's number, not its cards
 
 
 class Unsettled(str):

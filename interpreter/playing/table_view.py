@@ -127,6 +127,15 @@ def layout(program, view: dict, seat: int, names: list, groups: Groups, round_no
         cards = [[card(c) for c in g] for g in found]
         return Pile(label, cards, sum(1 for c in content if c is None))
 
+    def piles_of(z, owner):
+        """The piles of zone of piles `z` made for `owner` (None: nobody), a group each, or None."""
+        made = [content for (_, who), content in zip(view.get("piles", {}).get(z.name, []), view["zones"][z.name])
+                if who == owner]
+        if not made:
+            return None
+        return Pile(z.label or z.name, [[card(c) for c in content if c is not None] for content in made],
+                    sum(1 for content in made for c in content if c is None))
+
     vtypes, ptypes = program.symbols.global_vars, program.symbols.player_vars
     table = view.get("table", {})
     values = [(label, shown_value(program, view["vars"][var], vtypes.get(var)))
@@ -135,13 +144,19 @@ def layout(program, view: dict, seat: int, names: list, groups: Groups, round_no
     shared, rows, hand = [], [], []
     team_of = {p: team for team, seats in program.sides(len(names), list(names)) for p in seats}
     for z in program.zones.values():
-        if not z.per_player:
+        if z.piles:
+            made = piles_of(z, None)
+            if made is not None:
+                shared.append(made)
+        elif not z.per_player:
             content = view["zones"][z.name]
             if content:
                 shared.append(pile(z.label or z.name, content, (z.name, None)))
     for p, name in enumerate(names):
         piles = []
         for z in program.zones.values():
+            if z.piles and (made := piles_of(z, p)) is not None:
+                piles.append(made)
             if not z.per_player:
                 continue
             content = view["zones"][z.name][p]

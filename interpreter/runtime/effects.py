@@ -6,6 +6,7 @@ name already resolved, so the game loop does no look-ups by name.
 from __future__ import annotations
 
 from ..errors import RulesFault, rules_caused, words
+from . import piles
 from ..limits import MAX_ACCOUNT, MAX_LIST, MAX_LOG_ENTRIES, MAX_LOG_TEXT, MAX_NUMBER, MAX_STRING, MAX_WORK
 
 
@@ -120,7 +121,8 @@ def _stacked(s, z, top_first):
     z[:] = rest + list(reversed(top_first))
 
 
-def gather(zone_lists, dst):
+def gather(zone_lists, dst, pile_zones=()):
+    """Every card of the zones onto `dst`; the piles of `pile_zones` taken away after."""
     def gather_(s, l):
         d = dst(s, l)
         for get in zone_lists:
@@ -131,7 +133,17 @@ def gather(zone_lists, dst):
                         moved(s, z, d, z)
                     d.extend(z)
                     del z[:]
+        for name in pile_zones:
+            if not any(d is z for z in s.zones[name]):    # (gathered into one of its piles: kept)
+                piles.cleared(s, name)
     return gather_
+
+
+def new_pile(zone, owner, var):
+    """A new pile of zone `zone` for `owner` (a closure, or None: nobody), bound to local `var`."""
+    def new_pile_(s, l):
+        l[var] = piles.new_pile(s, zone, None if owner is None else owner(s, l))
+    return new_pile_
 
 
 def set_current(value):
@@ -351,14 +363,15 @@ def dealt(s, src, hands, seats, total) -> None:
 
 
 def where(s, zone) -> list:
-    """[zone name, owner or None] of a zone's list, found by identity."""
+    """[zone name, owner or None] of a zone's list, found by identity; of a pile, [zone name,
+    the pile's number]."""
     for name, z in s.zones.items():
         if z is zone:
             return [name, None]
         if z and isinstance(z[0], list):
             for owner, cards in enumerate(z):
                 if cards is zone:
-                    return [name, owner]
+                    return [name, s.piles[name][owner][0] if name in s.piles else owner]
     return [None, None]
 
 

@@ -8,10 +8,11 @@ the list of decisions replay a game exactly.
 """
 from __future__ import annotations
 
-from .program import Program, option_card, option_cards, renamed_option
+from .program import Program, offers_piles, option_card, option_cards, renamed_option
 from .effects import _list, account_text, note, zone_at
 from . import events
 from ..errors import Problem, RulesFault, rules_caused, words
+from . import piles
 from .state import Rng, State, _blank
 
 
@@ -28,8 +29,12 @@ def new_game(program: Program, seed: int = 0, players: int | None = None, stacks
     s.names = list(names) if names else [program.seat_name(i) for i in range(n)]
     s.out = [False] * n
     s.zones = {}
+    s.piles = {}
+    s.made_piles = 0
     for z in program.zones.values():
         s.zones[z.name] = [[] for _ in range(n)] if z.per_player else []
+        if z.piles:
+            s.piles[z.name] = []
     s.zones[program.start_zone].extend(range(len(program.deck.ids)))
     s.rng = Rng(seed)
     s.current = None
@@ -306,11 +311,11 @@ def _unseen(program, s, seat, spec, options) -> set:
     computed from the cards, could name it, so the seat reads 'face-down card 3' instead."""
     if not _offers_cards(spec):
         return set()            # no need to work out what the seat sees
-    return _holding_unseen(spec, options, known_cards(program, s, seat))
+    return _holding_unseen(spec, options, known_cards(program, s, seat), s)
 
 
 def _offers_cards(spec) -> bool:
-    return bool(spec.cards or spec.card_lists or spec.slots)
+    return bool(spec.cards or spec.card_lists or spec.slots) or offers_piles(spec)
 
 
 def _label(label, s: State, option, i: int) -> str:
@@ -526,11 +531,14 @@ def view(program: Program, s: State, seat: int | None) -> dict:
     def show(cards, visible):
         return [ids[c] if (visible or c in known) else None for c in cards]
 
-    zones = {}
+    zones, made = {}, {}
     for z in program.zones.values():
         content = s.zones[z.name]
         if z.per_player:
             zones[z.name] = [show(c, _visible(z.visibility, seat, owner, c)) for owner, c in enumerate(content)]
+        elif z.piles:
+            zones[z.name] = [show(c, _visible(z.visibility, seat, owner, c)) for owner, c in piles.owners(z, s)]
+            made[z.name] = [list(e) for e, c in zip(s.piles[z.name], content) if c]
         else:
             zones[z.name] = show(content, _visible(z.visibility, seat, None, content))
     types = program.symbols.global_vars if program.symbols else {}
@@ -543,6 +551,8 @@ def view(program: Program, s: State, seat: int | None) -> dict:
                    for name, values in s.pvars.items()}
     v = {"seat": seat, "current": s.current, "deciding": s.pending[0] if s.pending else None,
          "vars": shown_vars, "players": shown_pvars, "eliminated": list(s.out), "zones": zones, "over": s.over}
+    if made:
+        v["piles"] = made           # zone of piles -> [number, owner] of each pile shown in zones
     if program.table:
         v["table"] = table_values(program, s)
     if s.pending and (seat is None or s.pending[0] == seat):
@@ -579,15 +589,11 @@ def known_cards(program: Program, s: State, seat: int) -> set:
     zone whose top is shown, revealed, or named by a variable shown to it."""
     known = set(s.revealed)
     for z in program.zones.values():
-        content = s.zones[z.name]
-        if z.per_player:
-            for owner, cards in enumerate(content):
-                if _visible(z.visibility, seat, owner, cards):
-                    known.update(cards)
-        elif _visible(z.visibility, seat, None, content):
-            known.update(content)
-        elif z.visibility == "top" and content:
-            known.add(content[-1])
+        for owner, cards in piles.owners(z, s):
+            if _visible(z.visibility, seat, owner, cards):
+                known.update(cards)
+            elif z.visibility == "top" and cards and not z.per_player:
+                known.add(cards[-1])
     _declared_cards(program, s, seat, known)
     return known
 
@@ -699,8 +705,7 @@ def _dealt(program: Program, s: State, seat: int, known: set, rng, options: bool
     c = s.copy()
     places, hidden = [], []
     for z in program.zones.values():
-        content = c.zones[z.name]
-        for cards in (content if z.per_player else [content]):
+        for _, cards in piles.owners(z, c):
             for i, card in enumerate(cards):
                 if card not in known:
                     places.append((cards, i))
@@ -729,14 +734,15 @@ def _asked_again(program: Program, s: State, seat: int, known: set) -> bool:
     """Whether the pending choice must be computed again on an imagined deal: it is another
     seat's (its options are not in this seat's view) or an option names a card unseen."""
     player, options, cid = s.pending
-    return player != seat or bool(_holding_unseen(program.choices[cid], options, known))
+    return player != seat or bool(_holding_unseen(program.choices[cid], options, known, s))
 
 
-def _holding_unseen(spec, options, known: set) -> set:
-    """The indexes of the options holding a card outside `known`."""
+def _holding_unseen(spec, options, known: set, s=None) -> set:
+    """The indexes of the options holding a card outside `known` (with the state `s`: of the
+    piles they name too)."""
     if not _offers_cards(spec):
         return set()
-    return {i for i, o in enumerate(options) if any(c not in known for c in option_cards(spec, o))}
+    return {i for i, o in enumerate(options) if any(c not in known for c in option_cards(spec, o, s))}
 
 
 def _asks_alike(program: Program, c: State, s: State, seat: int, known: set) -> bool:

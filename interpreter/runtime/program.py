@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from ..errors import UsageError, did_you_mean
 from ..limits import DEFAULT_MAX_STEPS
+from . import piles
 
 @dataclass
 class ZoneSpec:
@@ -13,6 +14,7 @@ class ZoneSpec:
     per_player: bool
     visibility: str
     label: str = ""             # how people read the zone's name, in the chosen language
+    piles: bool = False         # a zone of piles made during play (runtime/piles.py)
 
 
 @dataclass
@@ -33,9 +35,31 @@ class ChoiceSpec:
     kinds: tuple = ()           # among kinds: per kind its name (its word, or its names joined by '+')
 
 
-def option_cards(spec: ChoiceSpec, option) -> list:
+def option_cards(spec: ChoiceSpec, option, s=None) -> list:
     """The cards an option of the choice holds (a planning bot's imagined deal renames them;
-    a seat that cannot see one of them reads the option face down)."""
+    a seat that cannot see one of them reads the option face down); with the state `s`, the
+    cards of the piles it names too (a pile is named by its number, which nothing renames)."""
+    held = _cards_held(spec, option)
+    if s is not None and offers_piles(spec):
+        held = held + [c for pile in _piles_named(spec, option) for c in piles.cards_of(s, pile)]
+    return held
+
+
+PILE = "pile"           # the type of a pile (lang/types.py: the run time does not import the language)
+
+
+def offers_piles(spec: ChoiceSpec) -> bool:
+    """Whether an option of the choice may name a pile."""
+    return PILE in spec.types or any(isinstance(t, tuple) and PILE in t for t in spec.types)
+
+
+def _piles_named(spec: ChoiceSpec, option) -> list:
+    if spec.slots is None:
+        return [option] if spec.types and spec.types[0] == PILE and option is not None else []
+    return [v for t, v in zip(spec.types[option[0]], option[1:]) if t == PILE and v is not None]
+
+
+def _cards_held(spec: ChoiceSpec, option) -> list:
     if spec.cards:
         return [option] if isinstance(option, int) else []
     if spec.card_lists:

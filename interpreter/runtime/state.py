@@ -48,7 +48,7 @@ class Rng:
 
 FIELDS = ("zones", "vars", "pvars", "out", "players", "names", "current", "rng", "pc", "locals",
           "frames", "scopes", "pending", "log", "over", "revealed", "stacks", "steps", "decisions",
-          "result", "seed", "journal", "requests", "rounds", "work", "logged", "tally")
+          "result", "seed", "journal", "requests", "rounds", "work", "logged", "tally", "piles", "made_piles")
 
 
 class State:
@@ -59,6 +59,8 @@ class State:
             setattr(self, f, values.get(f))
         self.work = values.get("work") or 0     # elements the built-ins visited since the last decision
         self.logged = values.get("logged") or 0     # what the account has cost (effects.account_text)
+        self.piles = values.get("piles") or {}      # zone of piles -> [number, owner] of each pile (runtime/piles.py)
+        self.made_piles = values.get("made_piles") or 0     # piles made so far: the last one's number
 
     def copy(self) -> "State":
         """An independent copy, cheaper than deepcopy because the shape is known."""
@@ -94,6 +96,8 @@ class State:
         c.work = self.work
         c.logged = self.logged
         c.tally = None if self.tally is None else [list(row) for row in self.tally]
+        c.piles = {k: [list(e) for e in v] for k, v in self.piles.items()}
+        c.made_piles = self.made_piles
         return c
 
     @classmethod
