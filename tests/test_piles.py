@@ -226,3 +226,46 @@ def test_a_scenario_cannot_lay_out_a_zone_of_piles(tmp_path):
     with pytest.raises(Exception) as e:
         run_file(str(scenario))
     assert "'melds' is a zone of piles" in str(e.value)
+
+
+SORTED = """
+name: sorted
+players: 2
+deck:
+  cards: [{id: a, value: 3}, {id: b, value: 1}, {id: c, value: 2}, {id: d, value: 4}]
+  zone: stock
+zones:
+  stock: {visibility: hidden}
+  hand: {per_player: true, visibility: owner}
+flow:
+  setup:
+    - deal: {from: stock, to: hand, count: 2}
+  round:
+    - turns:
+        count: 1
+        do:
+          - choose: current.hand
+            as: card
+          - sort: {zone: current.hand, by: "-each.value", as: each}
+          - log: "kept {card}"
+  until: "true"
+result: {winners: "[]"}
+"""
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_sort_binds_each_card_to_the_name_as_gives_beside_a_chosen_card(backend):
+    """(The issue's smaller item: `sort` always bound `card`, which clashed with `choose ... as: card`.)"""
+    p = load_program_text(SORTED, "sorted.yaml", backend=backend)
+    s = new_game(p, seed=0)
+    chosen = s.pending[1][0]
+    apply(p, s, 0)
+    values = [p.deck.attrs["value"][1][c] for c in s.zones["hand"][0]]
+    assert values == sorted(values, reverse=True)
+    assert [e["text"] for e in s.log if e["type"] == "log"] == [f"kept {p.deck.display[chosen]}"]
+
+
+def test_sort_without_as_beside_a_chosen_card_says_to_name_it():
+    with pytest.raises(RulesetError, match="'card' is already a name here; sort binds each card to 'card': "
+                                           "give it another name with as:"):
+        load_program_text(SORTED.replace(', as: each}', '}').replace("-each.value", "-card.value"), "sorted.yaml")

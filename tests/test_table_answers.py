@@ -116,3 +116,39 @@ def test_the_prompt_says_the_rule_and_a_scripted_game_follows_it(tmp_path):
     assert "Player 1 plays 7♠" in text.split("There is no move 7")[1].split("Player 2")[0]    # 5: move 5, the 7♠
     assert "A number picks the move of that number; a card is typed with its suit" in text
     assert "Result:" in text
+
+
+BIDS = """
+name: bids
+players: 2
+deck:
+  product:
+    suit: [{id: C, symbol: "♣"}, {id: D, symbol: "♦"}]
+    rank: [{id: "2", value: 2}, {id: "3", value: 3}]
+  id: "{rank}{suit}"
+  display: "{rank}{symbol}"
+  zone: stock
+zones: {stock: {visibility: hidden}}
+flow:
+  round:
+    - turns:
+        count: 1
+        do:
+          - choose: ["1♣", "1♦", "1NT", "pass"]
+            as: bid
+            label: "bid {bid}"
+  until: "true"
+result: {winners: "[]"}
+"""
+
+
+def test_a_bid_shown_with_a_suits_symbol_is_typed_with_the_suits_letter():
+    from interpreter.pipeline import load_program_text
+    from interpreter.runtime.engine import new_game
+    program = load_program_text(BIDS, "bids.yaml")
+    state = new_game(program, seed=0)
+    decision = Decision(program, state)
+    labels = decision.labels
+    assert read_answer("1d", decision, labels) == ("move", 1)
+    assert read_answer("1C", decision, labels) == ("move", 0)
+    assert read_answer("1nt", decision, labels) == ("move", 2)      # not a suit's letter: as typed

@@ -138,3 +138,64 @@ def test_a_players_team_in_a_ruleset_without_teams_is_refused_where_it_is_read()
     with pytest.raises(RulesetError) as e:
         load_program_text(TEAM_READER.replace("TEAMS\n", ""), "partners.yaml")
     assert "'.team' is a player's team, and this ruleset has no teams (declare them: teams: {of: ...})" in str(e.value)
+
+
+TEAM_VARIABLES = """
+name: shared
+players: 4
+teams: {of: "(seat - 1) % 2 + 1"}
+deck: {cards: [a, b, c, d, e, f, g, h], zone: stock}
+zones:
+  stock: {visibility: hidden}
+  hand: {per_player: true, visibility: owner}
+team_variables:
+  points: {initial: 0, show: true}
+  mark: {type: number, initial: "p.index * 10"}
+  kept: {type: "list[card]", initial: "[]"}
+player_variables:
+  own: 0
+flow:
+  setup:
+    - deal: {from: stock, to: hand, count: 2}
+  round:
+    - turns:
+        count: 4
+        do:
+          - choose: current.hand
+            as: card
+          - add: {current.points: 1, current.own: 1}
+          - set: {current.left.mark: "current.left.mark + 1", current.kept: "current.kept + [card]"}
+          - move: {card: card, from: current.hand, to: stock}
+  until: "true"
+result:
+  winners: "filter(players, p => p.points == max(players, q => q.points))"
+  score: p.points
+"""
+
+
+@pytest.mark.parametrize("backend", ["closures", "generated"])
+def test_a_team_variable_set_for_one_player_is_set_for_its_partners(backend):
+    program = load_program_text(TEAM_VARIABLES, "shared.yaml", backend=backend)
+    s = new_game(program, seed=1)
+    assert s.pvars["mark"] == [0, 10, 0, 10]        # computed for the team's first player
+    while not s.over:
+        from interpreter.runtime.engine import apply
+        apply(program, s, 0)
+    assert s.pvars["own"] == [1, 1, 1, 1] and s.pvars["points"] == [2, 2, 2, 2]
+    assert s.pvars["mark"] == [2, 12, 2, 12]
+    assert s.pvars["kept"][0] == s.pvars["kept"][2] and s.pvars["kept"][0] is not s.pvars["kept"][2]
+
+
+def test_team_variables_need_teams():
+    with pytest.raises(RulesetError, match="team variables are shared by the players of a team: declare the teams"):
+        load_program_text(TEAM_VARIABLES.replace('teams: {of: "(seat - 1) % 2 + 1"}\n', ""), "shared.yaml")
+
+
+def test_a_scenario_gives_partners_the_same_value_of_a_team_variable(tmp_path):
+    from interpreter.authoring.scenario import run_file
+    (tmp_path / "shared.yaml").write_text(TEAM_VARIABLES, encoding="utf-8")
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text(f"name: s\nruleset: {tmp_path / 'shared.yaml'}\nset:\n  points: [1, 0, 2, 0]\n"
+                        "expect: [{that: ['true']}]\n", encoding="utf-8")
+    with pytest.raises(RulesetError, match="'points' is a team variable: Player 1 and Player 3 play together"):
+        run_file(str(scenario))

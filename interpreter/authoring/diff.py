@@ -18,7 +18,7 @@ import yaml
 
 from ..lang.syntax import parse, unparse
 
-SECTIONS = ("variables", "player_variables", "functions", "procedures", "events", "statistics")
+SECTIONS = ("variables", "player_variables", "team_variables", "functions", "procedures", "events", "statistics")
 
 
 class _Text(str):

@@ -440,9 +440,19 @@ class _Run:
                     self.fail(where, f"'{name}' is a player variable: give one value per seat ({len(s.players)})")
                 s.pvars[name] = [self._value(s, v, sym.player_vars[name], where + (i,), compute)
                                  for i, v in enumerate(value)]
+                if name in sym.team_vars and compute:
+                    self._shared_by_teams(s, name, where)
             else:
                 known = ["current", *sym.global_vars, *sym.player_vars]
                 self.fail(where, f"unknown variable '{name}'{did_you_mean(name, known)}")
+
+    def _shared_by_teams(self, s, name, where):
+        """A team variable's starting values: the same for the players of a team."""
+        teams = self.program.teams[len(s.players)]
+        for p, q in ((p, q) for p in s.players for q in s.players if p < q and teams[p] == teams[q]):
+            if s.pvars[name][p] != s.pvars[name][q]:
+                self.fail(where + (q,), f"'{name}' is a team variable: {s.names[p]} and {s.names[q]} play together, "
+                                        f"so give them the same value")
 
     def _value(self, s, value, typ, where, compute=True):
         """A starting value: an expression, or a plain value checked against the variable's type

@@ -180,6 +180,12 @@ class _Checker:
             self.sym.teams = dict(teams)
         variables = self._variables("variables", self.sym.global_vars)
         player_variables = self._variables("player_variables", self.sym.player_vars)
+        team_variables = self._variables("team_variables", self.sym.player_vars)
+        if team_variables and "teams" not in d:
+            self.report(("team_variables",), "team variables are shared by the players of a team: declare "
+                                             "the teams (teams: {of: ...})", key=True)
+        self.sym.team_vars = set(team_variables)
+        player_variables.update(team_variables)
         self.phases = phases_of(d.get("flow")) if self.clean(("flow",)) else {}
         if self.phases:
             declare(self, self.phases, variables)
@@ -326,7 +332,7 @@ class _Checker:
         order = list(initial)
         for name, value in initial.items():
             path = (section, name, "initial") if isinstance(decls[name], dict) else (section, name)
-            scope = {"p": PLAYER} if section == "player_variables" else {}
+            scope = {"p": PLAYER} if section != "variables" else {}
             if not isinstance(value, str) and value is not None and not _fits(value, types[name]):
                 self.report(path, f"'{name}' is {a_(types[name])}, but its initial value {value!r} is "
                                   f"{a_(type_of_value(value))}: write an expression in quotes, or another type")
@@ -343,7 +349,7 @@ class _Checker:
         """Who sees a variable: declared, or derived from the cards it holds ('cards': a seat
         sees each card only where it could see the card itself)."""
         declared = decl.get("visibility") if isinstance(decl, dict) else None
-        if declared == "owner" and section != "player_variables":
+        if declared == "owner" and section == "variables":
             self.report((section, name, "visibility"), "only a player variable has an owner: "
                                                         "use public or hidden")
         if declared is not None:
@@ -548,7 +554,7 @@ class _Checker:
 def _variables_read(node, section: str) -> set:
     """The names of the variables of `section` an expression reads (global ones for
     'variables', player ones for 'player_variables')."""
-    want = "GlobalVar" if section == "variables" else "PlayerVar"
+    want = "GlobalVar" if section == "variables" else "PlayerVar"      # (team variables are player variables)
     found, stack = set(), [node]
     while stack:
         n = stack.pop()

@@ -198,13 +198,16 @@ class StepChecker:
     def _check_effect_sort(self, a, path, scope):
         zone = self._zone(a["zone"], path + ("zone",), scope)
         inner = dict(scope)
-        if "card" in inner:
-            self.report(path + ("by",), "'card' is already a name here; sort binds each card to 'card'")
-        inner["card"] = CARD
+        var = a.get("as", "card")
+        if var in inner:
+            self.report(path + ("as",) if "as" in a else path + ("by",),
+                        f"'{var}' is already a name here; sort binds each card to '{var}'"
+                        + ("" if "as" in a else ": give it another name with as: (e.g. as: each)"))
+        inner[var] = CARD
         key = self.expr(a["by"], path + ("by",), inner)
         if key.type not in (NUM, STR, ANY):
             self.report(path + ("by",), "a sort key must be a number or a text")
-        return ir.Sort(path, zone, key)
+        return ir.Sort(path, zone, key, var)
 
     def _check_effect_shuffle(self, a, path, scope):
         return ir.Shuffle(path, self._zone(a, path, scope))
@@ -276,7 +279,8 @@ class StepChecker:
                 self.report(path, e.message, key=True)
                 return None
             typ = self.sym.player_vars[name]
-            return ir.Assign(ir.PlayerTarget(name, typ, owner), self._value(value, path, scope, typ, add))
+            return ir.Assign(ir.PlayerTarget(name, typ, owner, name in self.sym.team_vars),
+                             self._value(value, path, scope, typ, add))
         self.report(path, f"cannot assign to '{target}': name a variable, e.g. total or current.score", key=True)
         return None
 

@@ -68,7 +68,7 @@ def build_layout(ruleset: ir.Ruleset, closures=None):
         var_visibility={n: v.visibility for n, v in r.variables.items()},
         pvar_visibility={n: v.visibility for n, v in r.player_variables.items()},
         card_locals=frozenset(b.card_locals), card_cursors=frozenset(b.card_cursors), card_scopes=b.card_scopes,
-        seat_names=r.seat_names, teams=dict(r.teams), team_names=r.team_names, statistics=stats, real=r.real, rules_text=r.rules_text, rules_path=r.rules_path,
+        seat_names=r.seat_names, teams=dict(r.teams), team_names=r.team_names, team_vars=frozenset(r.symbols.team_vars), statistics=stats, real=r.real, rules_text=r.rules_text, rules_path=r.rules_path,
         facts=r.facts, round_name=r.round_name, guide=r.guide,
         table=tuple(TableSpec(t.name, t.label, t.per_player, b.fn_of(t.value), t.value.type) for t in r.table))
     program.points = _points(b, r.events)

@@ -162,8 +162,8 @@ class StepBuilder:
         return effects.shuffle(self.fn_of(s.zone))
 
     def effect_Sort(self, s: ir.Sort):
-        self.bind("card", CARD)
-        return effects.sort(self.fn_of(s.zone), self.fn_of(s.key))
+        self.bind(s.var, CARD)
+        return effects.sort(self.fn_of(s.zone), self.fn_of(s.key), s.var)
 
     def effect_Gather(self, g: ir.Gather):
         getters = [(lambda s, n=n: s.zones[n]) if per_player or piles else (lambda s, n=n: (s.zones[n],))
@@ -453,6 +453,10 @@ class StepBuilder:
         if isinstance(t, ir.GlobalTarget):
             return effects.add_global(t.name, v) if add else effects.set_global(t.name, v, size_check(t.type))
         owner = self.fn_of(t.owner)
+        if t.team:
+            teams = self.closures.teams
+            return effects.add_team(t.name, owner, v, teams) if add else \
+                effects.set_team(t.name, owner, v, teams, size_check(t.type))
         return effects.add_player(t.name, owner, v) if add else effects.set_player(t.name, owner, v, size_check(t.type))
 
 

@@ -60,8 +60,17 @@ class EffectWriter:
                     fn.add(f"_v = _b + {v}")
                     fn.add("if not -_MAXN < _v < _MAXN: _too_big(_v)")
                     fn.add(f"{values}[_p] = _v")
+                    if t.team:
+                        self.ns["_teams"] = self.src.symbols.teams
+                        fn.add(f"for _q in _partners_of(_teams, s, _p): {values}[_q] = _v")
                     continue
                 fn.add(f"_v = {self.checked(self.expr(fn, a.value, pc, index), t.type, a.value)}")
+                if t.team:                      # the owner after the value; its partners alike
+                    self.ns["_teams"] = self.src.symbols.teams
+                    fn.add(f"_p = {self.expr(fn, t.owner, pc, index)}")
+                    fn.add(f"{values}[_p] = _v")
+                    fn.add(f"for _q in _partners_of(_teams, s, _p): {values}[_q] = list(_v) if type(_v) is list else _v")
+                    continue
                 fn.add(f"{values}[{self.expr(fn, t.owner, pc, index)}] = _v")    # the owner after the value
                 continue
             fn.add(f"{target} = {self.checked(self.value(fn, a.value, pc, index), t.type, a.value)}")
@@ -231,8 +240,8 @@ class EffectWriter:
         fn.add(f"_z = {self.expr(fn, step.zone, pc, index)}")
         self.at(fn, pc, index)
         fn.add("_charge(s, len(_z) * 4)")
-        self.at(fn, pc, index, step.key, {"_z": ("card",)})
+        self.at(fn, pc, index, step.key, {"_z": (step.var,)})
         fn.add("if _z:")
         fn.add("    _last = _z[-1]")
-        fn.add(f"    _z.sort(key=lambda _card: {self.src.bound(step.key, 'card', '_card')})")
-        fn.add("    l['card'] = _last")            # the closure back end's key leaves the last card there
+        fn.add(f"    _z.sort(key=lambda _card: {self.src.bound(step.key, step.var, '_card')})")
+        fn.add(f"    l[{step.var!r}] = _last")      # the closure back end's key leaves the last card there

@@ -21,6 +21,7 @@ class _Parts:
     def __init__(self, source: Source):
         self.source = source
         self.display = source.symbols.display
+        self.teams = source.symbols.teams
 
     def fn(self, node):
         return self.source.fn(node)

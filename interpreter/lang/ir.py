@@ -47,6 +47,7 @@ class PlayerTarget:
     name: str
     type: str
     owner: Expr
+    team: bool = False                  # a team variable: set for the owner's partners too
 
 
 @dataclass(frozen=True)
@@ -124,7 +125,8 @@ class Shuffle(Effect):
 class Sort(Effect):
     path: Path
     zone: Expr
-    key: Expr                           # with `card` bound to each card
+    key: Expr                           # with `var` bound to each card
+    var: str = "card"
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,8 @@ class Symbols:
     player_vars: dict = field(default_factory=dict)     # name -> type
     shared_zones: set = field(default_factory=set)
     player_zones: set = field(default_factory=set)
-    pile_zones: set = field(default_factory=set)        # zones of piles made during play (`piles: true`)
+    pile_zones: set = field(default_factory=set)
+    team_vars: set = field(default_factory=set)         # the player variables a team's players share (team_variables)        # zones of piles made during play (`piles: true`)
     functions: dict = field(default_factory=dict)       # name -> FunctionDef
     all_cards: tuple = ()
     seats: int = 0                  # the fewest players a game has: players[i] below it is never null

@@ -35,11 +35,44 @@ def read_answer(answer: str, decision, labels: list, lang: str = "en", commands=
     if named is not None:
         return "move", named
     matches = [i for i, label in enumerate(labels) if text and word in label.lower()]
+    if not matches and text:            # '1d' for a bid shown '1♦': the letters of the deck's symbols
+        spelled = _with_symbols(word, decision.program)
+        matches = [i for i, label in enumerate(labels) if spelled != word and spelled in label.lower()]
     if len(matches) == 1:
         return "move", matches[0]
     if matches:
         return "again", [msg(lang, "ambiguous", answer=text, n=len(matches))] + _listed(matches, labels)
     return "again", [_refused(decision, text, lang) or msg(lang, "please", n=len(labels))]
+
+
+def symbol_letters(program) -> dict:
+    """letter -> symbol of the deck's symbols (`symbol`, an attribute the deck's items give),
+    each named by the one short id it goes with: a standard deck's d -> ♦, s -> ♠."""
+    attrs = program.deck.attrs
+    if "symbol" not in attrs:
+        return {}
+    symbols = attrs["symbol"][1]
+    out = {}
+    for name, (_, values) in attrs.items():
+        if name in ("symbol", "id", "display", "color") or not isinstance(values, (list, tuple)):
+            continue
+        pairs = {(v, sym) for v, sym in zip(values, symbols) if isinstance(v, str) and isinstance(sym, str)}
+        ids = {v for v, _ in pairs}
+        if pairs and len(pairs) == len(ids) == len({sym for _, sym in pairs}) and all(len(v) == 1 for v in ids):
+            out.update({v.lower(): sym for v, sym in pairs if not v.isdigit()})
+    return out
+
+
+def _with_symbols(word: str, program) -> str:
+    """`word` with a letter that ends a word and names a symbol put as the symbol ('1d' -> '1♦',
+    '3nt' stays): only a letter after a digit or a card's rank, alone at the word's end."""
+    letters = symbol_letters(program)
+    out = []
+    for part in word.split():
+        if len(part) >= 2 and part[-1] in letters and not part[-2].isalpha():
+            part = part[:-1] + letters[part[-1]]
+        out.append(part)
+    return " ".join(out)
 
 
 def _number(number: str, decision, labels: list, lang: str):

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from ..errors import RulesFault, rules_caused, words
 from . import piles
+from .state import partners_of
 from ..limits import MAX_ACCOUNT, MAX_LIST, MAX_LOG_ENTRIES, MAX_LOG_TEXT, MAX_NUMBER, MAX_STRING, MAX_WORK
 
 
@@ -98,13 +99,13 @@ def shuffle(zone):
     return shuffle_
 
 
-def sort(zone, key):
+def sort(zone, key, var="card"):
     def sort_(s, l):
         z = zone(s, l)
         charge(s, len(z) * 4)
 
         def k(c):
-            l["card"] = c
+            l[var] = c
             return key(s, l)
         z.sort(key=k)
     return sort_
@@ -186,6 +187,34 @@ def set_player(name, owner, value, kind=None):
         def set_(s, l):
             s.pvars[name][owner(s, l)] = check(value(s, l))
     return set_
+
+
+def set_team(name, owner, value, teams, kind=None):
+    """`set` of a team variable: the value of the owner and of each of its partners (the
+    value computed before the owner, as set_player does)."""
+    check = SIZE_CHECKS.get(kind) or (lambda v: v)
+
+    def set_(s, l):
+        v = check(value(s, l))
+        values, p = s.pvars[name], owner(s, l)
+        values[p] = v
+        for q in partners_of(teams, s, p):
+            values[q] = _list(v) if isinstance(v, list) else v
+    return set_
+
+
+def add_team(name, owner, value, teams):
+    """`add` to a team variable: the owner's and each of its partners'."""
+    def add(s, l):
+        values = s.pvars[name]
+        p = owner(s, l)
+        v = values[p] + value(s, l)
+        if not -MAX_NUMBER < v < MAX_NUMBER:
+            too_big(v)
+        values[p] = v
+        for q in partners_of(teams, s, p):
+            values[q] = v
+    return add
 
 
 def add_global(name, value):

@@ -13,7 +13,7 @@ from .effects import _list, account_text, note, zone_at
 from . import events
 from ..errors import Problem, RulesFault, rules_caused, words
 from . import piles
-from .state import Rng, State, _blank
+from .state import Rng, State, _blank, partners_of
 
 
 def new_game(program: Program, seed: int = 0, players: int | None = None, stacks=None,
@@ -88,7 +88,11 @@ def _init_variables(program: Program, s: State):
         for name, init in program.var_init.items():
             s.vars[name] = _own(init(s, {}) if callable(init) else init)
         for name, init in program.pvar_init.items():
-            s.pvars[name] = [_own(init(s, {"p": p})) for p in s.players]
+            if name in program.team_vars:       # a team's: computed for its first player, shared
+                lead = {p: min([p] + partners_of(program.teams, s, p)) for p in s.players}
+                s.pvars[name] = [_own(init(s, {"p": lead[p]})) for p in s.players]
+            else:
+                s.pvars[name] = [_own(init(s, {"p": p})) for p in s.players]
     except Exception as e:
         if not rules_caused(e):
             raise

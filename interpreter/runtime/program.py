@@ -152,6 +152,7 @@ class Program:
     seat_names: tuple = ()                         # each seat's name in the chosen language (player_name)
     teams: dict = field(default_factory=dict)      # players -> (team of seat 1, ...), teams numbered 1, 2, ...
     team_names: tuple = ()                         # each team's name (teams.name); () for its players' names
+    team_vars: frozenset = frozenset()             # the player variables a team's players share
     var_visibility: dict = field(default_factory=dict)    # name -> public, hidden or cards
     pvar_visibility: dict = field(default_factory=dict)   # name -> public, owner, hidden or cards
     card_locals: frozenset = frozenset()           # local names that may hold cards somewhere

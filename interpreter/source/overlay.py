@@ -32,7 +32,7 @@ from ..errors import Problem, RulesetError, did_you_mean
 from .loader import FileRefused, Source, decode, load_file, load_named, load_text, read_bytes
 from .shipped import shipped_names, shipped_path
 
-NAMED = ("options", "zones", "variables", "player_variables", "functions", "procedures", "events", "statistics",
+NAMED = ("options", "zones", "variables", "player_variables", "team_variables", "functions", "procedures", "events", "statistics",
          "texts", "table")
 MERGED = ("result", "flow", "deck")             # mappings whose keys an overlay replaces one by one
 OVERLAY_ONLY = ("extends", "set", "remove", "steps")
