@@ -37,64 +37,124 @@ def build_deck(spec: dict, lang: str, languages: list, options: dict, report, op
     """Card tables for `spec`; problems go to report(path, message).  `option_values`: what
     each option of listed choices can take (a derived attribute compares options too);
     `misshapen_options`: options the schema refused, read as stand-ins."""
-    rows = _base_rows(spec, lang, languages, report)
+    copies = _copies(spec, options, option_values, misshapen_options, report)
+    rows = _base_rows(spec, lang, languages, report, copies)
     if rows is None:
         return None
     id_tpl = spec.get("id")
     disp_tpl = localize(spec.get("display"), lang, languages)
+    derived = spec.get("attributes", {})
+    fields = FIELD.findall(str(disp_tpl)) if disp_tpl is not None else []
     for r, row in enumerate(rows):
-        row["id"] = _fill(id_tpl, row, ("deck", "id"), report) if id_tpl else row.get("id", str(r))
+        extra = row.pop(EXTRA, False)       # a listed card beside a product: its own id
+        row["id"] = _fill(id_tpl, row, ("deck", "id"), report) if id_tpl and not extra else row.get("id", str(r))
+        if extra and "display" not in row and not all(f in row or f in derived for f in fields):
+            row["display"] = row["id"]      # own display where the template does not fit it
+        row[SHOWN] = extra and "display" in row
     excluded = {str(x) for x in spec.get("exclude", [])}
     ids = [row["id"] for row in rows]
     for i, x in enumerate(spec.get("exclude", [])):
         if str(x) not in ids:
             report(("deck", "exclude", i), f"excluded card '{x}' is not in the deck{did_you_mean(str(x), ids)}")
     rows = [row for row in rows if row["id"] not in excluded]
-    rows = [dict(row) for row in rows for _ in range(spec.get("copies", 1))]
+    rows = [dict(row) for row in rows for _ in range(row.pop(COPIES, 1) * copies)]
     if not rows:
         report(("deck",), "the deck has no cards")
         return None
-    for row in rows:
-        row["display"] = _fill(disp_tpl, row, ("deck", "display"), report) if disp_tpl else row["id"]
+    given = [row.pop(SHOWN) for row in rows]
+    later = any(f in derived for f in fields)      # the display names a derived attribute
+    for row, own in zip(rows, given):
+        if not own:
+            row["display"] = row["id"] if later or not disp_tpl else _fill(disp_tpl, row, ("deck", "display"), report)
     attrs = _tables(rows)
     names = Symbols(options=options, card_attrs=attrs, option_values=option_values or {},
                     misshapen_options=misshapen_options)
-    _derive(spec.get("attributes", {}), rows, names, report)
+    _derive(derived, rows, names, report)
+    if later:
+        _displayed_after_derivation(disp_tpl, given, attrs, report)
     return Deck(attrs["id"][1], attrs["display"][1], attrs)
 
 
-def _base_rows(spec, lang, languages, report):
-    if ("product" in spec) == ("cards" in spec):
-        report(("deck",), "a deck needs exactly one of 'product' (dimensions) or 'cards' (a list)")
-        return None
-    if "cards" in spec:
-        if len(spec["cards"]) * spec.get("copies", 1) > MAX_CARDS:
-            report(("deck", "cards"), f"the deck would have more than {MAX_CARDS} cards")
-            return None
-        return [_item(c, "id", lang, languages) for c in spec["cards"]]
-    dims = list(spec["product"].items())
-    size = math.prod(len(items) for _, items in dims) * spec.get("copies", 1)
-    if size > MAX_CARDS:
-        report(("deck", "product"), f"the deck would have {size} cards; the limit is {MAX_CARDS}")
+EXTRA, SHOWN, COPIES = "#extra", "#shown", "#copies"     # row keys that are no attribute
+
+
+def _copies(spec, options, option_values, misshapen_options, report) -> int:
+    """The deck's `copies`: a number, or an expression of the options worked out now."""
+    copies = spec.get("copies", 1)
+    if not isinstance(copies, str):
+        return copies
+    checker = ExprChecker(Symbols(options=options, option_values=option_values or {},
+                                  misshapen_options=misshapen_options))
+    try:
+        node = checker.check_tree(parse(copies), {})
+    except ExprError as e:
+        report(("deck", "copies"), f"{e.message}: the deck's copies may read only the options (options.NAME)",
+               e.offset)
+        return 1
+    value = node.const if node.is_const else None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != int(value) or not 1 <= value <= 100:
+        report(("deck", "copies"), "the deck's copies must come to a whole number from 1 to 100 under the options "
+                                   "in force" + ("" if node.is_const else " (it may read only the options)"))
+        return 1
+    return int(value)
+
+
+def _displayed_after_derivation(template, given, attrs, report):
+    """The display of each card whose template names a derived attribute, filled now that
+    the derived values are known (a card that gives its own display keeps it)."""
+    shown = list(attrs["display"][1])
+    for i, own in enumerate(given):
+        if not own:
+            values = {name: table[i] for name, (_, table) in attrs.items() if table is not None}
+            shown[i] = _fill(template, values, ("deck", "display"), report)
+    attrs["display"] = (STR, tuple(shown))
+
+
+def _base_rows(spec, lang, languages, report, copies=1):
+    """The rows of the product's combinations, then of the listed cards (each row's own
+    copies under COPIES)."""
+    if "product" not in spec and "cards" not in spec:
+        report(("deck",), "a deck needs 'product' (dimensions), 'cards' (a list), or both")
         return None
     rows = []
-    for combo in itertools.product(*[items for _, items in dims]):
-        row = {}
-        for (dim, _), item in zip(dims, combo):
-            values = _item(item, dim, lang, languages)
-            for key, value in values.items():
-                if key in row and key != dim:
-                    report(("deck", "product", dim), f"attribute '{key}' is given by two dimensions; rename one")
-                    return None
-                row[key] = value
-        rows.append(row)
+    if "product" in spec:
+        dims = list(spec["product"].items())
+        size = math.prod(sum(_copies_of(i) for i in items) for _, items in dims) * copies
+        if size > MAX_CARDS:
+            report(("deck", "product"), f"the deck would have {size} cards; the limit is {MAX_CARDS}")
+            return None
+        for combo in itertools.product(*[items for _, items in dims]):
+            row = {COPIES: math.prod(_copies_of(item) for item in combo)}
+            for (dim, _), item in zip(dims, combo):
+                values = _item(item, dim, lang, languages)
+                for key, value in values.items():
+                    if key in row and key != dim:
+                        report(("deck", "product", dim), f"attribute '{key}' is given by two dimensions; rename one")
+                        return None
+                    row[key] = value
+            rows.append(row)
+    if "cards" in spec:
+        listed = sum(_copies_of(c) for c in spec["cards"]) * copies
+        if sum(r[COPIES] for r in rows) * copies + listed > MAX_CARDS:
+            report(("deck", "cards"), f"the deck would have more than {MAX_CARDS} cards")
+            return None
+        for c in spec["cards"]:
+            row = _item(c, "id", lang, languages)
+            row[COPIES] = _copies_of(c)
+            if "product" in spec:
+                row[EXTRA] = True
+            rows.append(row)
     return rows
+
+
+def _copies_of(item) -> int:
+    return item.get("copies", 1) if isinstance(item, dict) else 1
 
 
 def _item(item, dim, lang, languages) -> dict:
     if not isinstance(item, dict):
         return {dim: item}
-    values = {k: localize(v, lang, languages) for k, v in item.items() if k != "id"}
+    values = {k: localize(v, lang, languages) for k, v in item.items() if k not in ("id", "copies")}
     values[dim] = item["id"]
     return values
 
