@@ -67,3 +67,47 @@ def test_copies_that_read_more_than_the_options_are_refused_at_the_copies():
         deck(UNOISH.replace('copies: "options.decks"', 'copies: "options.decks * 200"'))
     assert "the deck's copies must come to a whole number from 1 to 100 under the options in force" in str(e.value)
     assert ":16:" in str(e.value)
+
+
+LISTS = """
+name: lists
+players: 2
+deck: {cards: [a, b, c, d], zone: stock}
+zones: {stock: {visibility: hidden}}
+variables:
+  bids: {type: "list[number]", initial: "[]", show: true}
+  named: {type: "list[string]", initial: "[]"}
+player_variables:
+  seen: {type: "list[string]", initial: "[]"}
+flow:
+  round:
+    - turns:
+        count: 4
+        do:
+          - choose: [1, 2, 3]
+            as: bid
+          - set: {bids: "bids + [bid]", current.seen: "current.seen + [text(bid)]"}
+          - if: "text(bid) not in named"
+            then: [set: {named: "named + [text(bid)]"}]
+  until: "true"
+result:
+  winners: "filter(players, p => count(p.seen) == 2)"
+  score: "sum(bids, b => b) + len(named)"
+"""
+
+
+@pytest.mark.parametrize("backend", ["closures", "generated"])
+def test_a_variable_holds_a_list_of_numbers_or_of_texts(backend):
+    from interpreter.runtime.engine import apply, new_game, view
+    p = load_program_text(LISTS, "lists.yaml", backend=backend)
+    s = new_game(p, seed=0)
+    for choice in (2, 0, 2, 1):
+        apply(p, s, choice)
+    assert s.vars["bids"] == [3, 1, 3, 2] and s.vars["named"] == ["3", "1", "2"]
+    assert s.pvars["seen"] == [["3", "3"], ["1", "2"]]
+    assert s.result["scores"] == [12, 12] and view(p, s, 1)["vars"]["bids"] == [3, 1, 3, 2]
+
+
+def test_a_list_of_numbers_takes_no_text():
+    with pytest.raises(RulesetError, match="'[+]' joins lists of one kind, not a list of numbers and a list of strings"):
+        load_program_text(LISTS.replace('"bids + [bid]"', '"bids + [text(bid)]"'), "lists.yaml")

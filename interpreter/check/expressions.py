@@ -498,7 +498,11 @@ class ExprChecker:
         a = cards_of(self.value(a_t, scope, depth, use=t))
         b = cards_of(self.value(b_t, scope, depth, use=t))
         if op == "+" and elem_of(a.type) and elem_of(b.type) and a.type != ANY:
+            if not compatible(elem_of(a.type), elem_of(b.type)):
+                raise ExprError(f"'+' joins lists of one kind, not {_a(a.type)} and {_a(b.type)}", offset_of(b_t))
             typ = a.type if a.type != ZONE else list_of(CARD)
+            if elem_of(a.type) in (ANY, NULL) and b.type != ANY:        # [] + [bid]: of the other's kind
+                typ = b.type if b.type != ZONE else list_of(CARD)
             return self.fold(expr_ir.Join(type=typ, tree=t, a=a, b=b), self._joined, a, b)
         if op == "+" and STR in (a.type, b.type) and {a.type, b.type} <= {STR, ANY}:
             return self.fold(expr_ir.Concat(type=STR, tree=t, a=a, b=b), self._joined, a, b)

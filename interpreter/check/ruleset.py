@@ -575,7 +575,8 @@ def _fits(value, typ: str) -> bool:
     return got == typ or (isinstance(value, list) and not value and typ.startswith("list["))
 
 
-VALUE_TYPES = ("number", "bool", "string", "card", "player", "list[card]", "list[player]")
+VALUE_TYPES = ("number", "bool", "string", "card", "player", "list[card]", "list[player]", "list[number]",
+               "list[string]")
 
 
 def _procedure_body(spec, name):
