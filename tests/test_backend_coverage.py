@@ -83,7 +83,7 @@ flow:
               n: "spread(current.hand, n % 5) + count(clockwise(current)) + abs(n - 7)"
               seats: "filter(players, p => any(p.hand, c => c.rank > n % 9)) + [player(n), first(clockwise(current), q => count(q.hand) > 1) ?? current]"
               truth: "all(players, p => count(p.hand) >= 0) and any(map(pile, c => c.rank > 4)) and all(map(pile, c => c.rank > 0))"
-              sets: "count(subsets(current.hand)) + len(current.hand[:2]) + len(range(3)) + count(players, p => p == current)"
+              sets: "count(subsets(current.hand)) + len(current.hand[:2]) + len(range(3)) + count(players, p => p == current) + count(groups(current.hand, c => c.rank % 2)) + count(runs(current.hand, c => c.rank, 2)) + count(sums(current.hand, c => c.rank, 9))"
               said: "text(map(current.hand, c => c.rank), ' and ') + text(best) + text(first(current.hand)) + text(min_by(current.hand, c => c.rank))"
           - choose: current.hand
             as: card

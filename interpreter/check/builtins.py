@@ -195,6 +195,34 @@ def _subsets(c, name, args, t, scope, depth):
     return c.fold(_call(t, name, list_of(list_of(et)), [coll, *sizes]), subsets_of, coll, *sizes)
 
 
+def _groups(c, name, args, t, scope, depth):
+    """groups(xs, x => key): the elements with equal keys together (sets of a rank)."""
+    arity(name, args, t, 2, 2)
+    coll, et = c.collection(args[0], scope, depth, t)
+    var, key = c.each(args[1], et, scope, depth)
+    if key.type not in (NUM, STR, BOOL, ANY):
+        raise ExprError("groups() needs a key that is a number, a text or true/false", offset_of(args[1]))
+    return _call(t, name, list_of(list_of(et)), [coll], var, key)
+
+
+def _runs(c, name, args, t, scope, depth):
+    """runs(xs, x => n[, min]): every run of elements whose numbers follow one another (straights)."""
+    arity(name, args, t, 2, 3)
+    coll, et = c.collection(args[0], scope, depth, t)
+    var, key = c.each(args[1], et, scope, depth, NUM)
+    size = [c.value(args[2], scope, depth, NUM, t)] if len(args) == 3 else []
+    return _call(t, name, list_of(list_of(et)), [coll, *size], var, key)
+
+
+def _sums(c, name, args, t, scope, depth):
+    """sums(xs, x => n, total): every choice of elements whose numbers add up to total."""
+    arity(name, args, t, 3, 3)
+    coll, et = c.collection(args[0], scope, depth, t)
+    var, key = c.each(args[1], et, scope, depth, NUM)
+    total = c.value(args[2], scope, depth, NUM, t)
+    return _call(t, name, list_of(list_of(et)), [coll, total], var, key)
+
+
 BUILTINS = {
     "count": _count, "len": _count,
     "any": _any_all, "all": _any_all,
@@ -204,4 +232,5 @@ BUILTINS = {
     "top": _top_bottom, "bottom": _top_bottom,
     "abs": _abs, "zone": _zone, "player": _player, "random": _random,
     "clockwise": _clockwise, "text": _text, "range": _range, "subsets": _subsets,
+    "groups": _groups, "runs": _runs, "sums": _sums,
 }

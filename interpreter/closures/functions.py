@@ -14,7 +14,8 @@ from __future__ import annotations
 from ..lang.expr_ir import text_separator
 from ..lang.types import ANY, elem_of
 from ..lang.values import list_slice, number_range, shower, subsets_of
-from ..limits import MAX_WORK
+from ..errors import RulesFault
+from ..limits import MAX_LIST, MAX_WORK
 from ..runtime.effects import too_much_work
 
 
@@ -388,6 +389,123 @@ _range = _charged_list_of(number_range)
 _subsets = _charged_list_of(subsets_of)
 
 
+def _elements_keyed(c, node):
+    """fn(state, locals) -> (xs, the key of each) for a built-in of a list and a function of
+    each element, xs charged to the work budget; a null key stops the game, said at the function."""
+    cf = c.fn(node.args[0])
+    var, kf = node.var, c.each(node.var, node.body)
+    fault = _nothing(c, node, cf)
+    null = c.complaint(node.tree.children[1].children[1], f"is null for some element, so {node.name}() cannot use it")
+
+    def keyed(s, l):
+        xs = cf(s, l)
+        try:
+            w = s.work = s.work + len(xs)
+        except TypeError:
+            fault(s, l)
+            raise
+        if w > MAX_WORK:
+            too_much_work()
+        keys = []
+        for x in xs:
+            l[var] = x
+            k = kf(s, l)
+            if k is None:
+                null()
+            keys.append(k)
+        return xs, keys
+    return keyed
+
+
+def _made(s, out: list, name: str) -> list:
+    """A list of choices a built-in made: bounded as subsets() is, its size charged."""
+    if len(out) > MAX_LIST:
+        raise RulesFault(f"{name}() would make more than {MAX_LIST} choices: narrow it")
+    w = s.work = s.work + len(out)
+    if w > MAX_WORK:
+        too_much_work()
+    return out
+
+
+def _groups(c, node):
+    keyed = _elements_keyed(c, node)
+
+    def grouped(s, l):
+        xs, keys = keyed(s, l)
+        out = {}
+        for x, k in zip(xs, keys):
+            out.setdefault(k, []).append(x)
+        return list(out.values())
+    return grouped
+
+
+def _runs(c, node):
+    """Each run of consecutive whole numbers k, k+1, ... of at least `min` (default 3), one
+    element per number (the first with it, in the list's order), by start and then length."""
+    keyed = _elements_keyed(c, node)
+    least = c.fn(node.args[1]) if len(node.args) > 1 else None
+
+    def ran(s, l):
+        xs, keys = keyed(s, l)
+        n = 3 if least is None else least(s, l)
+        if n is None or not float(n).is_integer() or any(not float(k).is_integer() for k in keys):
+            raise RulesFault("runs() counts in whole numbers")
+        first = {}
+        for x, k in zip(xs, keys):
+            first.setdefault(int(k), x)
+        ordered = sorted(first)
+        out, i = [], 0
+        while i < len(ordered):
+            j = i
+            while j + 1 < len(ordered) and ordered[j + 1] == ordered[j] + 1:
+                j += 1
+            streak = [first[k] for k in ordered[i:j + 1]]
+            out.extend(streak[a:b] for a in range(len(streak)) for b in range(a + max(1, int(n)), len(streak) + 1))
+            i = j + 1
+        return _made(s, out, "runs")
+    return ran
+
+
+def _sums(c, node):
+    """Every choice of elements (each in the list's order) whose numbers add up to the total;
+    where no number is negative, a branch that cannot reach the total is left at once.  Every
+    step of the search is charged to the work budget."""
+    keyed = _elements_keyed(c, node)
+    tf = c.fn(node.args[1])
+
+    def summed(s, l):
+        xs, keys = keyed(s, l)
+        total = tf(s, l)
+        if total is None:
+            raise RulesFault("sums() needs a total, but it is null")
+        return _made(s, _adding_up(s, xs, keys, total), "sums")
+    return summed
+
+
+def _adding_up(s, xs, keys, total) -> list:
+    n, pruned = len(keys), all(k >= 0 for k in keys)
+    left = [0] * (n + 1)                # what the elements from i on add up to
+    for i in range(n - 1, -1, -1):
+        left[i] = left[i + 1] + keys[i]
+    out, stack = [], [(0, 0, ())]       # (next element, sum so far, indexes taken): taking it first
+    while stack:
+        i, sum_, taken = stack.pop()
+        s.work += 1
+        if s.work > MAX_WORK:
+            too_much_work()
+        if pruned and (sum_ > total or sum_ + left[i] < total):
+            continue
+        if i == n:
+            if sum_ == total and taken:
+                out.append([xs[j] for j in taken])
+                if len(out) > MAX_LIST:
+                    raise RulesFault(f"sums() would make more than {MAX_LIST} choices: narrow it")
+            continue
+        stack.append((i + 1, sum_, taken))
+        stack.append((i + 1, sum_ + keys[i], taken + (i,)))
+    return out
+
+
 BUILTINS = {
     "count": _count, "any": _any_all, "all": _any_all,
     "sum": _sum, "min": _min_max, "max": _min_max,
@@ -396,4 +514,5 @@ BUILTINS = {
     "top": _top, "bottom": _bottom,
     "abs": _abs, "player": _player, "random": _random,
     "clockwise": _clockwise, "text": _text, "range": _range, "slice": _slice, "subsets": _subsets,
+    "groups": _groups, "runs": _runs, "sums": _sums,
 }
