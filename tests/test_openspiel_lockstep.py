@@ -1,0 +1,202 @@
+"""Shipped trick-taking games in lockstep with OpenSpiel's own implementations of them
+(open_spiel/games/<game>/<game>.cc), in the manner of tests/test_openspiel_bridge.py.
+
+Our engine deals; each hand's deal is fed to a fresh OpenSpiel state as its chance actions
+(OpenSpiel plays one hand per game).  Then a seeded random agent decides in our engine and,
+at every decision, the deciding seat (mapped to OpenSpiel's player) and the legal set (our
+option labels mapped to OpenSpiel's action ids, compared as sets) must be OpenSpiel's.  When
+our hand ends, OpenSpiel's state must be terminal and its returns must be what our hand's
+points give.  One adapter per game says how seats, deals, labels and returns correspond;
+`lockstep` is the shared loop.
+
+Cards: OpenSpiel's id of a card is rank * 4 + suit, suits ♣ ♦ ♥ ♠ = 0..3, ranks 2..A = 0..12
+(hearts, oh_hell, spades); euchre has its own 24-card numbering (see EuchreAdapter)."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel")
+pytestmark = pytest.mark.extras
+
+from conftest import ruleset  # noqa: E402
+from interpreter import apply, labels, load_program, new_game  # noqa: E402
+
+SUITS = "♣♦♥♠"
+RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
+
+
+def card_id(display: str) -> int:
+    """'10♦' -> OpenSpiel's card id (rank * 4 + suit)."""
+    return RANKS.index(display[:-1]) * 4 + SUITS.index(display[-1])
+
+
+def label_card(label: str) -> str:
+    """'lead 10♦', 'play 2♣', 'pass Q♠' -> '10♦'."""
+    return label.split()[1]
+
+
+class Adapter:
+    """How one of our games corresponds to OpenSpiel's: subclasses say the rest."""
+    name = ""
+    players = 4
+
+    def __init__(self, options: dict):
+        self.options = options
+        self.program = load_program(ruleset(self.name), options)
+
+    def new_game(self, seed: int):
+        return new_game(self.program, seed=seed, players=self.players)
+
+    def cards(self, state, seat: int) -> list[int]:
+        deck = self.program.deck.display
+        return [card_id(deck[c]) for c in state.zones["hand"][seat]]
+
+    # --- to be given by each game ---
+    def hand_key(self, state):
+        """What changes when our engine starts a new hand (a new OpenSpiel game)."""
+        return (state.vars["hand_no"],)
+
+    def deal(self, state):
+        """A new OpenSpiel state for the hand our engine has just dealt."""
+        raise NotImplementedError
+
+    def os_player(self, state, seat: int) -> int:
+        raise NotImplementedError
+
+    def action(self, state, label: str) -> int:
+        raise NotImplementedError
+
+    def returns(self, state) -> list[float]:
+        """OpenSpiel's returns, by its players, from our state at the end of a hand."""
+        raise NotImplementedError
+
+    def choose(self, rng: random.Random, options: list[str]) -> int:
+        return rng.randrange(len(options))
+
+
+def lockstep(adapter: Adapter, deals: int, first_seed: int = 0, hands_per_game: int = 99):
+    """Play games until `deals` hands have been played; the list of (seed, hand, decision,
+    what differed) and the number of hands played."""
+    disagreements, hands = [], 0
+    seed = first_seed
+    while hands < deals:
+        rng = random.Random(seed)
+        state = adapter.new_game(seed)
+        os_state, key, n, in_game = adapter.deal(state), adapter.hand_key(state), 0, 0
+        why = None
+        while why is None:
+            seat = state.pending[0]
+            if os_state.is_terminal():
+                why = "OpenSpiel's hand is over, not ours"
+                break
+            if adapter.os_player(state, seat) != os_state.current_player():
+                why = (f"seat {seat} (OpenSpiel's player {adapter.os_player(state, seat)}) decides, "
+                       f"OpenSpiel's player {os_state.current_player()}")
+                break
+            options = labels(adapter.program, state)
+            ours = [adapter.action(state, o) for o in options]
+            if len(set(ours)) != len(ours) or sorted(ours) != sorted(os_state.legal_actions()):
+                why = f"legal {sorted(ours)} {options}, OpenSpiel {os_state.legal_actions()}"
+                break
+            i = adapter.choose(rng, options)
+            action = ours[i]
+            apply(adapter.program, state, i)
+            os_state.apply_action(action)
+            n += 1
+            if state.over or adapter.hand_key(state) != key:
+                hands += 1
+                in_game += 1
+                if not os_state.is_terminal():
+                    why = "our hand is over, not OpenSpiel's"
+                elif adapter.returns(state) != list(os_state.returns()):
+                    why = f"hand's returns {adapter.returns(state)}, OpenSpiel {os_state.returns()}"
+                if why or state.over or hands >= deals or in_game >= hands_per_game:
+                    break
+                os_state, key, n = adapter.deal(state), adapter.hand_key(state), 0
+        if why:
+            disagreements.append((seed, in_game, n, why))
+        seed += 1
+    return disagreements, hands
+
+
+# ---------------------------------------------------------------- hearts
+
+
+class HeartsAdapter(Adapter):
+    """rulesets/hearts.yaml and `hearts` (hearts.cc).  OpenSpiel's player 0 is the first to
+    pass, the dealer's left: our seat s is its player (s - dealer - 1) % 4, and its 'left'
+    (player + 1) is ours.  Its first chance action is the pass direction (0 none, 1 left,
+    2 across, 3 right), taken from our `pass_dir`; the 52 cards follow, the k-th to player
+    k % 4.  Returns: 26 minus the hand's points (our `hand_points`, the J♦'s -10 in them)."""
+    name = "hearts"
+    DIRS = {"hold": 0, "left": 1, "across": 2, "right": 3}
+
+    def __init__(self, options: dict):
+        super().__init__(options)
+        o = self.program  # noqa: F841
+        self.game = pyspiel.load_game("hearts", {
+            "pass_cards": options.get("passing", "left_right_across_hold") != "none",
+            "no_pts_on_first_trick": options.get("first_trick_points", "forbidden") == "forbidden",
+            "can_lead_any_club": False,
+            "jd_bonus": options.get("jack_of_diamonds", "nothing") == "minus_10",
+            "avoid_all_tricks_bonus": False,
+            "must_break_hearts": options.get("hearts_lead", "after_broken") == "after_broken",
+            "qs_breaks_hearts": options.get("queen_breaks_hearts", "heart_only") == "heart_or_queen",
+            "can_lead_hearts_instead_of_qs": False})
+
+    def os_player(self, state, seat):
+        return (seat - state.vars["dealer"] - 1) % 4
+
+    def deal(self, state):
+        os_state = self.game.new_initial_state()
+        os_state.apply_action(self.DIRS[state.vars["pass_dir"]])
+        hands = [None] * 4
+        for seat in range(4):
+            hands[self.os_player(state, seat)] = self.cards(state, seat)
+        assert sorted(sum(hands, [])) == list(range(52))
+        for k in range(52):
+            os_state.apply_action(hands[k % 4][k // 4])
+        return os_state
+
+    def hand_key(self, state):
+        return (state.vars["hand_no"],)
+
+    def action(self, state, label):
+        return card_id(label_card(label))
+
+    def returns(self, state):
+        # the hand just scored: our dealer has moved on to the left since
+        points = [0.0] * 4
+        for seat in range(4):
+            points[(seat - state.vars["dealer"]) % 4] = 26.0 - state.pvars["hand_points"][seat]
+        return points
+
+
+HEARTS_OPTIONS = [
+    {},                                                      # left, right, across, hold
+    {"queen_breaks_hearts": "heart_or_queen", "jack_of_diamonds": "minus_10"},
+    {"hearts_lead": "any_time", "first_trick_points": "allowed", "passing": "left_right_across"},
+    {"passing": "none"},
+]
+
+
+def _run(adapter_class, option_sets, deals, first_seed=0):
+    results = []
+    for k, options in enumerate(option_sets):
+        disagreements, hands = lockstep(adapter_class(options), deals // len(option_sets),
+                                        first_seed=first_seed + 100000 * k)
+        results.append((options, hands, disagreements[:1]))
+    return results
+
+
+def test_hearts_agrees_with_openspiel_hand_by_hand():
+    results = _run(HeartsAdapter, HEARTS_OPTIONS, 200)
+    assert all(not d for _, _, d in results), results
+
+
+@pytest.mark.slow
+def test_hearts_agrees_with_openspiel_over_thousands_of_hands():
+    results = _run(HeartsAdapter, HEARTS_OPTIONS, 4000, first_seed=7)
+    assert all(not d for _, _, d in results), results
