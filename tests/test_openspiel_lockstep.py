@@ -10,7 +10,7 @@ points give.  One adapter per game says how seats, deals, labels and returns cor
 `lockstep` is the shared loop.
 
 Cards: OpenSpiel's id of a card is rank * 4 + suit, suits ♣ ♦ ♥ ♠ = 0..3, ranks 2..A = 0..12
-(hearts, oh_hell, spades); euchre has its own 24-card numbering (see EuchreAdapter)."""
+(hearts, oh_hell); spades.cc's is suit * 13 + rank; euchre has its own 24-card numbering (see EuchreAdapter)."""
 from __future__ import annotations
 
 import random
@@ -32,6 +32,11 @@ def card_id(display: str) -> int:
     return RANKS.index(display[:-1]) * 4 + SUITS.index(display[-1])
 
 
+def suit_major_id(display: str) -> int:
+    """'10♦' -> spades.cc's card id (suit * 13 + rank)."""
+    return SUITS.index(display[-1]) * 13 + RANKS.index(display[:-1])
+
+
 def label_card(label: str) -> str:
     """'lead 10♦', 'play 2♣', 'pass Q♠' -> '10♦'."""
     return label.split()[1]
@@ -41,6 +46,7 @@ class Adapter:
     """How one of our games corresponds to OpenSpiel's: subclasses say the rest."""
     name = ""
     players = 4
+    hands_per_game = 99      # hands of one of our games played in lockstep, each a new OpenSpiel game
 
     def __init__(self, options: dict):
         self.options = options
@@ -49,9 +55,11 @@ class Adapter:
     def new_game(self, seed: int):
         return new_game(self.program, seed=seed, players=self.players)
 
+    card_id = staticmethod(card_id)
+
     def cards(self, state, seat: int) -> list[int]:
         deck = self.program.deck.display
-        return [card_id(deck[c]) for c in state.zones["hand"][seat]]
+        return [self.card_id(deck[c]) for c in state.zones["hand"][seat]]
 
     # --- to be given by each game ---
     def hand_key(self, state):
@@ -75,8 +83,13 @@ class Adapter:
     def choose(self, rng: random.Random, options: list[str]) -> int:
         return rng.randrange(len(options))
 
+    def allowed(self, state, options: list[str]) -> list[int]:
+        """Which of our options are compared (and may be chosen): all of them, unless a
+        known difference of rules is set aside (see SpadesAdapter)."""
+        return list(range(len(options)))
 
-def lockstep(adapter: Adapter, deals: int, first_seed: int = 0, hands_per_game: int = 99):
+
+def lockstep(adapter: Adapter, deals: int, first_seed: int = 0):
     """Play games until `deals` hands have been played; the list of (seed, hand, decision,
     what differed) and the number of hands played."""
     disagreements, hands = [], 0
@@ -96,12 +109,13 @@ def lockstep(adapter: Adapter, deals: int, first_seed: int = 0, hands_per_game: 
                        f"OpenSpiel's player {os_state.current_player()}")
                 break
             options = labels(adapter.program, state)
-            ours = [adapter.action(state, o) for o in options]
+            allowed = adapter.allowed(state, options)
+            ours = [adapter.action(state, options[j]) for j in allowed]
             if len(set(ours)) != len(ours) or sorted(ours) != sorted(os_state.legal_actions()):
-                why = f"legal {sorted(ours)} {options}, OpenSpiel {os_state.legal_actions()}"
+                why = f"legal {sorted(ours)} {[options[j] for j in allowed]}, OpenSpiel {os_state.legal_actions()}"
                 break
-            i = adapter.choose(rng, options)
-            action = ours[i]
+            k = adapter.choose(rng, [options[j] for j in allowed])
+            i, action = allowed[k], ours[k]
             apply(adapter.program, state, i)
             os_state.apply_action(action)
             n += 1
@@ -112,11 +126,12 @@ def lockstep(adapter: Adapter, deals: int, first_seed: int = 0, hands_per_game: 
                     why = "our hand is over, not OpenSpiel's"
                 elif adapter.returns(state) != list(os_state.returns()):
                     why = f"hand's returns {adapter.returns(state)}, OpenSpiel {os_state.returns()}"
-                if why or state.over or hands >= deals or in_game >= hands_per_game:
+                if why or state.over or hands >= deals or in_game >= adapter.hands_per_game:
                     break
                 os_state, key, n = adapter.deal(state), adapter.hand_key(state), 0
         if why:
             disagreements.append((seed, in_game, n, why))
+            hands += not (state.over or adapter.hand_key(state) != key)    # the hand cut short
         seed += 1
     return disagreements, hands
 
@@ -199,4 +214,98 @@ def test_hearts_agrees_with_openspiel_hand_by_hand():
 @pytest.mark.slow
 def test_hearts_agrees_with_openspiel_over_thousands_of_hands():
     results = _run(HeartsAdapter, HEARTS_OPTIONS, 4000, first_seed=7)
+    assert all(not d for _, _, d in results), results
+
+
+# ---------------------------------------------------------------- spades
+
+
+class SpadesAdapter(Adapter):
+    """rulesets/spades.yaml (blind_nil=never, nil_tricks=contract, first_lead=left_of_dealer)
+    and `spades(use_mercy_rule=false)` (spades.cc), which plays one hand: OpenSpiel's player
+    0 bids and leads first, the dealer's left, so our seat s is its player
+    (s - dealer - 1) % 4 (partners stay partners).  Bids: 52 + n (nil = 52).  Returns: each
+    partnership's score for the hand (10 a trick bid, a bag 1, nil ±100, 100 off at 10 bags;
+    OpenSpiel's bonus for reaching 500 cannot arise in one hand).  Only the first hand of
+    each of our games is compared: OpenSpiel's game starts with no bags carried over.
+
+    One rule differs and no option of ours gives it: OpenSpiel caps a partnership's bids at
+    13 in all (the second partner may bid at most 13 minus the first one's bid), while we let
+    each player bid 0..13.  Cards: spades.cc numbers them suit * 13 + rank.  `allowed` sets the bids over that cap aside (they are neither
+    compared nor chosen); test_spades_bid_cap_differs shows the difference itself."""
+    name = "spades"
+    hands_per_game = 1
+    card_id = staticmethod(suit_major_id)
+
+    def __init__(self, options: dict, set_aside: tuple = ("cap", "never_broken")):
+        super().__init__({"blind_nil": "never", "nil_tricks": "contract",
+                          "first_lead": "left_of_dealer", "bags": "ten_cost_100", "nil_value": 100,
+                          "spades_lead": "after_broken", **options})
+        self.set_aside = set_aside
+        self.game = pyspiel.load_game("spades", {"use_mercy_rule": False})
+
+    def os_player(self, state, seat):
+        return (seat - state.vars["dealer"] - 1) % 4
+
+    def deal(self, state):
+        os_state = self.game.new_initial_state()
+        hands = [None] * 4
+        for seat in range(4):
+            hands[self.os_player(state, seat)] = self.cards(state, seat)
+        assert sorted(sum(hands, [])) == list(range(52))
+        for k in range(52):
+            os_state.apply_action(hands[k % 4][k // 4])
+        return os_state
+
+    def action(self, state, label):
+        if label.startswith("bid "):
+            return 52 + (0 if label == "bid nil" else int(label.split()[1]))
+        return self.card_id(label_card(label))
+
+    def allowed(self, state, options):
+        keep = list(range(len(options)))
+        partner_bid = state.pvars["bid"][(state.pending[0] + 2) % 4]
+        if "cap" in self.set_aside and partner_bid >= 0:
+            keep = [j for j in keep if not options[j].startswith("bid ")
+                    or self.action(state, options[j]) - 52 + partner_bid <= 13]
+        if "never_broken" in self.set_aside and any(o.startswith("lead") and o[-1] != "♠" for o in options):
+            keep = [j for j in keep if not (options[j].startswith("lead") and options[j][-1] == "♠")]
+        return keep
+
+    def choose(self, rng, options):
+        if options[0].startswith("bid "):      # nil now and then, else a bid that can be made
+            return 0 if rng.random() < 0.15 else rng.randrange(1, min(len(options), 6))
+        return rng.randrange(len(options))
+
+    def returns(self, state):
+        # the hand just scored: our dealer has moved on to the left since; scores start at 0
+        points = [0.0] * 4
+        for seat in range(4):
+            points[(seat - state.vars["dealer"]) % 4] = float(state.pvars["score"][seat])
+        return points
+
+
+def test_spades_agrees_with_openspiel_hand_by_hand():
+    results = _run(SpadesAdapter, [{}, {"dealer": "seat_1"}], 200)
+    assert all(not d for _, _, d in results), results
+
+
+@pytest.mark.xfail(strict=True, reason="spades: OpenSpiel caps a partnership's bids at 13 in all "
+                   "(spades.cc BiddingLegalActions); we let each player bid 0..13 and have no such option")
+def test_spades_bid_cap_differs():
+    disagreements, _ = lockstep(SpadesAdapter({}, set_aside=("never_broken",)), 50)
+    assert disagreements == [], disagreements[:1]
+
+
+@pytest.mark.xfail(strict=True, reason="spades: OpenSpiel never marks spades broken (spades.cc never sets "
+                   "is_spades_broken_), so a spade may not be led while the leader holds another suit; "
+                   "no option of ours (spades_lead=after_broken or any_time) says so")
+def test_spades_never_broken_differs():
+    disagreements, _ = lockstep(SpadesAdapter({}, set_aside=("cap",)), 50)
+    assert disagreements == [], disagreements[:1]
+
+
+@pytest.mark.slow
+def test_spades_agrees_with_openspiel_over_thousands_of_hands():
+    results = _run(SpadesAdapter, [{}], 3000, first_seed=7)
     assert all(not d for _, _, d in results), results
