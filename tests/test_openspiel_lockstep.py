@@ -309,3 +309,80 @@ def test_spades_never_broken_differs():
 def test_spades_agrees_with_openspiel_over_thousands_of_hands():
     results = _run(SpadesAdapter, [{}], 3000, first_seed=7)
     assert all(not d for _, _, d in results), results
+
+
+# ---------------------------------------------------------------- oh_hell
+
+
+class OhHellAdapter(Adapter):
+    """rulesets/oh_hell.yaml and `oh_hell(players=N)` (oh_hell.cc), one OpenSpiel game a hand:
+    its chance actions are the hand's size (our `size`), the dealer (our dealer; seats are
+    OpenSpiel's players), the cards (the k-th to player k % N) and the card turned for trumps.
+    Cards: oh_hell.cc's suits are ♣ ♦ ♠ ♥ = 0..3 (kSuitChar "CDSH"), id rank * 4 + suit;
+    bids 52 + n.  Returns: the hand's change to each of our scores.
+
+    OpenSpiel always turns a card for trumps, so a hand takes at most (52 - 1) // N cards:
+    with four players our max_hand=whole_deck (13 each, no trumps) has no counterpart, and
+    keep_a_trump or ten is used.  Its scoring is 1 a trick plus 10 for an exact bid
+    (off_bid_penalty=false: our scoring=trick_each_plus_bonus) or an exact bid's tricks plus
+    10 and 1 off a trick over or under (off_bid_penalty=true: our bonus_or_penalty); our
+    default bonus_plus_bid (10 + bid, a miss nothing) has no counterpart in OpenSpiel."""
+    name = "oh_hell"
+    SUITS = "♣♦♠♥"
+
+    def __init__(self, options: dict, players: int = 4):
+        self.players = players
+        super().__init__({"max_hand": "keep_a_trump", "hook": "dealer", "bonus": 10,
+                          "nil_bid": "as_any_bid", "no_trump_hand": "no_trump", **options})
+        self.game = pyspiel.load_game("oh_hell", {
+            "players": players, "num_suits": 4, "num_cards_per_suit": 13, "num_tricks_fixed": -1,
+            "points_per_trick": 1,
+            "off_bid_penalty": self.program.options["scoring"] == "bonus_or_penalty"})
+        assert self.program.options["scoring"] in ("trick_each_plus_bonus", "bonus_or_penalty")
+
+    def card_id(self, display):
+        return RANKS.index(display[:-1]) * 4 + self.SUITS.index(display[-1])
+
+    def os_player(self, state, seat):
+        return seat
+
+    def deal(self, state):
+        os_state = self.game.new_initial_state()
+        os_state.apply_action(state.vars["size"])
+        os_state.apply_action(state.vars["dealer"])
+        hands = [self.cards(state, seat) for seat in range(self.players)]
+        for k in range(self.players * state.vars["size"]):
+            os_state.apply_action(hands[k % self.players][k // self.players])
+        os_state.apply_action(self.card_id(self.program.deck.display[state.zones["turnup"][-1]]))
+        self.scores = list(state.pvars["score"])
+        return os_state
+
+    def action(self, state, label):
+        if label.startswith("bid "):
+            return 52 + int(label.split()[1])
+        return self.card_id(label_card(label))
+
+    def returns(self, state):
+        return [float(now - before) for now, before in zip(state.pvars["score"], self.scores)]
+
+
+OH_HELL_OPTIONS = [
+    {"scoring": "trick_each_plus_bonus"},
+    {"scoring": "bonus_or_penalty", "hand_sequence": "up_down"},
+    {"scoring": "trick_each_plus_bonus", "max_hand": "ten", "hand_sequence": "down_up"},
+]
+
+
+def test_oh_hell_agrees_with_openspiel_hand_by_hand():
+    results = _run(OhHellAdapter, OH_HELL_OPTIONS, 210)
+    results += _run(lambda o: OhHellAdapter(o, players=3), [{"scoring": "bonus_or_penalty", "max_hand": "whole_deck"}], 60)
+    results += _run(lambda o: OhHellAdapter(o, players=5), [{"scoring": "trick_each_plus_bonus"}], 60)
+    assert all(not d for _, _, d in results), results
+
+
+@pytest.mark.slow
+def test_oh_hell_agrees_with_openspiel_over_thousands_of_hands():
+    results = _run(OhHellAdapter, OH_HELL_OPTIONS, 3000, first_seed=7)
+    for n in (3, 5, 6, 7):
+        results += _run(lambda o: OhHellAdapter(o, players=n), [{"scoring": "bonus_or_penalty"}], 500, first_seed=7)
+    assert all(not d for _, _, d in results), results
