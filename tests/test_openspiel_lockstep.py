@@ -83,6 +83,11 @@ class Adapter:
     def choose(self, rng: random.Random, options: list[str]) -> int:
         return rng.randrange(len(options))
 
+    merged = False           # may two of our options be one OpenSpiel action (see EuchreAdapter)?
+
+    def after(self, state, os_state, label: str) -> None:
+        """After a decision: apply OpenSpiel's decisions that ours made with it (see EuchreAdapter)."""
+
     def allowed(self, state, options: list[str]) -> list[int]:
         """Which of our options are compared (and may be chosen): all of them, unless a
         known difference of rules is set aside (see SpadesAdapter)."""
@@ -111,13 +116,14 @@ def lockstep(adapter: Adapter, deals: int, first_seed: int = 0):
             options = labels(adapter.program, state)
             allowed = adapter.allowed(state, options)
             ours = [adapter.action(state, options[j]) for j in allowed]
-            if len(set(ours)) != len(ours) or sorted(ours) != sorted(os_state.legal_actions()):
+            if (len(set(ours)) != len(ours) and not adapter.merged) or sorted(set(ours)) != sorted(os_state.legal_actions()):
                 why = f"legal {sorted(ours)} {[options[j] for j in allowed]}, OpenSpiel {os_state.legal_actions()}"
                 break
             k = adapter.choose(rng, [options[j] for j in allowed])
             i, action = allowed[k], ours[k]
             apply(adapter.program, state, i)
             os_state.apply_action(action)
+            adapter.after(state, os_state, options[i])
             n += 1
             if state.over or adapter.hand_key(state) != key:
                 hands += 1
@@ -385,4 +391,116 @@ def test_oh_hell_agrees_with_openspiel_over_thousands_of_hands():
     results = _run(OhHellAdapter, OH_HELL_OPTIONS, 3000, first_seed=7)
     for n in (3, 5, 6, 7):
         results += _run(lambda o: OhHellAdapter(o, players=n), [{"scoring": "bonus_or_penalty"}], 500, first_seed=7)
+    assert all(not d for _, _, d in results), results
+
+
+# ---------------------------------------------------------------- euchre
+
+
+class EuchreAdapter(Adapter):
+    """rulesets/euchre.yaml (going_alone=allowed, partner_order_up=free, defend_alone=no,
+    alone_lead=dealer_left, upcard_discard=forbidden, euchre_points=two) and
+    `euchre(allow_lone_defender=false, stick_the_dealer=...)` (euchre.cc), one OpenSpiel game
+    a hand.  Seats are OpenSpiel's players; its chance actions are the dealer (ours), then the
+    20 cards, the k-th to player (dealer + k) % 4, then the card turned up.  Cards: rank * 4 +
+    suit, ranks 9 10 J Q K A = 0..5, suits ♣ ♦ ♥ ♠ = 0..3; 24 pass, 25 + suit to make trumps,
+    29 go alone, 30 play with partner.
+
+    Two decisions of ours are each two of OpenSpiel's: we order up (or name a suit) alone or
+    not in one choice, where OpenSpiel asks whether to go alone after the bid (and after the
+    dealer's discard), so our 'order up X' and 'order up X and go alone' are both OpenSpiel's
+    25 + suit (`merged`), and `after` then makes OpenSpiel's go-alone decision as ours said.
+    When the dealer's partner orders up alone, our dealer sits out and sets the card aside,
+    while OpenSpiel's dealer still picks it up and discards (a card that is never played):
+    `after` discards OpenSpiel's lowest.  A thrown-in hand (stick_the_dealer=no, eight passes)
+    is OpenSpiel's terminal state with returns 0.  Returns: OpenSpiel's are zero-sum (the
+    makers' points, or -2 when euchred, for each maker, their negative for each defender);
+    ours give the points to the side that wins them, so a player's return is their side's
+    gain this hand minus the other side's.
+
+    Not reproducible with any option of ours: OpenSpiel's lone defender
+    (allow_lone_defender=true) may defend alone even against makers playing together, where
+    our defend_alone=yes is offered only against a lone maker; OpenSpiel forbids the dealer
+    to discard the card picked up (our upcard_discard=allowed, the default, differs) and
+    always offers to go alone (our going_alone=not_allowed differs)."""
+    name = "euchre"
+    merged = True
+    RANKS = ["9", "10", "J", "Q", "K", "A"]
+
+    def __init__(self, options: dict):
+        super().__init__({"going_alone": "allowed", "partner_order_up": "free", "defend_alone": "no",
+                          "alone_lead": "dealer_left", "upcard_discard": "forbidden",
+                          "euchre_points": "two", **options})
+        self.game = pyspiel.load_game("euchre", {
+            "allow_lone_defender": False,
+            "stick_the_dealer": self.program.options["stick_the_dealer"] == "yes"})
+        self.queue = []
+
+    def card_id(self, display):
+        return self.RANKS.index(display[:-1]) * 4 + SUITS.index(display[-1])
+
+    def os_player(self, state, seat):
+        return seat
+
+    def hand_key(self, state):
+        return (state.rounds,)
+
+    def deal(self, state):
+        os_state = self.game.new_initial_state()
+        dealer = state.vars["dealer"]
+        os_state.apply_action(dealer)
+        hands = [self.cards(state, seat) for seat in range(4)]
+        for k in range(20):
+            os_state.apply_action(hands[(dealer + k) % 4][k // 4])
+        os_state.apply_action(self.card_id(self.program.deck.display[state.vars["turned"]]))
+        self.scores = list(state.pvars["score"])
+        self.queue = []
+        return os_state
+
+    def action(self, state, label):
+        words = label.split()
+        if label == "pass":
+            return 24
+        if words[0] in ("order", "pick"):
+            return 25 + SUITS.index(self.program.deck.display[state.vars["turned"]][-1])
+        if words[0] == "name":
+            return 25 + SUITS.index(words[1])
+        return self.card_id(words[1])
+
+    def after(self, state, os_state, label):
+        if label.split()[0] in ("order", "pick", "name"):
+            self.queue = [29 if label.endswith("go alone") else 30]
+            if label.split()[0] == "order" and state.vars["dealer"] in state.vars["out"]:
+                self.queue.insert(0, None)         # OpenSpiel's sitting-out dealer discards
+        while self.queue and not os_state.is_terminal():
+            legal = os_state.legal_actions()
+            if self.queue[0] is None and os_state.current_player() == state.vars["dealer"] and max(legal) < 24:
+                os_state.apply_action(legal[0])
+            elif self.queue[0] is not None and legal == [29, 30] and os_state.current_player() == state.vars["maker"]:
+                os_state.apply_action(self.queue[0])
+            else:
+                break
+            self.queue.pop(0)
+
+    def choose(self, rng, options):
+        if "pass" in options and rng.random() < 0.8:     # so that the second round and throw-ins come
+            return options.index("pass")
+        return rng.randrange(len(options))
+
+    def returns(self, state):
+        gain = [now - before for now, before in zip(state.pvars["score"], self.scores)]
+        return [float(gain[p] - gain[(p + 1) % 4]) for p in range(4)]
+
+
+EUCHRE_OPTIONS = [{}, {"stick_the_dealer": "yes"}, {"dealer": "seat_1", "target_score": 5}]
+
+
+def test_euchre_agrees_with_openspiel_hand_by_hand():
+    results = _run(EuchreAdapter, EUCHRE_OPTIONS, 210)
+    assert all(not d for _, _, d in results), results
+
+
+@pytest.mark.slow
+def test_euchre_agrees_with_openspiel_over_thousands_of_hands():
+    results = _run(EuchreAdapter, EUCHRE_OPTIONS, 3000, first_seed=7)
     assert all(not d for _, _, d in results), results
