@@ -504,3 +504,24 @@ def test_euchre_agrees_with_openspiel_hand_by_hand():
 def test_euchre_agrees_with_openspiel_over_thousands_of_hands():
     results = _run(EuchreAdapter, EUCHRE_OPTIONS, 3000, first_seed=7)
     assert all(not d for _, _, d in results), results
+
+
+# ---------------------------------------------------------------- the loop itself
+
+
+def _mismatched(adapter, game: str, params: dict):
+    adapter.game = pyspiel.load_game(game, params)
+    return adapter
+
+
+@pytest.mark.parametrize("adapter", [
+    lambda: _mismatched(HeartsAdapter({}), "hearts", {"qs_breaks_hearts": True}),
+    lambda: _mismatched(OhHellAdapter({"scoring": "trick_each_plus_bonus"}), "oh_hell", {"players": 4, "off_bid_penalty": True}),
+    lambda: _mismatched(EuchreAdapter({}), "euchre", {"stick_the_dealer": True}),
+    lambda: _mismatched(SpadesAdapter({}, set_aside=()), "spades", {}),
+], ids=["hearts", "oh_hell", "euchre", "spades"])
+def test_lockstep_finds_a_rule_set_differently(adapter):
+    """The loop is not blind: OpenSpiel loaded with one parameter that our options do not
+    match disagrees within a few dozen hands."""
+    disagreements, _ = lockstep(adapter(), 40)
+    assert disagreements
