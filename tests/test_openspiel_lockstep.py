@@ -525,3 +525,117 @@ def test_lockstep_finds_a_rule_set_differently(adapter):
     match disagrees within a few dozen hands."""
     disagreements, _ = lockstep(adapter(), 40)
     assert disagreements
+
+
+# ---------------------------------------------------------------- blackjack
+
+
+BLACKJACK_OPTIONS = {"decks": 1, "reshuffle_at": 5, "rounds": 3, "insurance": "none", "surrender": "none",
+                     "max_bet": 1, "hole_card": "peek", "soft17": "stand"}
+
+
+def blackjack_lockstep(deals: int, first_seed: int = 0, stand_on_21: bool = True):
+    """rulesets/blackjack.yaml (one player, BLACKJACK_OPTIONS) and `blackjack` (blackjack.cc),
+    one OpenSpiel game a deal.  OpenSpiel's blackjack is hit or stand only, one deck, paid
+    1 to 1: a two-card 21 is no blackjack there (its player still chooses to hit or stand)
+    and the dealer has no peek, while ours settles a blackjack at once; and our double down
+    and split cannot be switched off.  So deals with a blackjack (the player's, or the
+    dealer's found by the peek) are left out (counted), and our 'double down' and 'split'
+    options are set aside (neither compared nor chosen); a hand of ours that reaches 21
+    stands by itself, where OpenSpiel still offers a hit: its stand is made for it there
+    (`stand_on_21`; test_blackjack_hit_on_21_differs shows the difference).  The rest is compared: whose turn,
+    hit and stand, when the player's turn ends (a bust), the dealer's drawing (stands on every
+    17), and the deal's result (our bankroll's change with a 1-chip bet, OpenSpiel's return).
+    Cards: suit * 13 + rank, suits ♣ ♦ ♥ ♠, ranks A 2 .. K; OpenSpiel deals the player's two
+    cards, then the dealer's hole card and up card, then the draws; ours are fed to it so.
+    Three deals a game from one deck, reshuffled only below 5%: no card comes twice."""
+    program = load_program(ruleset("blackjack"), BLACKJACK_OPTIONS)
+    game = pyspiel.load_game("blackjack")
+    deck = program.deck.display
+    ranks = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+
+    def os_card(c):
+        return SUITS.index(deck[c][-1]) * 13 + ranks.index(deck[c][:-1])
+
+    disagreements, played, naturals, seed = [], 0, 0, first_seed
+    while played + naturals < deals:
+        rng, state = random.Random(seed), new_game(program, seed=seed, players=1)
+        why = None
+        while not state.over and why is None and played + naturals < deals:
+            assert labels(program, state) == ["bet 1"]
+            before, deal_no = state.pvars["bankroll"][0], state.vars["deal_no"]
+            apply(program, state, 0)
+            if state.over or state.vars["deal_no"] != deal_no:
+                naturals += 1                  # a blackjack settled at once: no decision
+                continue
+            hand = list(state.zones["hand"][0])
+            os_state = game.new_initial_state()
+            for c in hand + list(state.zones["hole"]) + list(state.zones["dealer"]):
+                os_state.apply_action(os_card(c))
+            n = 0
+            while why is None:
+                if not state.over and state.vars["deal_no"] == deal_no:          # our player decides
+                    options = labels(program, state)
+                    allowed = [j for j, o in enumerate(options) if o in ("hit", "stand")]
+                    if os_state.current_player() != 0:
+                        why = f"we decide {options}, OpenSpiel's player {os_state.current_player()}"
+                    elif sorted(options[j] for j in allowed) != ["hit", "stand"] or os_state.legal_actions() != [0, 1]:
+                        why = f"legal {options}, OpenSpiel {os_state.legal_actions()}"
+                    if why:
+                        break
+                    i = rng.choice(allowed)
+                    hit = options[i] == "hit"
+                    apply(program, state, i)
+                    os_state.apply_action(0 if hit else 1)
+                    n += 1
+                    if hit and not state.over and state.vars["deal_no"] == deal_no:
+                        hand = list(state.zones["hand"][0])
+                        os_state.apply_action(os_card(hand[-1]))
+                    elif hit:
+                        hand.append(None)          # the card that ended the turn: read below
+                    continue
+                # the deal is over in our engine: its cards are the last in the discards, the
+                # player's hand then the dealer's (up card, hole card, draws), each zone reversed
+                tray = state.zones["discards"]
+                first = tray.index(hand[0])
+                mine = list(reversed(tray[first - len(hand) + 1:first + 1]))
+                theirs = list(reversed(tray[first + 1:]))
+                if hand[-1] is None:               # the hit that ended our player's turn
+                    os_state.apply_action(os_card(mine[-1]))
+                    if stand_on_21 and os_state.current_player() == 0:
+                        os_state.apply_action(1)   # at 21 ours stands by itself, OpenSpiel asks
+                for c in theirs[2:]:
+                    if not os_state.is_chance_node():
+                        break
+                    os_state.apply_action(os_card(c))
+                ours = float(state.pvars["bankroll"][0] - before)
+                if not os_state.is_terminal():
+                    why = "our deal is over, not OpenSpiel's"
+                elif [ours] != list(os_state.returns()):
+                    why = f"result {ours}, OpenSpiel {os_state.returns()}"
+                played += 1
+                break
+            if why:
+                disagreements.append((seed, state.vars["deal_no"], n, why))
+        seed += 1
+    return disagreements, played, naturals
+
+
+def test_blackjack_agrees_with_openspiel_deal_by_deal():
+    disagreements, played, naturals = blackjack_lockstep(300)
+    assert disagreements == [], disagreements[:1]
+    assert played > 200, (played, naturals)
+
+
+@pytest.mark.xfail(strict=True, reason="blackjack: OpenSpiel lets a player hit a hand of 21 "
+                   "(blackjack.cc LegalActions is always hit and stand); ours stands at 21 by itself, "
+                   "and no option of ours lets a 21 be hit")
+def test_blackjack_hit_on_21_differs():
+    disagreements, _, _ = blackjack_lockstep(300, stand_on_21=False)
+    assert disagreements == [], disagreements[:1]
+
+
+@pytest.mark.slow
+def test_blackjack_agrees_with_openspiel_over_thousands_of_deals():
+    disagreements, played, naturals = blackjack_lockstep(5000, first_seed=7)
+    assert disagreements == [], disagreements[:1]
