@@ -604,13 +604,14 @@ def blackjack_lockstep(deals: int, first_seed: int = 0, stand_on_21: bool = True
                     os_state.apply_action(os_card(mine[-1]))
                     if stand_on_21 and os_state.current_player() == 0:
                         os_state.apply_action(1)   # at 21 ours stands by itself, OpenSpiel asks
-                for c in theirs[2:]:
-                    if not os_state.is_chance_node():
-                        break
-                    os_state.apply_action(os_card(c))
+                drawn = theirs[2:]
+                while drawn and os_state.is_chance_node():
+                    os_state.apply_action(os_card(drawn.pop(0)))
                 ours = float(state.pvars["bankroll"][0] - before)
                 if not os_state.is_terminal():
                     why = "our deal is over, not OpenSpiel's"
+                elif drawn:
+                    why = f"our dealer draws {[deck[c] for c in drawn]} more than OpenSpiel's"
                 elif [ours] != list(os_state.returns()):
                     why = f"result {ours}, OpenSpiel {os_state.returns()}"
                 played += 1
@@ -639,3 +640,11 @@ def test_blackjack_hit_on_21_differs():
 def test_blackjack_agrees_with_openspiel_over_thousands_of_deals():
     disagreements, played, naturals = blackjack_lockstep(5000, first_seed=7)
     assert disagreements == [], disagreements[:1]
+
+
+def test_blackjack_lockstep_finds_a_dealer_who_hits_soft_17(monkeypatch):
+    """As test_lockstep_finds_a_rule_set_differently: our soft17=hit against OpenSpiel's
+    dealer, who stands on every 17."""
+    monkeypatch.setitem(BLACKJACK_OPTIONS, "soft17", "hit")
+    disagreements, _, _ = blackjack_lockstep(600)
+    assert disagreements
