@@ -648,3 +648,16 @@ def test_blackjack_lockstep_finds_a_dealer_who_hits_soft_17(monkeypatch):
     monkeypatch.setitem(BLACKJACK_OPTIONS, "soft17", "hit")
     disagreements, _, _ = blackjack_lockstep(600)
     assert disagreements
+
+
+# ---------------------------------------------------------------- crazy_eights
+
+
+@pytest.mark.skip(reason="crazy_eights: OpenSpiel's player may draw (action 52) even holding a playable "
+                  "card, up to max_draw_cards a turn, and drawing does not end the turn (crazy_eights.cc "
+                  "PlayLegalActions); ours either offers no draw while a card can be played "
+                  "(may_draw_anyway=must_play) or lets one card be drawn and the turn pass (may_draw), and "
+                  "when unable to play draws until playable or one card (draw_rule): no option of ours says "
+                  "OpenSpiel's rule, so every decision's legal set would differ")
+def test_crazy_eights_agrees_with_openspiel():
+    pass
