@@ -1,0 +1,671 @@
+"""Shipped trick-taking games in lockstep with OpenSpiel's own implementations of them
+(open_spiel/games/<game>/<game>.cc), in the manner of tests/test_openspiel_bridge.py.
+
+Our engine deals; each hand's deal is fed to a fresh OpenSpiel state as its chance actions
+(OpenSpiel plays one hand per game).  Then a seeded random agent decides in our engine and,
+at every decision, the deciding seat (mapped to OpenSpiel's player) and the legal set (our
+option labels mapped to OpenSpiel's action ids, compared as sets) must be OpenSpiel's.  When
+our hand ends, OpenSpiel's state must be terminal and its returns must be what our hand's
+points give.  One adapter per game says how seats, deals, labels and returns correspond;
+`lockstep` is the shared loop.
+
+Cards: OpenSpiel's id of a card is rank * 4 + suit, suits ♣ ♦ ♥ ♠ = 0..3, ranks 2..A = 0..12
+(hearts; oh_hell orders its suits ♣ ♦ ♠ ♥); spades.cc's is suit * 13 + rank; euchre has its
+own 24-card numbering (see each adapter).
+
+Where OpenSpiel's rules differ from every option of ours, the difference is set aside in the
+adapter (named there) and shown by a strict xfail test: spades' 13-bid cap and its spades
+that are never broken, blackjack's hit on 21.  Blackjack, one player against the dealer with
+chance between decisions, has a loop of its own (blackjack_lockstep).  crazy_eights is
+skipped: OpenSpiel's drawing rule is none of ours.  gin_rummy has no lockstep: OpenSpiel's
+knocker and defender declare melds and lay-offs as ~185 meld actions, one at a time, where
+ours choose one of the best layouts and lay off card by card; the mapping is not written."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel")
+pytestmark = pytest.mark.extras
+
+from conftest import ruleset  # noqa: E402
+from interpreter import apply, labels, load_program, new_game  # noqa: E402
+
+SUITS = "♣♦♥♠"
+RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
+
+
+def card_id(display: str) -> int:
+    """'10♦' -> OpenSpiel's card id (rank * 4 + suit)."""
+    return RANKS.index(display[:-1]) * 4 + SUITS.index(display[-1])
+
+
+def suit_major_id(display: str) -> int:
+    """'10♦' -> spades.cc's card id (suit * 13 + rank)."""
+    return SUITS.index(display[-1]) * 13 + RANKS.index(display[:-1])
+
+
+def label_card(label: str) -> str:
+    """'lead 10♦', 'play 2♣', 'pass Q♠' -> '10♦'."""
+    return label.split()[1]
+
+
+class Adapter:
+    """How one of our games corresponds to OpenSpiel's: subclasses say the rest."""
+    name = ""
+    players = 4
+    hands_per_game = 99      # hands of one of our games played in lockstep, each a new OpenSpiel game
+
+    def __init__(self, options: dict):
+        self.options = options
+        self.program = load_program(ruleset(self.name), options)
+
+    def new_game(self, seed: int):
+        return new_game(self.program, seed=seed, players=self.players)
+
+    card_id = staticmethod(card_id)
+
+    def cards(self, state, seat: int) -> list[int]:
+        deck = self.program.deck.display
+        return [self.card_id(deck[c]) for c in state.zones["hand"][seat]]
+
+    # --- to be given by each game ---
+    def hand_key(self, state):
+        """What changes when our engine starts a new hand (a new OpenSpiel game)."""
+        return (state.vars["hand_no"],)
+
+    def deal(self, state):
+        """A new OpenSpiel state for the hand our engine has just dealt."""
+        raise NotImplementedError
+
+    def os_player(self, state, seat: int) -> int:
+        raise NotImplementedError
+
+    def action(self, state, label: str) -> int:
+        raise NotImplementedError
+
+    def returns(self, state) -> list[float]:
+        """OpenSpiel's returns, by its players, from our state at the end of a hand."""
+        raise NotImplementedError
+
+    def choose(self, rng: random.Random, options: list[str]) -> int:
+        return rng.randrange(len(options))
+
+    merged = False           # may two of our options be one OpenSpiel action (see EuchreAdapter)?
+
+    def after(self, state, os_state, label: str) -> None:
+        """After a decision: apply OpenSpiel's decisions that ours made with it (see EuchreAdapter)."""
+
+    def allowed(self, state, options: list[str]) -> list[int]:
+        """Which of our options are compared (and may be chosen): all of them, unless a
+        known difference of rules is set aside (see SpadesAdapter)."""
+        return list(range(len(options)))
+
+
+def lockstep(adapter: Adapter, deals: int, first_seed: int = 0):
+    """Play games until `deals` hands have been played; the list of (seed, hand, decision,
+    what differed) and the number of hands played."""
+    disagreements, hands = [], 0
+    seed = first_seed
+    while hands < deals:
+        rng = random.Random(seed)
+        state = adapter.new_game(seed)
+        os_state, key, n, in_game = adapter.deal(state), adapter.hand_key(state), 0, 0
+        why = None
+        while why is None:
+            seat = state.pending[0]
+            if os_state.is_terminal():
+                why = "OpenSpiel's hand is over, not ours"
+                break
+            if adapter.os_player(state, seat) != os_state.current_player():
+                why = (f"seat {seat} (OpenSpiel's player {adapter.os_player(state, seat)}) decides, "
+                       f"OpenSpiel's player {os_state.current_player()}")
+                break
+            options = labels(adapter.program, state)
+            allowed = adapter.allowed(state, options)
+            ours = [adapter.action(state, options[j]) for j in allowed]
+            if (len(set(ours)) != len(ours) and not adapter.merged) or sorted(set(ours)) != sorted(os_state.legal_actions()):
+                why = f"legal {sorted(ours)} {[options[j] for j in allowed]}, OpenSpiel {os_state.legal_actions()}"
+                break
+            k = adapter.choose(rng, [options[j] for j in allowed])
+            i, action = allowed[k], ours[k]
+            apply(adapter.program, state, i)
+            os_state.apply_action(action)
+            adapter.after(state, os_state, options[i])
+            n += 1
+            if state.over or adapter.hand_key(state) != key:
+                hands += 1
+                in_game += 1
+                if not os_state.is_terminal():
+                    why = "our hand is over, not OpenSpiel's"
+                elif adapter.returns(state) != list(os_state.returns()):
+                    why = f"hand's returns {adapter.returns(state)}, OpenSpiel {os_state.returns()}"
+                if why or state.over or hands >= deals or in_game >= adapter.hands_per_game:
+                    break
+                os_state, key, n = adapter.deal(state), adapter.hand_key(state), 0
+        if why:
+            disagreements.append((seed, in_game, n, why))
+            hands += not (state.over or adapter.hand_key(state) != key)    # the hand cut short
+        seed += 1
+    return disagreements, hands
+
+
+# ---------------------------------------------------------------- hearts
+
+
+class HeartsAdapter(Adapter):
+    """rulesets/hearts.yaml and `hearts` (hearts.cc).  OpenSpiel's player 0 is the first to
+    pass, the dealer's left: our seat s is its player (s - dealer - 1) % 4, and its 'left'
+    (player + 1) is ours.  Its first chance action is the pass direction (0 none, 1 left,
+    2 across, 3 right), taken from our `pass_dir`; the 52 cards follow, the k-th to player
+    k % 4.  Returns: 26 minus the hand's points (our `hand_points`, the J♦'s -10 in them)."""
+    name = "hearts"
+    DIRS = {"hold": 0, "left": 1, "across": 2, "right": 3}
+
+    def __init__(self, options: dict):
+        super().__init__(options)
+        self.game = pyspiel.load_game("hearts", {
+            "pass_cards": options.get("passing", "left_right_across_hold") != "none",
+            "no_pts_on_first_trick": options.get("first_trick_points", "forbidden") == "forbidden",
+            "can_lead_any_club": False,
+            "jd_bonus": options.get("jack_of_diamonds", "nothing") == "minus_10",
+            "avoid_all_tricks_bonus": False,
+            "must_break_hearts": options.get("hearts_lead", "after_broken") == "after_broken",
+            "qs_breaks_hearts": options.get("queen_breaks_hearts", "heart_only") == "heart_or_queen",
+            "can_lead_hearts_instead_of_qs": False})
+
+    def os_player(self, state, seat):
+        return (seat - state.vars["dealer"] - 1) % 4
+
+    def deal(self, state):
+        os_state = self.game.new_initial_state()
+        os_state.apply_action(self.DIRS[state.vars["pass_dir"]])
+        hands = [None] * 4
+        for seat in range(4):
+            hands[self.os_player(state, seat)] = self.cards(state, seat)
+        assert sorted(sum(hands, [])) == list(range(52))
+        for k in range(52):
+            os_state.apply_action(hands[k % 4][k // 4])
+        return os_state
+
+    def hand_key(self, state):
+        return (state.vars["hand_no"],)
+
+    def action(self, state, label):
+        return card_id(label_card(label))
+
+    def returns(self, state):
+        # the hand just scored: our dealer has moved on to the left since
+        points = [0.0] * 4
+        for seat in range(4):
+            points[(seat - state.vars["dealer"]) % 4] = 26.0 - state.pvars["hand_points"][seat]
+        return points
+
+
+HEARTS_OPTIONS = [
+    {},                                                      # left, right, across, hold
+    {"queen_breaks_hearts": "heart_or_queen", "jack_of_diamonds": "minus_10"},
+    {"hearts_lead": "any_time", "first_trick_points": "allowed", "passing": "left_right_across"},
+    {"passing": "none"},
+]
+
+
+def _run(adapter_class, option_sets, deals, first_seed=0):
+    results = []
+    for k, options in enumerate(option_sets):
+        disagreements, hands = lockstep(adapter_class(options), deals // len(option_sets),
+                                        first_seed=first_seed + 100000 * k)
+        results.append((options, hands, disagreements[:1]))
+    return results
+
+
+def test_hearts_agrees_with_openspiel_hand_by_hand():
+    results = _run(HeartsAdapter, HEARTS_OPTIONS, 200)
+    assert all(not d for _, _, d in results), results
+
+
+@pytest.mark.slow
+def test_hearts_agrees_with_openspiel_over_thousands_of_hands():
+    results = _run(HeartsAdapter, HEARTS_OPTIONS, 4000, first_seed=7)
+    assert all(not d for _, _, d in results), results
+
+
+# ---------------------------------------------------------------- spades
+
+
+class SpadesAdapter(Adapter):
+    """rulesets/spades.yaml (blind_nil=never, nil_tricks=contract, first_lead=left_of_dealer)
+    and `spades(use_mercy_rule=false)` (spades.cc), which plays one hand: OpenSpiel's player
+    0 bids and leads first, the dealer's left, so our seat s is its player
+    (s - dealer - 1) % 4 (partners stay partners).  Bids: 52 + n (nil = 52).  Returns: each
+    partnership's score for the hand (10 a trick bid, a bag 1, nil ±100, 100 off at 10 bags;
+    OpenSpiel's bonus for reaching 500 cannot arise in one hand).  Only the first hand of
+    each of our games is compared: OpenSpiel's game starts with no bags carried over.
+
+    One rule differs and no option of ours gives it: OpenSpiel caps a partnership's bids at
+    13 in all (the second partner may bid at most 13 minus the first one's bid), while we let
+    each player bid 0..13.  Cards: spades.cc numbers them suit * 13 + rank.  `allowed` sets the bids over that cap aside (they are neither
+    compared nor chosen); test_spades_bid_cap_differs shows the difference itself."""
+    name = "spades"
+    hands_per_game = 1
+    card_id = staticmethod(suit_major_id)
+
+    def __init__(self, options: dict, set_aside: tuple = ("cap", "never_broken")):
+        super().__init__({"blind_nil": "never", "nil_tricks": "contract",
+                          "first_lead": "left_of_dealer", "bags": "ten_cost_100", "nil_value": 100,
+                          "spades_lead": "after_broken", **options})
+        self.set_aside = set_aside
+        self.game = pyspiel.load_game("spades", {"use_mercy_rule": False})
+
+    def os_player(self, state, seat):
+        return (seat - state.vars["dealer"] - 1) % 4
+
+    def deal(self, state):
+        os_state = self.game.new_initial_state()
+        hands = [None] * 4
+        for seat in range(4):
+            hands[self.os_player(state, seat)] = self.cards(state, seat)
+        assert sorted(sum(hands, [])) == list(range(52))
+        for k in range(52):
+            os_state.apply_action(hands[k % 4][k // 4])
+        return os_state
+
+    def action(self, state, label):
+        if label.startswith("bid "):
+            return 52 + (0 if label == "bid nil" else int(label.split()[1]))
+        return self.card_id(label_card(label))
+
+    def allowed(self, state, options):
+        keep = list(range(len(options)))
+        partner_bid = state.pvars["bid"][(state.pending[0] + 2) % 4]
+        if "cap" in self.set_aside and partner_bid >= 0:
+            keep = [j for j in keep if not options[j].startswith("bid ")
+                    or self.action(state, options[j]) - 52 + partner_bid <= 13]
+        if "never_broken" in self.set_aside and any(o.startswith("lead") and o[-1] != "♠" for o in options):
+            keep = [j for j in keep if not (options[j].startswith("lead") and options[j][-1] == "♠")]
+        return keep
+
+    def choose(self, rng, options):
+        if options[0].startswith("bid "):      # nil now and then, else a bid that can be made
+            return 0 if rng.random() < 0.15 else rng.randrange(1, min(len(options), 6))
+        return rng.randrange(len(options))
+
+    def returns(self, state):
+        # the hand just scored: our dealer has moved on to the left since; scores start at 0
+        points = [0.0] * 4
+        for seat in range(4):
+            points[(seat - state.vars["dealer"]) % 4] = float(state.pvars["score"][seat])
+        return points
+
+
+def test_spades_agrees_with_openspiel_hand_by_hand():
+    results = _run(SpadesAdapter, [{}, {"dealer": "seat_1"}], 200)
+    assert all(not d for _, _, d in results), results
+
+
+@pytest.mark.xfail(strict=True, reason="spades: OpenSpiel caps a partnership's bids at 13 in all "
+                   "(spades.cc BiddingLegalActions); we let each player bid 0..13 and have no such option")
+def test_spades_bid_cap_differs():
+    disagreements, _ = lockstep(SpadesAdapter({}, set_aside=("never_broken",)), 50)
+    assert disagreements == [], disagreements[:1]
+
+
+@pytest.mark.xfail(strict=True, reason="spades: OpenSpiel never marks spades broken (spades.cc never sets "
+                   "is_spades_broken_), so a spade may not be led while the leader holds another suit; "
+                   "no option of ours (spades_lead=after_broken or any_time) says so")
+def test_spades_never_broken_differs():
+    disagreements, _ = lockstep(SpadesAdapter({}, set_aside=("cap",)), 50)
+    assert disagreements == [], disagreements[:1]
+
+
+@pytest.mark.slow
+def test_spades_agrees_with_openspiel_over_thousands_of_hands():
+    results = _run(SpadesAdapter, [{}], 3000, first_seed=7)
+    assert all(not d for _, _, d in results), results
+
+
+# ---------------------------------------------------------------- oh_hell
+
+
+class OhHellAdapter(Adapter):
+    """rulesets/oh_hell.yaml and `oh_hell(players=N)` (oh_hell.cc), one OpenSpiel game a hand:
+    its chance actions are the hand's size (our `size`), the dealer (our dealer; seats are
+    OpenSpiel's players), the cards (the k-th to player k % N) and the card turned for trumps.
+    Cards: oh_hell.cc's suits are ♣ ♦ ♠ ♥ = 0..3 (kSuitChar "CDSH"), id rank * 4 + suit;
+    bids 52 + n.  Returns: the hand's change to each of our scores.
+
+    OpenSpiel always turns a card for trumps, so a hand takes at most (52 - 1) // N cards:
+    with four players our max_hand=whole_deck (13 each, no trumps) has no counterpart, and
+    keep_a_trump or ten is used.  Its scoring is 1 a trick plus 10 for an exact bid
+    (off_bid_penalty=false: our scoring=trick_each_plus_bonus) or an exact bid's tricks plus
+    10 and 1 off a trick over or under (off_bid_penalty=true: our bonus_or_penalty); our
+    default bonus_plus_bid (10 + bid, a miss nothing) has no counterpart in OpenSpiel."""
+    name = "oh_hell"
+    SUITS = "♣♦♠♥"
+
+    def __init__(self, options: dict, players: int = 4):
+        self.players = players
+        super().__init__({"max_hand": "keep_a_trump", "hook": "dealer", "bonus": 10,
+                          "nil_bid": "as_any_bid", "no_trump_hand": "no_trump", **options})
+        self.game = pyspiel.load_game("oh_hell", {
+            "players": players, "num_suits": 4, "num_cards_per_suit": 13, "num_tricks_fixed": -1,
+            "points_per_trick": 1,
+            "off_bid_penalty": self.program.options["scoring"] == "bonus_or_penalty"})
+        assert self.program.options["scoring"] in ("trick_each_plus_bonus", "bonus_or_penalty")
+
+    def card_id(self, display):
+        return RANKS.index(display[:-1]) * 4 + self.SUITS.index(display[-1])
+
+    def os_player(self, state, seat):
+        return seat
+
+    def deal(self, state):
+        os_state = self.game.new_initial_state()
+        os_state.apply_action(state.vars["size"])
+        os_state.apply_action(state.vars["dealer"])
+        hands = [self.cards(state, seat) for seat in range(self.players)]
+        for k in range(self.players * state.vars["size"]):
+            os_state.apply_action(hands[k % self.players][k // self.players])
+        os_state.apply_action(self.card_id(self.program.deck.display[state.zones["turnup"][-1]]))
+        self.scores = list(state.pvars["score"])
+        return os_state
+
+    def action(self, state, label):
+        if label.startswith("bid "):
+            return 52 + int(label.split()[1])
+        return self.card_id(label_card(label))
+
+    def returns(self, state):
+        return [float(now - before) for now, before in zip(state.pvars["score"], self.scores)]
+
+
+OH_HELL_OPTIONS = [
+    {"scoring": "trick_each_plus_bonus"},
+    {"scoring": "bonus_or_penalty", "hand_sequence": "up_down"},
+    {"scoring": "trick_each_plus_bonus", "max_hand": "ten", "hand_sequence": "down_up"},
+]
+
+
+def test_oh_hell_agrees_with_openspiel_hand_by_hand():
+    results = _run(OhHellAdapter, OH_HELL_OPTIONS, 210)
+    results += _run(lambda o: OhHellAdapter(o, players=3), [{"scoring": "bonus_or_penalty", "max_hand": "whole_deck"}], 60)
+    results += _run(lambda o: OhHellAdapter(o, players=5), [{"scoring": "trick_each_plus_bonus"}], 60)
+    assert all(not d for _, _, d in results), results
+
+
+@pytest.mark.slow
+def test_oh_hell_agrees_with_openspiel_over_thousands_of_hands():
+    results = _run(OhHellAdapter, OH_HELL_OPTIONS, 3000, first_seed=7)
+    for n in (3, 5, 6, 7):
+        results += _run(lambda o: OhHellAdapter(o, players=n), [{"scoring": "bonus_or_penalty"}], 500, first_seed=7)
+    assert all(not d for _, _, d in results), results
+
+
+# ---------------------------------------------------------------- euchre
+
+
+class EuchreAdapter(Adapter):
+    """rulesets/euchre.yaml (going_alone=allowed, partner_order_up=free, defend_alone=no,
+    alone_lead=dealer_left, upcard_discard=forbidden, euchre_points=two) and
+    `euchre(allow_lone_defender=false, stick_the_dealer=...)` (euchre.cc), one OpenSpiel game
+    a hand.  Seats are OpenSpiel's players; its chance actions are the dealer (ours), then the
+    20 cards, the k-th to player (dealer + k) % 4, then the card turned up.  Cards: rank * 4 +
+    suit, ranks 9 10 J Q K A = 0..5, suits ♣ ♦ ♥ ♠ = 0..3; 24 pass, 25 + suit to make trumps,
+    29 go alone, 30 play with partner.
+
+    Two decisions of ours are each two of OpenSpiel's: we order up (or name a suit) alone or
+    not in one choice, where OpenSpiel asks whether to go alone after the bid (and after the
+    dealer's discard), so our 'order up X' and 'order up X and go alone' are both OpenSpiel's
+    25 + suit (`merged`), and `after` then makes OpenSpiel's go-alone decision as ours said.
+    When the dealer's partner orders up alone, our dealer sits out and sets the card aside,
+    while OpenSpiel's dealer still picks it up and discards (a card that is never played):
+    `after` discards OpenSpiel's lowest.  A thrown-in hand (stick_the_dealer=no, eight passes)
+    is OpenSpiel's terminal state with returns 0.  Returns: OpenSpiel's are zero-sum (the
+    makers' points, or -2 when euchred, for each maker, their negative for each defender);
+    ours give the points to the side that wins them, so a player's return is their side's
+    gain this hand minus the other side's.
+
+    Not reproducible with any option of ours: OpenSpiel's lone defender
+    (allow_lone_defender=true) may defend alone even against makers playing together, where
+    our defend_alone=yes is offered only against a lone maker; OpenSpiel forbids the dealer
+    to discard the card picked up (our upcard_discard=allowed, the default, differs) and
+    always offers to go alone (our going_alone=not_allowed differs)."""
+    name = "euchre"
+    merged = True
+    RANKS = ["9", "10", "J", "Q", "K", "A"]
+
+    def __init__(self, options: dict):
+        super().__init__({"going_alone": "allowed", "partner_order_up": "free", "defend_alone": "no",
+                          "alone_lead": "dealer_left", "upcard_discard": "forbidden",
+                          "euchre_points": "two", **options})
+        self.game = pyspiel.load_game("euchre", {
+            "allow_lone_defender": False,
+            "stick_the_dealer": self.program.options["stick_the_dealer"] == "yes"})
+        self.queue = []
+
+    def card_id(self, display):
+        return self.RANKS.index(display[:-1]) * 4 + SUITS.index(display[-1])
+
+    def os_player(self, state, seat):
+        return seat
+
+    def hand_key(self, state):
+        return (state.rounds,)
+
+    def deal(self, state):
+        os_state = self.game.new_initial_state()
+        dealer = state.vars["dealer"]
+        os_state.apply_action(dealer)
+        hands = [self.cards(state, seat) for seat in range(4)]
+        for k in range(20):
+            os_state.apply_action(hands[(dealer + k) % 4][k // 4])
+        os_state.apply_action(self.card_id(self.program.deck.display[state.vars["turned"]]))
+        self.scores = list(state.pvars["score"])
+        self.queue = []
+        return os_state
+
+    def action(self, state, label):
+        words = label.split()
+        if label == "pass":
+            return 24
+        if words[0] in ("order", "pick"):
+            return 25 + SUITS.index(self.program.deck.display[state.vars["turned"]][-1])
+        if words[0] == "name":
+            return 25 + SUITS.index(words[1])
+        return self.card_id(words[1])
+
+    def after(self, state, os_state, label):
+        if label.split()[0] in ("order", "pick", "name"):
+            self.queue = [29 if label.endswith("go alone") else 30]
+            if label.split()[0] == "order" and state.vars["dealer"] in state.vars["out"]:
+                self.queue.insert(0, None)         # OpenSpiel's sitting-out dealer discards
+        while self.queue and not os_state.is_terminal():
+            legal = os_state.legal_actions()
+            if self.queue[0] is None and os_state.current_player() == state.vars["dealer"] and max(legal) < 24:
+                os_state.apply_action(legal[0])
+            elif self.queue[0] is not None and legal == [29, 30] and os_state.current_player() == state.vars["maker"]:
+                os_state.apply_action(self.queue[0])
+            else:
+                break
+            self.queue.pop(0)
+
+    def choose(self, rng, options):
+        if "pass" in options and rng.random() < 0.8:     # so that the second round and throw-ins come
+            return options.index("pass")
+        return rng.randrange(len(options))
+
+    def returns(self, state):
+        gain = [now - before for now, before in zip(state.pvars["score"], self.scores)]
+        return [float(gain[p] - gain[(p + 1) % 4]) for p in range(4)]
+
+
+EUCHRE_OPTIONS = [{}, {"stick_the_dealer": "yes"}, {"dealer": "seat_1", "target_score": 5}]
+
+
+def test_euchre_agrees_with_openspiel_hand_by_hand():
+    results = _run(EuchreAdapter, EUCHRE_OPTIONS, 210)
+    assert all(not d for _, _, d in results), results
+
+
+@pytest.mark.slow
+def test_euchre_agrees_with_openspiel_over_thousands_of_hands():
+    results = _run(EuchreAdapter, EUCHRE_OPTIONS, 3000, first_seed=7)
+    assert all(not d for _, _, d in results), results
+
+
+# ---------------------------------------------------------------- the loop itself
+
+
+def _mismatched(adapter, game: str, params: dict):
+    adapter.game = pyspiel.load_game(game, params)
+    return adapter
+
+
+@pytest.mark.parametrize("adapter", [
+    lambda: _mismatched(HeartsAdapter({}), "hearts", {"qs_breaks_hearts": True}),
+    lambda: _mismatched(OhHellAdapter({"scoring": "trick_each_plus_bonus"}), "oh_hell", {"players": 4, "off_bid_penalty": True}),
+    lambda: _mismatched(EuchreAdapter({}), "euchre", {"stick_the_dealer": True}),
+    lambda: _mismatched(SpadesAdapter({}, set_aside=()), "spades", {}),
+], ids=["hearts", "oh_hell", "euchre", "spades"])
+def test_lockstep_finds_a_rule_set_differently(adapter):
+    """The loop is not blind: OpenSpiel loaded with one parameter that our options do not
+    match disagrees within a few dozen hands."""
+    disagreements, _ = lockstep(adapter(), 40)
+    assert disagreements
+
+
+# ---------------------------------------------------------------- blackjack
+
+
+BLACKJACK_OPTIONS = {"decks": 1, "reshuffle_at": 5, "rounds": 3, "insurance": "none", "surrender": "none",
+                     "max_bet": 1, "hole_card": "peek", "soft17": "stand"}
+
+
+def blackjack_lockstep(deals: int, first_seed: int = 0, stand_on_21: bool = True):
+    """rulesets/blackjack.yaml (one player, BLACKJACK_OPTIONS) and `blackjack` (blackjack.cc),
+    one OpenSpiel game a deal.  OpenSpiel's blackjack is hit or stand only, one deck, paid
+    1 to 1: a two-card 21 is no blackjack there (its player still chooses to hit or stand)
+    and the dealer has no peek, while ours settles a blackjack at once; and our double down
+    and split cannot be switched off.  So deals with a blackjack (the player's, or the
+    dealer's found by the peek) are left out (counted), and our 'double down' and 'split'
+    options are set aside (neither compared nor chosen); a hand of ours that reaches 21
+    stands by itself, where OpenSpiel still offers a hit: its stand is made for it there
+    (`stand_on_21`; test_blackjack_hit_on_21_differs shows the difference).  The rest is compared: whose turn,
+    hit and stand, when the player's turn ends (a bust), the dealer's drawing (stands on every
+    17), and the deal's result (our bankroll's change with a 1-chip bet, OpenSpiel's return).
+    Cards: suit * 13 + rank, suits ♣ ♦ ♥ ♠, ranks A 2 .. K; OpenSpiel deals the player's two
+    cards, then the dealer's hole card and up card, then the draws; ours are fed to it so.
+    Three deals a game from one deck, reshuffled only below 5%: no card comes twice."""
+    program = load_program(ruleset("blackjack"), BLACKJACK_OPTIONS)
+    game = pyspiel.load_game("blackjack")
+    deck = program.deck.display
+    ranks = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+
+    def os_card(c):
+        return SUITS.index(deck[c][-1]) * 13 + ranks.index(deck[c][:-1])
+
+    disagreements, played, naturals, seed = [], 0, 0, first_seed
+    while played + naturals < deals:
+        rng, state = random.Random(seed), new_game(program, seed=seed, players=1)
+        why = None
+        while not state.over and why is None and played + naturals < deals:
+            assert labels(program, state) == ["bet 1"]
+            before, deal_no = state.pvars["bankroll"][0], state.vars["deal_no"]
+            apply(program, state, 0)
+            if state.over or state.vars["deal_no"] != deal_no:
+                naturals += 1                  # a blackjack settled at once: no decision
+                continue
+            hand = list(state.zones["hand"][0])
+            os_state = game.new_initial_state()
+            for c in hand + list(state.zones["hole"]) + list(state.zones["dealer"]):
+                os_state.apply_action(os_card(c))
+            n = 0
+            while why is None:
+                if not state.over and state.vars["deal_no"] == deal_no:          # our player decides
+                    options = labels(program, state)
+                    allowed = [j for j, o in enumerate(options) if o in ("hit", "stand")]
+                    if os_state.current_player() != 0:
+                        why = f"we decide {options}, OpenSpiel's player {os_state.current_player()}"
+                    elif sorted(options[j] for j in allowed) != ["hit", "stand"] or os_state.legal_actions() != [0, 1]:
+                        why = f"legal {options}, OpenSpiel {os_state.legal_actions()}"
+                    if why:
+                        break
+                    i = rng.choice(allowed)
+                    hit = options[i] == "hit"
+                    apply(program, state, i)
+                    os_state.apply_action(0 if hit else 1)
+                    n += 1
+                    if hit and not state.over and state.vars["deal_no"] == deal_no:
+                        hand = list(state.zones["hand"][0])
+                        os_state.apply_action(os_card(hand[-1]))
+                    elif hit:
+                        hand.append(None)          # the card that ended the turn: read below
+                    continue
+                # the deal is over in our engine: its cards are the last in the discards, the
+                # player's hand then the dealer's (up card, hole card, draws), each zone reversed
+                tray = state.zones["discards"]
+                first = tray.index(hand[0])
+                mine = list(reversed(tray[first - len(hand) + 1:first + 1]))
+                theirs = list(reversed(tray[first + 1:]))
+                if hand[-1] is None:               # the hit that ended our player's turn
+                    os_state.apply_action(os_card(mine[-1]))
+                    if stand_on_21 and os_state.current_player() == 0:
+                        os_state.apply_action(1)   # at 21 ours stands by itself, OpenSpiel asks
+                drawn = theirs[2:]
+                while drawn and os_state.is_chance_node():
+                    os_state.apply_action(os_card(drawn.pop(0)))
+                ours = float(state.pvars["bankroll"][0] - before)
+                if not os_state.is_terminal():
+                    why = "our deal is over, not OpenSpiel's"
+                elif drawn:
+                    why = f"our dealer draws {[deck[c] for c in drawn]} more than OpenSpiel's"
+                elif [ours] != list(os_state.returns()):
+                    why = f"result {ours}, OpenSpiel {os_state.returns()}"
+                played += 1
+                break
+            if why:
+                disagreements.append((seed, state.vars["deal_no"], n, why))
+        seed += 1
+    return disagreements, played, naturals
+
+
+def test_blackjack_agrees_with_openspiel_deal_by_deal():
+    disagreements, played, naturals = blackjack_lockstep(300)
+    assert disagreements == [], disagreements[:1]
+    assert played > 200, (played, naturals)
+
+
+@pytest.mark.xfail(strict=True, reason="blackjack: OpenSpiel lets a player hit a hand of 21 "
+                   "(blackjack.cc LegalActions is always hit and stand); ours stands at 21 by itself, "
+                   "and no option of ours lets a 21 be hit")
+def test_blackjack_hit_on_21_differs():
+    disagreements, _, _ = blackjack_lockstep(300, stand_on_21=False)
+    assert disagreements == [], disagreements[:1]
+
+
+@pytest.mark.slow
+def test_blackjack_agrees_with_openspiel_over_thousands_of_deals():
+    disagreements, played, naturals = blackjack_lockstep(5000, first_seed=7)
+    assert disagreements == [], disagreements[:1]
+
+
+def test_blackjack_lockstep_finds_a_dealer_who_hits_soft_17(monkeypatch):
+    """As test_lockstep_finds_a_rule_set_differently: our soft17=hit against OpenSpiel's
+    dealer, who stands on every 17."""
+    monkeypatch.setitem(BLACKJACK_OPTIONS, "soft17", "hit")
+    disagreements, _, _ = blackjack_lockstep(600)
+    assert disagreements
+
+
+# ---------------------------------------------------------------- crazy_eights
+
+
+@pytest.mark.skip(reason="crazy_eights: OpenSpiel's player may draw (action 52) even holding a playable "
+                  "card, up to max_draw_cards a turn, and drawing does not end the turn (crazy_eights.cc "
+                  "PlayLegalActions); ours either offers no draw while a card can be played "
+                  "(may_draw_anyway=must_play) or lets one card be drawn and the turn pass (may_draw), and "
+                  "when unable to play draws until playable or one card (draw_rule): no option of ours says "
+                  "OpenSpiel's rule, so every decision's legal set would differ")
+def test_crazy_eights_agrees_with_openspiel():
+    pass
