@@ -73,7 +73,7 @@ def test_any_player_may_lay_off_on_anyones_meld_and_scores_the_card():
     t = rum(rest="K♥ 8♥ 3♠").play("draw from the stock", "meld 5♥ 6♥ 7♥", "discard K♥")
     t.play("draw from the stock")                          # Player 1 draws 8♥
     laid = [x for x in t.legal() if x.startswith("lay 8♥ off")]
-    assert laid == ["lay 8♥ off on 5♥ 6♥ 7♥"]
+    assert laid == ["lay 8♥ off on 5♥ 6♥ 7♥"] and not any(x.startswith("lay 5♣") for x in t.legal())
     t.play(laid[0])
     assert t.pvar("laid", 0) == 8 and t.pvar("laid", 1) == 18
     assert t.state.piles["melds"][0][1] == 1               # still Player 2's meld
