@@ -11,7 +11,7 @@ points give.  One adapter per game says how seats, deals, labels and returns cor
 
 Cards: OpenSpiel's id of a card is rank * 4 + suit, suits ♣ ♦ ♥ ♠ = 0..3, ranks 2..A = 0..12
 (hearts; oh_hell orders its suits ♣ ♦ ♠ ♥); spades.cc's is suit * 13 + rank; euchre has its
-own 24-card numbering (see each adapter).
+own 24-card numbering (see each adapter); kuhn_poker's cards are J, Q, K = 0, 1, 2.
 
 Where OpenSpiel's rules differ from every option of ours, the difference is set aside in the
 adapter (named there) and shown by a strict xfail test: spades' 13-bid cap and its spades
@@ -520,6 +520,42 @@ def test_euchre_agrees_with_openspiel_over_thousands_of_hands():
 def _mismatched(adapter, game: str, params: dict):
     adapter.game = pyspiel.load_game(game, params)
     return adapter
+
+
+# ---------------------------------------------------------------- kuhn poker
+
+
+class KuhnAdapter(Adapter):
+    """rulesets/kuhn_poker.yaml and `kuhn_poker` (kuhn_poker.cc): one hand, our seat s its
+    player s; its chance actions are the cards of player 0 then 1 (0 J, 1 Q, 2 K); its
+    action 0 is pass (our check or fold), 1 bet (our bet or call); returns: chips won."""
+    name = "kuhn_poker"
+    players = 2
+    hands_per_game = 1
+
+    def __init__(self, options: dict):
+        super().__init__(options)
+        self.game = pyspiel.load_game("kuhn_poker")
+
+    def deal(self, state):
+        os_state = self.game.new_initial_state()
+        for seat in range(2):
+            os_state.apply_action("JQK".index(self.program.deck.ids[state.zones["hand"][seat][0]]))
+        return os_state
+
+    def os_player(self, state, seat):
+        return seat
+
+    def action(self, state, label):
+        return 0 if label in ("check", "fold") else 1
+
+    def returns(self, state):
+        return [float(x) for x in state.pvars["chips"]]
+
+
+def test_kuhn_poker_agrees_with_openspiel_hand_by_hand():
+    disagreements, hands = lockstep(KuhnAdapter({}), 2000)
+    assert hands == 2000 and disagreements == []
 
 
 @pytest.mark.parametrize("adapter", [
