@@ -113,3 +113,28 @@ def test_the_game_is_won_at_501_by_one_side():                                  
     t = Table("belote", options={"dealer": "seat_1"}, players=4, seed=2).play_out()
     assert t.scores[0] == t.scores[2] and t.scores[1] == t.scores[3]
     assert max(t.scores) >= 501 and t.winners in ([0, 2], [1, 3])
+
+
+def test_belote_rebelote_scores_20_for_the_holder_of_king_and_queen_of_trumps():   # R8
+    hands = list(HANDS)
+    hands[2] = "K♠ 7♠ 9♠ A♣ K♣ Q♣ K♥"          # Player 3 takes the Q♥ and holds the K♥
+    hands[3] = "8♣ Q♠ 10♥ 9♦ 10♦ J♦ K♦ A♦"
+    t = taken(belote(hands))
+    assert t.var("belote_side") == 2
+    t.play_out()
+    assert "belote-rebelote: 20 for Player 1, Player 3" in t.text()
+    assert "Player 3: belote" in t.text() and "Player 3: rebelote" in t.text()
+
+
+def test_a_failed_contract_gives_the_defenders_162_and_a_made_one_each_side_its_own():   # R11
+    import re
+    seen = set()
+    for seed in range(12):
+        text = Table("belote", options={"dealer": "seat_1"}, players=4, seed=seed).play_out().text()
+        for m in re.finditer(r"the contract fails: .*? score (\d+), .*? (\d+)\n", text + "\n"):
+            assert int(m.group(1)) >= 162 and int(m.group(2)) in (0, 20)
+            seen.add("failed")
+        for m in re.finditer(r"the contract is made: .*? score (\d+), .*? (\d+)\n", text + "\n"):
+            assert int(m.group(1)) + int(m.group(2)) >= 162
+            seen.add("made")
+    assert seen == {"failed", "made"}
