@@ -11,7 +11,7 @@ points give.  One adapter per game says how seats, deals, labels and returns cor
 
 Cards: OpenSpiel's id of a card is rank * 4 + suit, suits ♣ ♦ ♥ ♠ = 0..3, ranks 2..A = 0..12
 (hearts; oh_hell orders its suits ♣ ♦ ♠ ♥); spades.cc's is suit * 13 + rank; euchre has its
-own 24-card numbering (see each adapter); kuhn_poker's cards are J, Q, K = 0, 1, 2.
+own 24-card numbering (see each adapter); kuhn_poker's cards are J, Q, K = 0, 1, 2, leduc_poker's rank * 2 + suit.
 
 Where OpenSpiel's rules differ from every option of ours, the difference is set aside in the
 adapter (named there) and shown by a strict xfail test: spades' 13-bid cap and its spades
@@ -555,6 +555,51 @@ class KuhnAdapter(Adapter):
 
 def test_kuhn_poker_agrees_with_openspiel_hand_by_hand():
     disagreements, hands = lockstep(KuhnAdapter({}), 2000)
+    assert hands == 2000 and disagreements == []
+
+
+# ---------------------------------------------------------------- leduc poker
+
+
+class LeducAdapter(Adapter):
+    """rulesets/leduc_poker.yaml and `leduc_poker` (leduc_poker.cc): one hand, our seat s its
+    player s; a card's id is rank * 2 + suit (J, Q, K; ♠ ♥), dealt to player 0, then 1, and the
+    board card as a chance action between the rounds; its actions are 0 fold, 1 call (our check
+    or call), 2 raise (our bet or raise); returns: chips won."""
+    name = "leduc_poker"
+    players = 2
+    hands_per_game = 1
+
+    def __init__(self, options: dict):
+        super().__init__(options)
+        self.game = pyspiel.load_game("leduc_poker")
+
+    def card(self, c: int) -> int:
+        card_id = self.program.deck.ids[c]
+        return "JQK".index(card_id[0]) * 2 + "SH".index(card_id[1])
+
+    def deal(self, state):
+        os_state = self.game.new_initial_state()
+        for seat in range(2):
+            os_state.apply_action(self.card(state.zones["hand"][seat][0]))
+        return os_state
+
+    def after(self, state, os_state, label):
+        if os_state.is_chance_node() and state.zones["board"]:
+            os_state.apply_action(self.card(state.zones["board"][0]))
+
+    def os_player(self, state, seat):
+        return seat
+
+    def action(self, state, label):
+        return {"fold": 0, "check": 1, "call": 1}.get(label.split()[0], 2)
+
+    def returns(self, state):
+        return [float(x) for x in state.pvars["chips"]]
+
+
+def test_leduc_poker_agrees_with_openspiel_hand_by_hand():
+    disagreements, hands = lockstep(LeducAdapter({}), 2000)
     assert hands == 2000 and disagreements == []
 
 
