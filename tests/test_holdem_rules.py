@@ -78,3 +78,12 @@ def test_full_house_beats_flush_and_quads_beat_full_house():
     t = he(*deal(["7♠", "7♥"], ["4♥", "4♠"], ["7♦", "4♦", "4♣", "7♣", "J♠"]))
     t.play("call 1", "check", *["check"] * 6)
     assert "four of a kind" in t.text()
+
+
+def test_all_in_then_the_board_is_dealt_out_without_betting():
+    t = he(*deal(["A♠", "A♥"], ["K♠", "7♥"], ["7♦", "2♦", "J♣", "Q♥", "5♠"]), chips=4)
+    assert t.legal() == ["fold", "call 1", "raise 2 (all-in)"]
+    t.play("raise 2 (all-in)")
+    assert t.legal() == ["fold", "call 2 (all-in)"]
+    t.play("call 2 (all-in)")
+    assert "the river" in t.text() and "Player 2 wins 8" in t.text()
