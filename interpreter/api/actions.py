@@ -19,10 +19,9 @@ import re
 
 from ..errors import UsageError, format_problem
 from ..lang.types import type_of_value
-from ..runtime.program import Program
 from ..runtime import piles
 from ..runtime.engine import known_cards, option_cards
-from ..runtime.program import offers_piles
+from ..runtime.program import Program, offers_piles
 
 END, NULL, YES, NO = "end", "null", "yes", "no"
 MAX_NUMBER_SPAN = 1000          # every whole number between the ruleset's least and greatest up to this
@@ -69,7 +68,6 @@ class ActionSpace:
         """Each option of the pending decision as a tuple of token ids."""
         spec = self.program.choices[cid]
         hidden = self._hidden(state, seat, spec, options)
-        self._state = state             # a pile's cards spell it
         out = []
         for i, option in enumerate(options):
             if i in hidden:
@@ -77,10 +75,10 @@ class ActionSpace:
             elif spec.slots is not None:
                 kind = option[0]
                 led = (self.index[f"kind:{spec.kinds[kind]}"],) if kind in self._led[cid] else ()
-                values = tuple(t for typ, v in zip(spec.types[kind], option[1:]) for t in self._value(typ, v, spec))
+                values = tuple(t for typ, v in zip(spec.types[kind], option[1:]) for t in self._value(typ, v, spec, state))
                 out.append(led + values)
             else:
-                out.append(self._value(spec.types[0], option, spec))
+                out.append(self._value(spec.types[0], option, spec, state))
         return out
 
     def _hidden(self, state, seat, spec, options) -> dict:
@@ -95,7 +93,8 @@ class ActionSpace:
                              "load the game with face_down=True to give such options actions of their own")
         return {i: n for n, i in enumerate(unseen, 1)}
 
-    def _value(self, typ: str, value, spec) -> tuple:
+    def _value(self, typ: str, value, spec, state=None) -> tuple:
+        """The tokens of one value of an option (`state`: where a pile's cards are read)."""
         if typ in ("any", "null") and value is not None:        # a type the checker left open
             typ = type_of_value(value)
         if value is None:
@@ -103,7 +102,7 @@ class ActionSpace:
         if typ == "card":
             return (self._card_id[value],)
         if typ == "pile":               # its cards, as a set: a pile's number means nothing from game to game
-            return self._value("list[card]", list(piles.cards_of(self._state, value)), spec)
+            return self._value("list[card]", list(piles.cards_of(state, value)), spec)
         if typ.startswith("list["):
             inner = typ[5:-1]
             parts = [self._value(inner, v, spec) for v in value]

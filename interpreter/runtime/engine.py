@@ -87,12 +87,10 @@ def _init_variables(program: Program, s: State):
     try:
         for name, init in program.var_init.items():
             s.vars[name] = _own(init(s, {}) if callable(init) else init)
+        lead = {p: min([p] + partners_of(program.teams, s, p)) for p in s.players} if program.team_vars else {}
         for name, init in program.pvar_init.items():
-            if name in program.team_vars:       # a team's: computed for its first player, shared
-                lead = {p: min([p] + partners_of(program.teams, s, p)) for p in s.players}
-                s.pvars[name] = [_own(init(s, {"p": lead[p]})) for p in s.players]
-            else:
-                s.pvars[name] = [_own(init(s, {"p": p})) for p in s.players]
+            # a team variable is computed for its team's first player, and shared
+            s.pvars[name] = [_own(init(s, {"p": lead[p] if name in program.team_vars else p})) for p in s.players]
     except Exception as e:
         if not rules_caused(e):
             raise
