@@ -107,6 +107,27 @@ class GameState:
             ahead.add(seq[depth] if len(seq) > depth else self.game.actions.index[END])
         return sorted(ahead)
 
+    def acting_players(self) -> list[int]:
+        """The seats that act now: the one to act or, at a simultaneous choice, every seat
+        still to choose there, the one to act first (docs/api.md, "Simultaneous choices")."""
+        if self.state.over:
+            return []
+        seats = [] if self._prefix else engine.window_seats(self.game.program, self.state)
+        return seats or [self.current_player]
+
+    def legal_actions_for(self, seat: int) -> list[int]:
+        """The actions `seat` may take now: the seat to act's, or, for another seat still to
+        choose at a simultaneous choice, its first actions there (which nothing the seats
+        before it choose can change: no choice has an effect before all are made)."""
+        if seat == self.current_player:
+            return self.legal_actions()
+        if seat not in self.acting_players():
+            return []
+        ahead = self.clone()
+        while ahead.current_player != seat:
+            ahead.apply_option(0)
+        return ahead.legal_actions()
+
     def legal_action_mask(self) -> list[int]:
         mask = [0] * self.game.num_actions
         for a in self.legal_actions():

@@ -13,7 +13,7 @@ from contextlib import nullcontext as _nothing
 from lark import Tree
 
 from ..errors import did_you_mean
-from ..lang import ir
+from ..lang import expr_ir, ir
 from ..lang.syntax import ExprError, parse
 from ..lang.expr_ir import cards_of
 from ..lang.types import ANY, BOOL, CARD, NUM, PILE, PLAYER, STR, ZONE, Unsettled, a_ as _a, elem_of, holds_cards, list_of
@@ -32,12 +32,27 @@ CONTROL = (
     ("while", ("while", "do"), {"while", "do"}),
     ("for_each", ("for_each", "in", "do"), {"for_each", "in", "do"}),
     ("turns", ("turns",), {"turns"}),
-    ("choose", ("choose",), {"choose", "as", "where", "by", "prompt", "label", "refusal", "otherwise"}),
+    ("choose", ("choose",), {"choose", "as", "where", "by", "prompt", "label", "refusal", "otherwise", "together",
+                             "do"}),
     ("emit", ("emit",), {"emit", "with"}),
     ("call", ("call",), {"call", "with"}),
     ("request", ("request", "from", "to"), {"request", "from", "to", "piece", "answer", "as"}),
 )
 _NOT_AN_EFFECT = object()
+
+
+def _exits(steps, turn_inside=False):
+    """The paths of the steps among `steps` (and the steps inside them) that end the turn,
+    round or game: an `end_turn` inside a `turns` of their own ends that turn only."""
+    for st in steps:
+        if isinstance(st, ir.Exit):
+            if not (turn_inside and st.to == "turn"):
+                yield st.path
+            continue
+        inner_turns = turn_inside or isinstance(st, ir.Turns)
+        for value in vars(st).values():
+            if isinstance(value, tuple) and value and all(hasattr(x, "path") for x in value):
+                yield from _exits(value, inner_turns)      # steps, or kinds of option (their `body`)
 
 
 def holding(scope: dict) -> frozenset:
@@ -53,6 +68,7 @@ class StepChecker:
         self.ck = ck
         self._again = False             # checking a loop's steps once more (see _same_next_time)
         self._rebinding = []            # per control step being checked: name -> the types its blocks bind it to
+        self._windows = 0               # choices made together so far: each window's record has its own local
         self.report = ck.report
         self.expr = ck.expr
         self.sym = ck.sym
@@ -73,7 +89,11 @@ class StepChecker:
             node = self._effect(step, p, scope)
             if node is _NOT_AN_EFFECT:
                 node = self._control(step, p, scope)
-            if node is not None:
+            if isinstance(node, tuple):         # a step written as several (a choice made together)
+                nodes.extend(node)
+                if isinstance(sid, str):
+                    self.ck.step_ids[sid] = node[0]
+            elif node is not None:
                 nodes.append(node)
                 if isinstance(sid, str):
                     self.ck.step_ids[sid] = node
@@ -463,6 +483,12 @@ class StepChecker:
         return ir.Turns(p, first, nxt, until, count, order, body, holding(scope))
 
     def _check_control_choose(self, step, path, scope):
+        if "together" in step:
+            return self._together(step, path, scope)
+        if "do" in step:
+            self.report(path + ("do",), "'do' belongs to a choice made together (with 'together: players'); "
+                                        "here write the steps after the choice", key=True)
+            return None
         raw = step["choose"]
         if isinstance(raw, dict) or isinstance(raw, list) and raw and all(isinstance(x, dict) for x in raw):
             return self._choose_among(step, path, scope)
@@ -490,6 +516,47 @@ class StepChecker:
         scope[var] = et
         self._bound(var, et)
         return ir.Choose(path, var, options, et, where, by, label, prompt, otherwise, waiting, refusal)
+
+    def _together(self, step, path, scope):
+        """A choice made together: each of the players chooses, on the same state and unseen by
+        the others; then `do` runs for each in order, as current, with what they chose bound.
+        Written as plain steps around one choice (runtime/windows.py): nothing the others chose
+        is in a seat's view, its imagined deals or its options, and no choice has an effect
+        before all are made."""
+        players = self.expr(step["together"], path + ("together",), scope, list_of(PLAYER))
+        raw = step["choose"]
+        for k in ("by", "otherwise"):
+            if k in step:
+                self.report(path + (k,), f"a choice made together has no '{k}'"
+                            + (": each of the 'together' players chooses" if k == "by"
+                               else ": a player with no legal option is left out of its 'do'"), key=True)
+        if isinstance(raw, list) and raw and all(isinstance(x, dict) for x in raw):
+            self.report(path + ("choose",), "a choice made together gives its options as one list or as a mapping "
+                                            "of names to lists, not as kinds of option with their own steps")
+            return None
+        inner = dict(scope)
+        choice = self._check_control_choose({k: v for k, v in step.items() if k not in ("together", "do", "by",
+                                                                                          "otherwise")},
+                                            path, inner)
+        body = self.steps(step.get("do") or [], path + ("do",), inner)
+        for exit_path in _exits(body):
+            self.report(exit_path, "the steps of a choice made together ('do') cannot end the turn, round or game: "
+                                   "set a variable, and end it after the choice")
+        if choice is None:
+            return None
+        self._windows += 1
+        key = f"#seal{self._windows}"
+        if isinstance(choice, ir.Choose):
+            names = (choice.var,)
+        else:
+            names = tuple(n for a in choice.alternatives for n, _, _ in a.names)
+        cards = tuple(holds_cards(inner[n]) for n in names)
+        choice = replace(choice, otherwise=(ir.Seal(path, key, "skip"),), window=key)
+        more, unrevealed = (expr_ir.Local(name=key + flag, type=BOOL) for flag in "?!")
+        return (ir.Seal(path + ("together",), key, "open", players=players, cards=cards),
+                ir.While(path, more, (ir.Seal(path, key, "enter"), choice, ir.Seal(path, key, "keep", names))),
+                ir.While(path, unrevealed, (ir.Seal(path, key, "reveal", names),) + body),
+                ir.Seal(path, key, "close"))
 
     def _choose_among(self, step, path, scope):
         """A choice whose options are of several kinds (`choose:` a list of alternatives, each

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..lang import ir
 from ..lang.types import CARD, holds_cards, list_of
-from ..runtime import effects, vm
+from ..runtime import effects, vm, windows
 from ..runtime.program import ChoiceSpec
 from ..lang.values import shower
 from .expressions import Closures
@@ -201,6 +201,14 @@ class StepBuilder:
     def effect_Refuse(self, s):
         return effects.refuse
 
+    def effect_Seal(self, s: ir.Seal):
+        k = s.key
+        if s.op == "open":
+            return windows.open_window(k, self.fn_of(s.players), s.cards)
+        if s.op in ("keep", "reveal"):
+            return getattr(windows, s.op)(k, s.names)
+        return getattr(windows, s.op)(k)
+
     def effect_Redirect(self, s: ir.Redirect):
         return effects.redirect(self.fn_of(s.to))
 
@@ -306,7 +314,8 @@ class StepBuilder:
         self.choices.append(ChoiceSpec(s.var, self._label(s), self.text(s.prompt), s.path, cards=s.elem_type == CARD,
                                        card_lists=s.elem_type == list_of(CARD), types=(s.elem_type,),
                                        candidates=self.fn_of(s.options),
-                                       refusal=self._bound_text(s.refusal, s.var) if s.refusal is not None else None))
+                                       refusal=self._bound_text(s.refusal, s.var) if s.refusal is not None else None,
+                                       window=s.window))
         otherwise, end = code.label(), code.label()
         where, memo = self.closures.condition(s.where, s.var) if s.where is not None else (None, False)
         pc = code.emit(vm.choose(cid, self.fn_of(s.options), s.var, where, self.fn(s.by),
@@ -374,7 +383,7 @@ class StepBuilder:
         return ChoiceSpec(PICK, label, self.text(s.prompt), s.path, candidates=self.among_options(s, legal_only=False),
                           refusal=refusal, slots=slots, types=tuple(tuple(t for _, _, t in a.names) for a in kinds),
                           kinds=tuple(a.word if a.word is not None else "+".join(n for n, _, _ in a.names)
-                                      for a in kinds))
+                                      for a in kinds), window=s.window)
 
     def _bound_text(self, template, var):
         """fn(state, locals, option) -> a text with the option bound to `var`."""

@@ -14,13 +14,18 @@ may take now (all zero when it is not its turn)}; actions are the game's fixed a
 several tokens, or whose turn comes again.  A game that needs no decision at all (war
 plays itself) gives the first agent one step whose only legal action is `end`, so that the
 protocol holds: agents act, then learn the result.
+
+`parallel_env(...)` is the same game under PettingZoo's parallel API: each step takes the
+actions of every agent that acts now, which is one agent, or at a simultaneous choice
+(docs/language.md, "Simultaneous choices") every seat still to choose there, all at once.
+The others' masks are all zero and their actions are ignored.
 """
 from __future__ import annotations
 
 try:
     import numpy as np
     from gymnasium import spaces
-    from pettingzoo import AECEnv
+    from pettingzoo import AECEnv, ParallelEnv
 except ImportError as e:          # the extra is not installed
     raise ImportError(f"{e}: this environment needs the 'envs' extra: "
                       "pip install 'card-interpreter[envs]'") from e
@@ -123,6 +128,105 @@ class CardGameEnv(AECEnv):
             print(text)
             return None
         return text
+
+    def close(self) -> None:
+        pass
+
+
+def parallel_env(ruleset: str, **kwargs) -> "CardGameParallelEnv":
+    """The environment of a ruleset under the parallel API: the seats of a simultaneous
+    choice act in one step."""
+    return CardGameParallelEnv(ruleset, **kwargs)
+
+
+class CardGameParallelEnv(ParallelEnv):
+    """Agents, spaces and observations as CardGameEnv's.  A move of several tokens is one
+    token per step; the actions of the seats after it in a simultaneous choice wait, given,
+    until it is complete (their masks are zero meanwhile)."""
+    metadata = {"render_modes": ["ansi", "human"], "name": "card_game_parallel_v0"}
+
+    def __init__(self, ruleset: str | None = None, options: dict | None = None, players: int | None = None,
+                 reward: str = "win", max_actions: int = 100_000, render_mode: str | None = None,
+                 game: Game | None = None):
+        self._aec = CardGameEnv(ruleset, options, players, reward, max_actions, render_mode, game)
+        self.game = self._aec.game
+        self.metadata = dict(self.metadata, name=f"{self.game.name}_parallel_v0")
+        self.possible_agents = self._aec.possible_agents
+        self.observation_spaces, self.action_spaces = self._aec.observation_spaces, self._aec.action_spaces
+        self.render_mode = render_mode
+        self.max_actions = max_actions
+        self.state = None
+
+    def observation_space(self, agent):
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent):
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict | None = None):
+        self._aec.reset(seed, options)
+        self.state = self._aec.state
+        self.agents = list(self.possible_agents)
+        self._idle = self.state.is_terminal()     # the game played itself: one step to end it
+        self._held = []                           # (seat, action) given, to apply once the seats before them are done
+        self._actions = 0
+        return self._observations(), {a: {} for a in self.agents}
+
+    def _acting(self) -> list[int]:
+        if self._idle:
+            return [0]
+        if self._held:
+            return [self.state.current_player]      # finishing a move of several tokens
+        return self.state.acting_players()
+
+    def _observations(self) -> dict:
+        acting = self._acting()
+        out = {}
+        for agent in self.agents:
+            seat = self._aec._seat[agent]
+            mask = np.zeros(self.game.num_actions, dtype=np.int8)
+            if seat in acting:
+                legal = [self.game.actions.index[END]] if self._idle else self.state.legal_actions_for(seat)
+                mask[legal] = 1
+            out[agent] = {"observation": np.asarray(self.state.observation_vector(seat), dtype=np.float32),
+                          "action_mask": mask}
+        return out
+
+    def step(self, actions: dict):
+        acting = self._acting()
+        missing = [self.possible_agents[p] for p in acting if self.possible_agents[p] not in actions]
+        if missing:
+            raise ValueError(f"{', '.join(missing)} act now: give an action for each")
+        queue = [(p, int(actions[self.possible_agents[p]])) for p in acting] + self._held
+        gained = [0.0] * self.game.num_players
+        if self._idle:
+            self._idle, queue = False, []
+            gained = self.state.returns()
+        while queue and not self.state.is_terminal():
+            seat, action = queue.pop(0)
+            if action not in self.state.legal_actions():
+                raise ValueError(f"action {action} is not legal for {self.possible_agents[seat]} now")
+            self.state.apply(action)
+            self._actions += 1
+            gained = [g + r for g, r in zip(gained, self.state.rewards())]
+            if self.state.current_player == seat and queue and queue[0][0] != seat:
+                break                               # its move takes another token: the others wait
+        self._held = queue
+        rewards = {a: float(gained[self._aec._seat[a]]) for a in self.agents}
+        over = self.state.is_terminal()
+        truncated = not over and self._actions >= self.max_actions
+        terminations = {a: over for a in self.agents}
+        truncations = {a: truncated for a in self.agents}
+        observations = self._observations()
+        infos = {a: {} for a in self.agents}
+        if over or truncated:
+            self.agents = []
+        if self.render_mode == "human":
+            self.render()
+        return observations, rewards, terminations, truncations, infos
+
+    def render(self):
+        return self._aec.render()
 
     def close(self) -> None:
         pass

@@ -206,6 +206,23 @@ class RestartTurns(Effect):
 
 
 @dataclass(frozen=True)
+class Seal(Effect):
+    """One part of a choice made together (`choose` with `together`), which the checker writes
+    as plain steps around one choice (check/steps.py): `open` the window (the players to
+    choose, in order), `enter` (the next of them to choose is current), `keep` the choice made
+    (the names it binds), `skip` (nothing was legal), `reveal` the next choice kept (its player
+    current, its names bound), `close` (the player current before is again).  `key` is the local holding the window's
+    record (runtime/windows.py), `key + '?'` and `key + '!'` whether some are still to choose
+    and to be revealed."""
+    path: Path
+    key: str
+    op: str
+    names: tuple = ()                   # the names the choice binds, kept and bound again
+    cards: tuple = ()                   # per name: whether it may hold cards (a planning bot renames them)
+    players: Expr | None = None         # `open`: who chooses, in order
+
+
+@dataclass(frozen=True)
 class Refuse(Effect):
     path: Path
 
@@ -283,6 +300,7 @@ class Choose:
     otherwise: Steps | None
     holding: frozenset
     refusal: Text | None = None     # why an option of the list is not legal now, told to a person
+    window: str | None = None       # a choice made together: the local of its window's record (Seal)
 
 
 @dataclass(frozen=True)
@@ -311,6 +329,7 @@ class ChooseAmong:
     prompt: Text
     otherwise: Steps | None
     holding: frozenset                  # names holding cards while the decision waits
+    window: str | None = None           # a choice made together: the local of its window's record (Seal)
 
 
 @dataclass(frozen=True)

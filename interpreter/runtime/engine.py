@@ -12,7 +12,7 @@ from .program import Program, offers_piles, option_card, option_cards, renamed_o
 from .effects import _list, account_text, note, zone_at
 from . import events
 from ..errors import Problem, RulesFault, rules_caused, words
-from . import piles
+from . import piles, windows
 from .state import Rng, State, _blank, partners_of
 
 
@@ -705,6 +705,10 @@ def _dealt(program: Program, s: State, seat: int, known: set, rng, options: bool
     name of a hidden card drawn afresh by a second, independent renaming (of the pending
     options too, when `options`: some name a card unseen)."""
     c = s.copy()
+    seals = windows.keys_of(program)
+    if seals:
+        for loc in _waiting_locals(c):
+            windows.forget(loc, seals, seat)       # the others' sealed choices: asked again
     places, hidden = [], []
     for z in program.zones.values():
         for _, cards in piles.owners(z, c):
@@ -730,6 +734,25 @@ def _dealt(program: Program, s: State, seat: int, known: set, rng, options: bool
     c.log = None
     c.tally = None         # what bots imagine is not measured
     return c
+
+
+def _waiting_locals(c: State) -> list:
+    """The locals of the steps running and of every frame waiting for a return, each once."""
+    out, seen = [], set()
+    for loc in [c.locals] + [loc for _, loc in c.frames]:
+        if id(loc) not in seen:
+            seen.add(id(loc))
+            out.append(loc)
+    return out
+
+
+def window_seats(program: Program, s: State) -> list:
+    """The players still to choose in the simultaneous choice pending now, the one asked
+    first; [] when the pending choice is not one (docs/language.md, "Simultaneous choices")."""
+    if s.pending is None:
+        return []
+    key = program.choices[s.pending[2]].window
+    return windows.waiting_seats(s.locals, key) if key is not None else []
 
 
 def _asked_again(program: Program, s: State, seat: int, known: set) -> bool:
@@ -844,6 +867,7 @@ def _rename_cards(program: Program, c: State, real: State, known: set, pool: lis
         if typ in CARD_TYPES and name in c.pvars:
             c.pvars[name] = [seen(v) for v in c.pvars[name]]
     waiting = [(c.pc, c.locals)] + [(ret, loc) for ret, loc in c.frames]
+    seals = windows.keys_of(program)
     done = set()
     for pc, loc in waiting:             # each frame's locals, with the names its scope types as cards
         if id(loc) in done:
@@ -855,6 +879,8 @@ def _rename_cards(program: Program, c: State, real: State, known: set, pool: lis
         for key in program.card_cursors:
             if key in loc:
                 loc[key][0] = many(loc[key][0])
+        if seals:
+            windows.rename(loc, seals, many)
     c.journal = [[e[0], many(e[1])] + list(e[2:]) if e[0] == "move" else e for e in c.journal]
     if "piece" in program.card_locals:       # requests carry a card as their piece
         for rec in c.requests:

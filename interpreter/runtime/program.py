@@ -33,6 +33,8 @@ class ChoiceSpec:
     types: tuple = ()           # the options' type ('card', 'number', ...); among kinds: per kind, a
     #                             tuple of its values' types
     kinds: tuple = ()           # among kinds: per kind its name (its word, or its names joined by '+')
+    window: str | None = None   # a choice made together (`together`): the local holding its window's record
+    #                             (runtime/windows.py)
 
 
 def option_cards(spec: ChoiceSpec, option, s=None) -> list:
