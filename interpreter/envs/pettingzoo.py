@@ -133,7 +133,7 @@ class CardGameEnv(AECEnv):
         pass
 
 
-def parallel_env(ruleset: str, **kwargs) -> "CardGameParallelEnv":
+def parallel_env(ruleset: str | None = None, **kwargs) -> "CardGameParallelEnv":
     """The environment of a ruleset under the parallel API: the seats of a simultaneous
     choice act in one step."""
     return CardGameParallelEnv(ruleset, **kwargs)
