@@ -209,7 +209,7 @@ def test_the_two_of_briscola_may_be_exchanged_for_the_turned_card():            
 
 
 def test_the_seven_of_briscola_is_exchanged_only_for_a_higher_card():         # C2
-    t = briscola(p1="A♦ 7♣ 4♠", up="K♣", trump_exchange="seven").play("lead 3♦")
+    t = briscola(p1="A♦ 7♣ 4♠", p2="3♦ 5♣ 5♥", up="K♣", trump_exchange="seven").play("lead 3♦")
     assert "exchange your 7 of briscola for K♣" in t.legal()
     t = briscola(p1="A♦ 7♣ 4♠", p2="3♦ 5♣ 5♥", up="6♣", trump_exchange="seven").play("lead 3♦")
     assert not any(m.startswith("exchange") for m in t.legal())
