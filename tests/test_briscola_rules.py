@@ -143,12 +143,12 @@ def test_the_winner_draws_first_then_the_other():                               
 
 def test_the_last_card_drawn_is_the_turned_up_briscola():                      # R7
     t = until(briscola(), lambda t: len(t.zone("stock")) == 1 and not t.zone("played", 0) and not t.zone("played", 1))
-    leader = t.deciding
     t.play(t.legal()[0])
     t.play(t.legal()[0])
-    loser = 1 - t.deciding                                          # the winner leads the next trick
+    winner = t.deciding                                             # the winner leads the next trick
+    loser = 1 - winner
     assert t.zone("briscola") == [] and t.zone("stock") == []
-    assert "7♣" in t.zone("hand", loser) and leader in (0, 1)
+    assert "7♣" in t.zone("hand", loser) and "7♣" not in t.zone("hand", winner)
     assert f"Player {loser + 1} takes the turned-up briscola 7♣" in t.text()
     assert "the stock is gone: the last tricks are played with the cards in hand" in t.text()
 
