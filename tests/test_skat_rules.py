@@ -210,3 +210,11 @@ def test_card_points_scoring_is_openspiels_times_240():                         
 def test_the_deal_passes_to_the_left():                                               # R2, C6
     t = skat(hands=3).play("pass", "pass", "pass")
     assert t.var("dealer") == 1 and "Player 2 deals; Player 3 is forehand" in t.text()
+
+
+def test_seeger_fabian_adds_50_and_gives_the_defenders_40_on_a_loss():                # C2
+    t = forehand_declares(skat(scoring="seeger_fabian")).play("play hand", "announce ♣ clubs", "no announcement")
+    assert t.play_out().scores == [0, 218, 0]
+    t = skat(scoring="seeger_fabian").play("bid 120", "pass", "pass", "take up the skat", "discard 8♦", "discard 7♦",
+                                           "announce ♠ spades").play_out()
+    assert t.scores == [40, 40, -292]
