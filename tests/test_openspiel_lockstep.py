@@ -11,7 +11,7 @@ points give.  One adapter per game says how seats, deals, labels and returns cor
 
 Cards: OpenSpiel's id of a card is rank * 4 + suit, suits ♣ ♦ ♥ ♠ = 0..3, ranks 2..A = 0..12
 (hearts; oh_hell orders its suits ♣ ♦ ♠ ♥); spades.cc's is suit * 13 + rank; euchre has its
-own 24-card numbering (see each adapter); kuhn_poker's cards are J, Q, K = 0, 1, 2, leduc_poker's rank * 2 + suit.
+own 24-card numbering and skat.cc suit * 8 + rank, ranks 7 8 9 Q K 10 A J (see each adapter); kuhn_poker's cards are J, Q, K = 0, 1, 2, leduc_poker's rank * 2 + suit.
 
 Where OpenSpiel's rules differ from every option of ours, the difference is set aside in the
 adapter (named there) and shown by a strict xfail test: spades' 13-bid cap and its spades
