@@ -218,3 +218,12 @@ def test_seeger_fabian_adds_50_and_gives_the_defenders_40_on_a_loss():          
     t = skat(scoring="seeger_fabian").play("bid 120", "pass", "pass", "take up the skat", "discard 8♦", "discard 7♦",
                                            "announce ♠ spades").play_out()
     assert t.scores == [40, 40, -292]
+
+
+def test_rearhand_bids_to_middlehand_when_forehand_passes():                         # R3
+    t = skat().play("bid 18", "pass")                  # forehand passes: middlehand survives
+    assert t.deciding == 0 and t.legal()[:2] == ["pass", "bid 20"]
+    t.play("bid 20")
+    assert t.deciding == 2 and t.legal() == ["hold 20", "pass"]
+    t.play("hold 20", "pass")
+    assert t.var("declarer") == 2 and t.var("bid") == 20
