@@ -11,7 +11,7 @@ points give.  One adapter per game says how seats, deals, labels and returns cor
 
 Cards: OpenSpiel's id of a card is rank * 4 + suit, suits ♣ ♦ ♥ ♠ = 0..3, ranks 2..A = 0..12
 (hearts; oh_hell orders its suits ♣ ♦ ♠ ♥); spades.cc's is suit * 13 + rank; euchre has its
-own 24-card numbering (see each adapter); kuhn_poker's cards are J, Q, K = 0, 1, 2, leduc_poker's rank * 2 + suit.
+own 24-card numbering and skat.cc suit * 8 + rank, ranks 7 8 9 Q K 10 A J (see each adapter); kuhn_poker's cards are J, Q, K = 0, 1, 2, leduc_poker's rank * 2 + suit.
 
 Where OpenSpiel's rules differ from every option of ours, the difference is set aside in the
 adapter (named there) and shown by a strict xfail test: spades' 13-bid cap and its spades
@@ -512,6 +512,92 @@ def test_euchre_agrees_with_openspiel_hand_by_hand():
 def test_euchre_agrees_with_openspiel_over_thousands_of_hands():
     results = _run(EuchreAdapter, EUCHRE_OPTIONS, 3000, first_seed=7)
     assert all(not d for _, _, d in results), results
+
+
+# ---------------------------------------------------------------- skat
+
+
+class SkatAdapter(Adapter):
+    """rulesets/skat.yaml (bidding=first_come, scoring=card_points, all_pass=thrown_in) and
+    `skat` (skat.cc), one OpenSpiel game a hand.  OpenSpiel's player 0 is always forehand, the
+    dealer's left: our seat s is its player (s - dealer - 1) % 3.  Its chance actions are the 32
+    cards, the k-th to player 0 for k in 0-2, 11-14, 23-25, to player 1 for 3-5, 15-18, 26-28,
+    to player 2 for 6-8, 19-22, 29-31 and to the skat for 9 and 10 (the 3-skat-4-3 deal); a
+    card's id is suit * 8 + rank, suits ♦ ♥ ♠ ♣, ranks 7 8 9 Q K 10 A J.  It has no Reizen:
+    forehand, middlehand, rearhand in turn pass (32) or name a game (33-36 the suits ♦ ♥ ♠ ♣,
+    37 grand, 38 null), the first to name one is the declarer, takes up the skat and discards
+    two cards one at a time (our two 'discard' decisions).  Returns: (points - 60) / 120 to the
+    declarer, (60 - points) / 240 to each defender, a null ±30 / 120 and ∓30 / 240 (it ends at
+    the declarer's first trick), 0 when all pass: our card_points scores are those times 240,
+    read as the change of each score over the hand."""
+    name = "skat"
+    players = 3
+    SUITS = "♦♥♠♣"
+    RANKS = ["7", "8", "9", "Q", "K", "10", "A", "J"]
+    GAMES = {"pass": 32, "play ♦ diamonds": 33, "play ♥ hearts": 34, "play ♠ spades": 35,
+             "play ♣ clubs": 36, "play grand": 37, "play null": 38}
+    TO = [0] * 3 + [1] * 3 + [2] * 3 + [None] * 2 + [0] * 4 + [1] * 4 + [2] * 4 + [0] * 3 + [1] * 3 + [2] * 3
+
+    def __init__(self, options: dict):
+        super().__init__({"bidding": "first_come", "scoring": "card_points", **options})
+        self.game = pyspiel.load_game("skat")
+
+    def card_id(self, display):
+        return self.SUITS.index(display[-1]) * 8 + self.RANKS.index(display[:-1])
+
+    def os_player(self, state, seat):
+        return (seat - state.vars["dealer"] - 1) % 3
+
+    def deal(self, state):
+        os_state = self.game.new_initial_state()
+        hands = [None] * 3
+        for seat in range(3):
+            hands[self.os_player(state, seat)] = self.cards(state, seat)
+        deck = self.program.deck.display
+        skat = [self.card_id(deck[c]) for c in state.zones["skat"]]
+        assert sorted(sum(hands, []) + skat) == list(range(32))
+        for to in self.TO:
+            os_state.apply_action((hands[to] if to is not None else skat).pop())
+        self.scores = list(state.pvars["score"])
+        return os_state
+
+    def action(self, state, label):
+        if label in self.GAMES:
+            return self.GAMES[label]
+        return self.card_id(label_card(label))
+
+    def choose(self, rng, options):
+        if "pass" in options and rng.random() < 0.4:      # so that later seats declare, and all pass
+            return options.index("pass")
+        return rng.randrange(len(options))
+
+    def returns(self, state):
+        # the hand just scored: our dealer has moved on to the left since
+        out = [0.0] * 3
+        for seat in range(3):
+            out[(seat - state.vars["dealer"]) % 3] = (state.pvars["score"][seat] - self.scores[seat]) / 240
+        return out
+
+
+def test_skat_agrees_with_openspiel_hand_by_hand():
+    results = _run(SkatAdapter, [{}, {"dealer": "seat_1", "hands": 6}], 300)
+    assert all(not d for _, _, d in results), results
+    assert sum(hands for _, hands, _ in results) >= 300
+
+
+@pytest.mark.slow
+def test_skat_agrees_with_openspiel_over_thousands_of_hands():
+    results = _run(SkatAdapter, [{}, {"dealer": "seat_1", "hands": 36}], 4000, first_seed=7)
+    assert all(not d for _, _, d in results), results
+
+
+@pytest.mark.parametrize("options", [{"scoring": "game_value"}, {"bidding": "reizen"}],
+                         ids=["game_value", "reizen"])
+def test_skat_lockstep_finds_our_own_rules(options):
+    """As test_lockstep_finds_a_rule_set_differently (skat.cc has no parameters): our default
+    scoring or bidding against OpenSpiel's disagrees at once."""
+    disagreements, _ = lockstep(SkatAdapter(options), 20)
+    assert disagreements
 
 
 # ---------------------------------------------------------------- the loop itself
