@@ -235,26 +235,30 @@ def test_hearts_agrees_with_openspiel_over_thousands_of_hands():
 
 
 class SpadesAdapter(Adapter):
-    """rulesets/spades.yaml (blind_nil=never, nil_tricks=contract, first_lead=left_of_dealer)
-    and `spades(use_mercy_rule=false)` (spades.cc), which plays one hand: OpenSpiel's player
-    0 bids and leads first, the dealer's left, so our seat s is its player
-    (s - dealer - 1) % 4 (partners stay partners).  Bids: 52 + n (nil = 52).  Returns: each
-    partnership's score for the hand (10 a trick bid, a bag 1, nil ±100, 100 off at 10 bags;
-    OpenSpiel's bonus for reaching 500 cannot arise in one hand).  Only the first hand of
-    each of our games is compared: OpenSpiel's game starts with no bags carried over.
+    """rulesets/spades.yaml (blind_nil=never, nil_tricks=contract, first_lead=left_of_dealer,
+    partnership_bid_cap=thirteen) and `spades(use_mercy_rule=false)` (spades.cc), which plays
+    one hand: OpenSpiel's player 0 bids and leads first, the dealer's left, so our seat s is
+    its player (s - dealer - 1) % 4 (partners stay partners).  Bids: 52 + n (nil = 52).
+    Returns: each partnership's score for the hand (10 a trick bid, a bag 1, nil ±100, 100 off
+    at 10 bags; OpenSpiel's bonus for reaching 500 cannot arise in one hand).  Only the first
+    hand of each of our games is compared: OpenSpiel's game starts with no bags carried over.
+    Cards: spades.cc numbers them suit * 13 + rank.
 
-    One rule differs and no option of ours gives it: OpenSpiel caps a partnership's bids at
-    13 in all (the second partner may bid at most 13 minus the first one's bid), while we let
-    each player bid 0..13.  Cards: spades.cc numbers them suit * 13 + rank.  `allowed` sets the bids over that cap aside (they are neither
-    compared nor chosen); test_spades_bid_cap_differs shows the difference itself."""
+    OpenSpiel caps a partnership's bids at 13 in all (the second partner may bid at most 13
+    minus the first one's bid): that is our partnership_bid_cap=thirteen (C11), a convention.
+    One difference is OpenSpiel's bug, not a convention, and is set aside: spades.h declares
+    `is_spades_broken_` and PlayLegalActions reads it, but nothing ever sets it, so a spade may
+    never be led while the leader holds another suit, however many spades have been played.
+    `allowed` sets those spade leads aside (neither compared nor chosen);
+    test_spades_never_broken_differs shows the difference itself."""
     name = "spades"
     hands_per_game = 1
     card_id = staticmethod(suit_major_id)
 
-    def __init__(self, options: dict, set_aside: tuple = ("cap", "never_broken")):
+    def __init__(self, options: dict, set_aside: tuple = ("never_broken",)):
         super().__init__({"blind_nil": "never", "nil_tricks": "contract",
                           "first_lead": "left_of_dealer", "bags": "ten_cost_100", "nil_value": 100,
-                          "spades_lead": "after_broken", **options})
+                          "spades_lead": "after_broken", "partnership_bid_cap": "thirteen", **options})
         self.set_aside = set_aside
         self.game = pyspiel.load_game("spades", {"use_mercy_rule": False})
 
@@ -304,18 +308,20 @@ def test_spades_agrees_with_openspiel_hand_by_hand():
     assert all(not d for _, _, d in results), results
 
 
-@pytest.mark.xfail(strict=True, reason="spades: OpenSpiel caps a partnership's bids at 13 in all "
-                   "(spades.cc BiddingLegalActions); we let each player bid 0..13 and have no such option")
-def test_spades_bid_cap_differs():
-    disagreements, _ = lockstep(SpadesAdapter({}, set_aside=("never_broken",)), 50)
-    assert disagreements == [], disagreements[:1]
+def test_spades_bid_cap_is_our_partnership_bid_cap():
+    """With partnership_bid_cap=thirteen every bid is compared, none set aside; without it
+    (each player 0..13) the lockstep finds OpenSpiel's cap."""
+    results = _run(SpadesAdapter, [{}, {"dealer": "seat_1"}], 100)
+    assert all(not d for _, _, d in results), results
+    disagreements, _ = lockstep(SpadesAdapter({"partnership_bid_cap": "none"}), 50)
+    assert disagreements and "legal" in disagreements[0][3]
 
 
-@pytest.mark.xfail(strict=True, reason="spades: OpenSpiel never marks spades broken (spades.cc never sets "
-                   "is_spades_broken_), so a spade may not be led while the leader holds another suit; "
-                   "no option of ours (spades_lead=after_broken or any_time) says so")
+@pytest.mark.xfail(strict=True, reason="spades: OpenSpiel never marks spades broken, a bug: spades.h declares "
+                   "is_spades_broken_ and PlayLegalActions reads it, but nothing sets it, so a spade may never be "
+                   "led while the leader holds another suit; no rule of Spades says so, and we give it no option")
 def test_spades_never_broken_differs():
-    disagreements, _ = lockstep(SpadesAdapter({}, set_aside=("cap",)), 50)
+    disagreements, _ = lockstep(SpadesAdapter({}, set_aside=()), 50)
     assert disagreements == [], disagreements[:1]
 
 
@@ -607,7 +613,7 @@ def test_leduc_poker_agrees_with_openspiel_hand_by_hand():
     lambda: _mismatched(HeartsAdapter({}), "hearts", {"qs_breaks_hearts": True}),
     lambda: _mismatched(OhHellAdapter({"scoring": "trick_each_plus_bonus"}), "oh_hell", {"players": 4, "off_bid_penalty": True}),
     lambda: _mismatched(EuchreAdapter({}), "euchre", {"stick_the_dealer": True}),
-    lambda: _mismatched(SpadesAdapter({}, set_aside=()), "spades", {}),
+    lambda: _mismatched(SpadesAdapter({}), "spades", {"use_mercy_rule": False, "win_threshold": 50}),
 ], ids=["hearts", "oh_hell", "euchre", "spades"])
 def test_lockstep_finds_a_rule_set_differently(adapter):
     """The loop is not blind: OpenSpiel loaded with one parameter that our options do not
