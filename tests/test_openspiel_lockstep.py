@@ -748,11 +748,139 @@ def test_blackjack_lockstep_finds_a_dealer_who_hits_soft_17(monkeypatch):
 # ---------------------------------------------------------------- crazy_eights
 
 
-@pytest.mark.skip(reason="crazy_eights: OpenSpiel's player may draw (action 52) even holding a playable "
-                  "card, up to max_draw_cards a turn, and drawing does not end the turn (crazy_eights.cc "
-                  "PlayLegalActions); ours either offers no draw while a card can be played "
-                  "(may_draw_anyway=must_play) or lets one card be drawn and the turn pass (may_draw), and "
-                  "when unable to play draws until playable or one card (draw_rule): no option of ours says "
-                  "OpenSpiel's rule, so every decision's legal set would differ")
-def test_crazy_eights_agrees_with_openspiel():
-    pass
+class CrazyEightsAdapter(Adapter):
+    """rulesets/crazy_eights.yaml (may_draw_anyway=keep_drawing, draw_rule=up_to_limit,
+    draw_limit=5, the other options their defaults) and `crazy_eights(players=N)`
+    (crazy_eights.cc, its defaults: max_draw_cards=5, no special cards, no reshuffle), one
+    hand, 2 to 5 players (OpenSpiel plays two decks above five).  Our seat s is its player s
+    (both play to the left, +1); its first chance action is the dealer (52 + seat), then the
+    dealt cards, one at a time from the dealer's left, then the card turned up (an eight turned
+    up goes back into its deck and another comes: the one ours kept is fed).  Its actions: a
+    card (rank * 4 + suit, ranks 2..A), 52 draw (then a chance action, the card drawn), 53
+    pass, 54 + suit the suit named with an eight.  Our engine draws and passes by itself
+    where no choice is left (no card to play); OpenSpiel makes a decision of it with one legal
+    action (draw, or pass): `after` makes those for it, feeding the cards our engine drew
+    (its moves from the stock, read from the state's events) in the order drawn.
+
+    Returns: OpenSpiel's, each player minus the points left in their hand, with its card
+    values: an eight 50, a J, Q, K or A 10, any other card its id + 2 (crazy_eights.cc
+    ScoreUp), OpenSpiel's bug, where rank + 2 (the card's number) is meant, so that a 2♠
+    costs 5 and a 10♠ 37.  `returns` reads them off our final hands so; ours score the
+    winner the others' points (an ace 1) and are not compared (test_crazy_eights_card_values_differ
+    shows the difference)."""
+    name = "crazy_eights"
+    hands_per_game = 1
+
+    def __init__(self, options: dict, players: int = 4, openspiel_values: bool = True):
+        super().__init__({"may_draw_anyway": "keep_drawing", "draw_rule": "up_to_limit", "draw_limit": 5, **options})
+        self.players = players
+        self.openspiel_values = openspiel_values
+        self.game = pyspiel.load_game("crazy_eights", {"players": players})
+
+    def hand_key(self, state):
+        return ()
+
+    def os_player(self, state, seat):
+        return seat
+
+    def drawn(self, state, since: int) -> list[int]:
+        """The cards moved from the stock to a hand in the events from `since` on, in order."""
+        return [c for e in state.log[since:] if e.get("type") == "move" and e["from"][0] == "stock"
+                and e["to"][0] == "hand" for c in e["cards"]]
+
+    def deal(self, state):
+        os_state = self.game.new_initial_state()
+        dealer = state.vars["dealer"]
+        os_state.apply_action(52 + dealer)
+        turned = next(i for i, e in enumerate(state.log) if e.get("type") == "move" and e["to"][0] == "discard")
+        dealt = [[] for _ in range(self.players)]
+        for e in state.log[:turned]:
+            if e.get("type") == "move" and e["to"][0] == "hand":
+                dealt[e["to"][1]] += e["cards"]
+        deck = self.program.deck.display
+        first = (dealer + 1) % self.players                     # the dealer's left
+        size = len(dealt[0])
+        for k in range(self.players * size):
+            os_state.apply_action(self.card_id(deck[dealt[(first + k) % self.players][k // self.players]]))
+        os_state.apply_action(self.card_id(deck[state.zones["discard"][0]]))
+        self.queue, self.seen = self.drawn(state, turned), len(state.log)
+        self.sync(state, os_state)
+        return os_state
+
+    def sync(self, state, os_state):
+        """OpenSpiel's draws and passes that our engine made by itself, up to its next decision."""
+        deck = self.program.deck.display
+        while not os_state.is_terminal():
+            if os_state.is_chance_node():
+                if not self.queue:
+                    return
+                os_state.apply_action(self.card_id(deck[self.queue.pop(0)]))
+            elif os_state.legal_actions() in ([52], [53]):
+                os_state.apply_action(os_state.legal_actions()[0])
+            else:
+                return
+
+    def after(self, state, os_state, label):
+        self.queue += self.drawn(state, self.seen)
+        self.seen = len(state.log)
+        self.sync(state, os_state)
+
+    def action(self, state, label):
+        words = label.split()
+        if label.startswith("draw"):
+            return 52
+        if label == "pass":
+            return 53
+        if words[0] == "name":
+            return 54 + ["clubs", "diamonds", "hearts", "spades"].index(words[1])
+        return self.card_id(words[1])
+
+    def points(self, display: str) -> int:
+        rank = display[:-1]
+        if rank == "8":
+            return 50
+        if not self.openspiel_values:
+            return {"A": 1, "J": 10, "Q": 10, "K": 10}.get(rank) or int(rank)
+        return 10 if rank in ("J", "Q", "K", "A") else card_id(display) + 2
+
+    def returns(self, state):
+        deck = self.program.deck.display
+        return [-float(sum(self.points(deck[c]) for c in state.zones["hand"][seat])) for seat in range(self.players)]
+
+
+def _crazy_eights(players):
+    return lambda options: CrazyEightsAdapter(options, players=players)
+
+
+CRAZY_EIGHTS_PLAYERS = [2, 3, 4, 5]
+
+
+def test_crazy_eights_agrees_with_openspiel_hand_by_hand():
+    results = []
+    for k, players in enumerate(CRAZY_EIGHTS_PLAYERS):
+        results += _run(_crazy_eights(players), [{}, {"dealer": "seat_1"}], 100, first_seed=1000 * k)
+    assert all(not d for _, _, d in results), results
+
+
+@pytest.mark.slow
+def test_crazy_eights_agrees_with_openspiel_over_thousands_of_hands():
+    results = []
+    for k, players in enumerate(CRAZY_EIGHTS_PLAYERS):
+        results += _run(_crazy_eights(players), [{}], 1000, first_seed=7 + 100000 * k)
+    assert all(not d for _, _, d in results), results
+
+
+@pytest.mark.xfail(strict=True, reason="crazy_eights: OpenSpiel's ScoreUp counts a card 2..10 as its id + 2 "
+                   "(rank * 4 + suit + 2) where its number is meant, a bug (a 2♠ costs 5, a 10♠ 37), and an ace 10; "
+                   "our points are the usual ones (an ace 1, a card its number), and we give the bug no option")
+def test_crazy_eights_card_values_differ():
+    disagreements, _ = lockstep(CrazyEightsAdapter({}, openspiel_values=False), 50)
+    assert disagreements == [], disagreements[:1]
+
+
+@pytest.mark.parametrize("options", [{"draw_rule": "until_playable"}, {"may_draw_anyway": "must_play"},
+                                     {"draw_limit": 3}])
+def test_crazy_eights_lockstep_finds_another_drawing_rule(options):
+    """As test_lockstep_finds_a_rule_set_differently: our other drawing rules against OpenSpiel's."""
+    disagreements, _ = lockstep(CrazyEightsAdapter(options), 40)
+    assert disagreements
