@@ -13,11 +13,13 @@ Cards: OpenSpiel's id of a card is rank * 4 + suit, suits ♣ ♦ ♥ ♠ = 0..3
 (hearts; oh_hell orders its suits ♣ ♦ ♠ ♥); spades.cc's is suit * 13 + rank; euchre has its
 own 24-card numbering (see each adapter); kuhn_poker's cards are J, Q, K = 0, 1, 2, leduc_poker's rank * 2 + suit.
 
-Where OpenSpiel's rules differ from every option of ours, the difference is set aside in the
-adapter (named there) and shown by a strict xfail test: spades' 13-bid cap and its spades
-that are never broken, blackjack's hit on 21.  Blackjack, one player against the dealer with
-chance between decisions, has a loop of its own (blackjack_lockstep).  crazy_eights is
-skipped: OpenSpiel's drawing rule is none of ours.  gin_rummy has no lockstep: OpenSpiel's
+Where OpenSpiel's rule is a convention, an option of ours gives it (spades'
+partnership_bid_cap=thirteen, crazy_eights' may_draw_anyway=keep_drawing with
+draw_rule=up_to_limit and draw_limit=5, blackjack's twenty_one=may_hit) and the adapter sets it.
+Where it is OpenSpiel's bug, the difference is set aside in the adapter (named there) and shown
+by a strict xfail test: spades' spades that are never broken, crazy_eights' card values.
+Blackjack, one player against the dealer with chance between decisions, has a loop of its own
+(blackjack_lockstep).  gin_rummy has no lockstep: OpenSpiel's
 knocker and defender declare melds and lay-offs as ~185 meld actions, one at a time, where
 ours choose one of the best layouts and lay off card by card; the mapping is not written."""
 from __future__ import annotations
@@ -626,25 +628,26 @@ def test_lockstep_finds_a_rule_set_differently(adapter):
 
 
 BLACKJACK_OPTIONS = {"decks": 1, "reshuffle_at": 5, "rounds": 3, "insurance": "none", "surrender": "none",
-                     "max_bet": 1, "hole_card": "peek", "soft17": "stand"}
+                     "max_bet": 1, "hole_card": "peek", "soft17": "stand", "twenty_one": "may_hit"}
 
 
-def blackjack_lockstep(deals: int, first_seed: int = 0, stand_on_21: bool = True):
+def blackjack_lockstep(deals: int, first_seed: int = 0, stand_on_21: bool = False, options: dict | None = None):
     """rulesets/blackjack.yaml (one player, BLACKJACK_OPTIONS) and `blackjack` (blackjack.cc),
     one OpenSpiel game a deal.  OpenSpiel's blackjack is hit or stand only, one deck, paid
     1 to 1: a two-card 21 is no blackjack there (its player still chooses to hit or stand)
     and the dealer has no peek, while ours settles a blackjack at once; and our double down
     and split cannot be switched off.  So deals with a blackjack (the player's, or the
     dealer's found by the peek) are left out (counted), and our 'double down' and 'split'
-    options are set aside (neither compared nor chosen); a hand of ours that reaches 21
-    stands by itself, where OpenSpiel still offers a hit: its stand is made for it there
-    (`stand_on_21`; test_blackjack_hit_on_21_differs shows the difference).  The rest is compared: whose turn,
+    options are set aside (neither compared nor chosen).  OpenSpiel lets a hand of 21 hit:
+    that is our twenty_one=may_hit (C15), in BLACKJACK_OPTIONS; under our default, a hand
+    that reaches 21 stands by itself, and `stand_on_21` makes OpenSpiel's stand for it there
+    (test_blackjack_hit_on_21_is_our_twenty_one_may_hit).  The rest is compared: whose turn,
     hit and stand, when the player's turn ends (a bust), the dealer's drawing (stands on every
     17), and the deal's result (our bankroll's change with a 1-chip bet, OpenSpiel's return).
     Cards: suit * 13 + rank, suits ♣ ♦ ♥ ♠, ranks A 2 .. K; OpenSpiel deals the player's two
     cards, then the dealer's hole card and up card, then the draws; ours are fed to it so.
     Three deals a game from one deck, reshuffled only below 5%: no card comes twice."""
-    program = load_program(ruleset("blackjack"), BLACKJACK_OPTIONS)
+    program = load_program(ruleset("blackjack"), {**BLACKJACK_OPTIONS, **(options or {})})
     game = pyspiel.load_game("blackjack")
     deck = program.deck.display
     ranks = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
@@ -723,11 +726,15 @@ def test_blackjack_agrees_with_openspiel_deal_by_deal():
     assert played > 200, (played, naturals)
 
 
-@pytest.mark.xfail(strict=True, reason="blackjack: OpenSpiel lets a player hit a hand of 21 "
-                   "(blackjack.cc LegalActions is always hit and stand); ours stands at 21 by itself, "
-                   "and no option of ours lets a 21 be hit")
-def test_blackjack_hit_on_21_differs():
-    disagreements, _, _ = blackjack_lockstep(300, stand_on_21=False)
+def test_blackjack_hit_on_21_is_our_twenty_one_may_hit():
+    """OpenSpiel offers a hit on 21 (blackjack.cc LegalActions is always hit and stand): our
+    twenty_one=may_hit, which the lockstep above plays.  Under our default (a hand of 21 stands
+    by itself) the lockstep finds the difference, unless it makes OpenSpiel's stand for it."""
+    disagreements, played, _ = blackjack_lockstep(300)
+    assert disagreements == [] and played > 200
+    disagreements, _, _ = blackjack_lockstep(300, options={"twenty_one": "stands"})
+    assert disagreements and "our deal is over, not OpenSpiel's" in disagreements[0][3], disagreements[:1]
+    disagreements, _, _ = blackjack_lockstep(300, stand_on_21=True, options={"twenty_one": "stands"})
     assert disagreements == [], disagreements[:1]
 
 
