@@ -84,6 +84,17 @@ def test_a_hand_reaching_21_stands():                                           
     assert "Player 1 gets K♦: 21" in t.text() and "Player 1 with 21 wins 5" in t.text()
 
 
+def test_a_hand_of_21_may_be_hit_alternative():                               # R12, C15
+    t = bj("5♣", "6♠", "6♦", "9♥", "K♦", "2♣", twenty_one="may_hit").play("bet 5", "hit")
+    assert "Player 1 gets K♦: 21" in t.text() and t.legal() == ["hit", "stand"]
+    t.play("hit")
+    assert "Player 1 gets 2♣: 23" in t.text() and "Player 1 busts" in t.text() and t.pvar("bankroll", 0) == 95
+    t = bj("5♣", "6♠", "6♦", "9♥", "K♦", "2♣", twenty_one="may_hit").play("bet 5", "hit", "stand")
+    assert "Player 1 stands on 21" in t.text() and "Player 1 with 21 wins 5" in t.text()
+    t = bj("A♣", "6♠", "A♦", "9♥", "K♣", "K♦", "2♣", twenty_one="may_hit").play("bet 5", "split (another 5)")
+    assert "Player 1 (hand 1) with 21 wins 5" in t.text() and t.pvar("bankroll", 0) == 110   # split aces: one card
+
+
 def test_a_pair_may_be_split_into_two_hands():                                  # R11
     t = bj("8♣", "6♠", "8♦", "9♥", "3♣", "K♦", "2♣").play("bet 5")
     assert t.legal() == ["hit", "stand", "double down (another 5)", "split (another 5)"]

@@ -122,3 +122,51 @@ def test_the_first_to_shed_every_card_wins_and_scores_the_cards_left():        #
     assert "Player 2 plays their last card and wins the hand" in t.text()
     points = dict(zip(t.program.deck.display, t.program.deck.attrs["points"][1]))
     assert t.state.result["scores"] == [0, sum(points[c] for c in t.zone("hand", 0))]
+
+
+def test_draw_up_to_a_limit_then_pass_alternative():                           # C3
+    spades = "3♠ 4♠ 5♠ 6♠ 7♠ 9♠ J♠"
+    t = c8(p1=spades, rest="K♥ Q♥ 10♣ 9♦", draw_rule="up_to_limit").play("play 2♦")
+    assert len(t.zone("hand", 0)) == 10 and "9♦" not in t.zone("hand", 0)     # three drawn, none playable
+    assert t.deciding == 1 and "Player 1 cannot play and passes" in t.text()
+    t = c8(p1=spades, rest="K♥ Q♥ 10♣ 9♦", draw_rule="up_to_limit", draw_limit=5).play("play 2♦")
+    assert len(t.zone("hand", 0)) == 11 and t.legal() == ["play 9♦"]          # the fourth card plays
+
+
+def test_keep_drawing_card_by_card_instead_of_playing_alternative():          # C4
+    t = c8(rest="K♥ Q♥ 10♣", may_draw_anyway="keep_drawing")
+    assert t.legal() == ["play 2♦", "play 3♦", "play 4♦", "play 5♦", "play 6♦", "play 8♥", "draw a card"]
+    t.play("draw a card", "draw a card")
+    assert t.deciding == 1 and len(t.zone("hand", 1)) == 9                     # still Player 2's turn
+    assert t.legal()[-1] == "draw a card" and "play Q♥" not in t.legal()
+    t.play("play 3♦")
+    assert t.deciding == 0 and t.zone("discard")[-1] == "3♦"
+
+
+def test_keep_drawing_up_to_the_limit_then_play_or_pass_alternative():       # C3, C4
+    t = c8(rest="K♥ Q♥ 10♣", may_draw_anyway="keep_drawing", draw_rule="up_to_limit", draw_limit=2)
+    t.play("draw a card", "draw a card")
+    assert t.deciding == 1 and t.legal() == ["play 2♦", "play 3♦", "play 4♦", "play 5♦", "play 6♦",
+                                             "play 8♥", "pass"]
+    t.play("pass")
+    assert t.deciding == 0 and len(t.zone("hand", 1)) == 9 and "Player 2 passes" in t.text()
+
+
+def test_keep_drawing_a_hand_is_blocked_when_the_first_to_pass_passes_again():   # R8, C4, C5
+    t = c8(may_draw_anyway="keep_drawing")
+    z = t.state.zones
+    z["discard"][:0], z["stock"][:] = z["stock"], []          # the stock is used up
+    t.refresh()
+    assert t.legal()[-1] == "pass"                              # nothing to draw: pass, though 2♦ plays
+    t.play("pass", "pass")                                      # Player 1 passes holding 7♣ too
+    assert not t.over and t.deciding == 1
+    t.play("pass")                                              # Player 2, having seen every player pass
+    assert t.over and "nobody can play: the hand is blocked, and the lowest hand wins" in t.text()
+
+
+def test_a_hand_is_blocked_when_every_player_passes_in_turn_by_default():    # R8
+    t = c8(p1="3♠ 4♠ 5♠ 6♠ 7♠ 9♠ J♠", p2="2♦ 3♣ 4♣ 5♣ 6♣ 9♣ K♣")
+    z = t.state.zones
+    z["discard"][:0], z["stock"][:] = z["stock"], []
+    t.refresh().play("play 2♦")                                 # then neither can play nor draw
+    assert t.over and t.text().count("cannot play and passes") == 2 and "blocked" in t.text()

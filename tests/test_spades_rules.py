@@ -111,6 +111,25 @@ def test_each_player_bids_once_from_the_dealers_left_nil_to_thirteen():      # R
     assert t.deciding == 1 and t.legal()[0].startswith("lead")
 
 
+def test_a_partnership_bids_at_most_13_alternative():                         # C11
+    t = spades(partnership_bid_cap="thirteen")
+    assert t.legal() == ["bid nil"] + [f"bid {n}" for n in range(1, 14)]  # partner has not bid
+    t.play("bid 9", "bid 12")                              # Player 2 bids 9, Player 3 12
+    assert t.deciding == 3 and t.legal() == ["bid nil"] + [f"bid {n}" for n in range(1, 5)]
+    t.play("bid 4")
+    assert t.deciding == 0 and t.legal() == ["bid nil", "bid 1"]
+    t = spades(partnership_bid_cap="thirteen")
+    t.play("bid nil")                                      # a nil leaves partner all 13
+    t.play("bid 5", "bid 13")
+    assert t.deciding == 0 and t.legal() == ["bid nil"] + [f"bid {n}" for n in range(1, 9)]
+
+
+def test_no_cap_on_a_partnerships_bids_by_default():                         # R4, C11
+    t = spades()
+    t.play("bid 9", "bid 12", "bid 13")
+    assert t.deciding == 0 and t.legal() == ["bid nil"] + [f"bid {n}" for n in range(1, 14)]
+
+
 def test_blind_nil_is_bid_before_looking_at_the_cards():                     # R6, C4
     t = spades(blind_nil="always")
     assert t.deciding == 1 and t.legal() == ["bid blind nil", "look at your cards"]
