@@ -84,6 +84,31 @@ def test_the_table_shows_each_seats_team():
                                                     ("Player 3", "North–South"), ("Player 4", "East–West")]
 
 
+def test_a_team_of_one_is_its_player_in_the_result_and_at_the_table():
+    solo = 'teams:\n  of: "seat"\n'
+    program = load_program_text(PARTNERS.replace("TEAMS\n", solo).replace(
+        'winners: "filter(players, p => p.score == 5)"', 'winners: "[player(0)]"'), "partners.yaml")
+    s = new_game(program, seed=1)
+    assert result_line(program, s).startswith("Result: Player 1 wins.")
+    lay = layout(program, view(program, s, 0), 0, s.names, Groups(program.deck.ids), 0)
+    assert [r.team for r in lay.rows] == ["", "", "", ""]
+
+
+def test_the_drawn_table_shows_a_seats_team_on_a_line_of_its_own():
+    pytest.importorskip("rich")
+    from rich.console import Console
+
+    from interpreter.cli.drawing import table_panel
+    program, s = finished()
+    lay = layout(program, view(program, s, 0), 0, s.names, Groups(program.deck.ids), 0)
+    console = Console(width=80, record=True, force_terminal=False)
+    console.print(table_panel(lay, "en"))
+    lines = console.export_text().splitlines()
+    assert not any("\\n" in line for line in lines)
+    at = next(i for i, line in enumerate(lines) if "Player 1 (you)" in line)
+    assert "North–South" in lines[at + 1]
+
+
 def test_a_ruleset_without_teams_has_none():
     program, s = finished("")
     assert program.sides(4) == [] and "teams" not in result_data(program, s)

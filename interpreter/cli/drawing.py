@@ -63,9 +63,11 @@ def players_table(lay, lang: str):
     for p in (first.piles if first else []):
         t.add_column(Text(p.label))
     for row in lay.rows:
-        name = Text(("▶ " if row.to_play else "  ") + row.name + (f" ({msg(lang, 'you')})" if row.you else "")
-                    + (f"\n  {row.team}" if row.team else ""),
-                    style=("bold" if row.you else "") + (" dim strike" if row.out else ""))
+        lines = [("▶ " if row.to_play else "  ") + row.name + (f" ({msg(lang, 'you')})" if row.you else "")]
+        if row.team:
+            lines.append(f"  {row.team}")       # each line made printable, the break between them kept
+        name = Text.lines(lines)
+        name.stylize(("bold" if row.you else "") + (" dim strike" if row.out else ""))
         t.add_row(name, *[Text(v) for _, v in row.values], *[pile_cell(p, lang) for p in row.piles])
     return t
 

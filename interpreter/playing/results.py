@@ -13,8 +13,8 @@ def winning_teams(program, s) -> list | None:
     if not sides or not winners:
         return None
     won = [(name, set(seats)) for name, seats in sides if set(seats) <= winners]
-    if set().union(*(seats for _, seats in won)) != winners:
-        return None
+    if set().union(*(seats for _, seats in won)) != winners or all(len(seats) == 1 for _, seats in won):
+        return None             # (a team of one is its player: "Player 2 wins")
     return [name for name, _ in won]
 
 

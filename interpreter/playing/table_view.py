@@ -142,7 +142,7 @@ def layout(program, view: dict, seat: int, names: list, groups: Groups, round_no
               for section, var, label in program.shown if section == "variables"]
     values += [(t.label, shown_value(program, table[t.name], t.type)) for t in program.table if not t.per_player]
     shared, rows, hand = [], [], []
-    team_of = {p: team for team, seats in program.sides(len(names), list(names)) for p in seats}
+    team_of = {p: team for team, seats in program.sides(len(names), list(names)) if len(seats) > 1 for p in seats}
     for z in program.zones.values():
         if z.piles:
             made = piles_of(z, None)
