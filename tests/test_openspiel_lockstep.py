@@ -977,3 +977,85 @@ def test_crazy_eights_lockstep_finds_another_drawing_rule(options):
     """As test_lockstep_finds_a_rule_set_differently: our other drawing rules against OpenSpiel's."""
     disagreements, _ = lockstep(CrazyEightsAdapter(options), 40)
     assert disagreements
+
+
+# --- goofspiel: a simultaneous game, our choice made together -----------------------------
+def goofspiel_lockstep(players: int, cards: int, games: int, first_seed: int = 0, options: dict | None = None):
+    """rulesets/goofspiel.yaml and `goofspiel` (goofspiel.cc, its default points_order=random,
+    returns_type=win_loss), one game each.  OpenSpiel's bids are one simultaneous node: ours
+    are a choice made together, every seat in order, none seeing the others' bids; the joint
+    action is given to OpenSpiel once all have chosen.  Our prize, turned up from our shuffled
+    prizes, is OpenSpiel's chance outcome (its value - 1).  OpenSpiel plays the last prize by
+    itself (one card each is left): ours are then forced decisions of one option.  At every
+    bid the legal set (card value - 1) must agree; at the end, each player's points and the
+    winners (the players OpenSpiel's returns rank first).  The list of what differed."""
+    program = load_program(ruleset("goofspiel"), {"cards": str(cards), **(options or {})})
+    game = pyspiel.load_game("goofspiel", {"players": players, "num_cards": cards})
+    value = program.deck.attrs["value"]
+    differed = []
+    for seed in range(first_seed, first_seed + games):
+        rng = random.Random(seed)
+        state, os_state = new_game(program, seed=seed, players=players), game.new_initial_state()
+        why = None
+        while not state.over and why is None:
+            if os_state.is_terminal():              # the last prize: OpenSpiel's is played already
+                if len(state.pending[1]) != 1:
+                    why = "OpenSpiel's game is over, ours offers a choice"
+                apply(program, state, 0)
+                continue
+            if os_state.is_chance_node():
+                prize = [value[1][c] if isinstance(value, tuple) else value[c] for c in state.zones["prize"]]
+                if len(prize) != 1:
+                    why = f"the prize is {len(prize)} cards, OpenSpiel's one"
+                    break
+                os_state.apply_action(prize[0] - 1)
+            bids = []
+            for p in range(players):
+                seat, options = state.pending[0], labels(program, state)
+                ours = sorted(_bid_value(program, label) - 1 for label in options)
+                if seat != p or ours != sorted(os_state.legal_actions(p)):
+                    why = f"seat {seat} offers {ours}, OpenSpiel's player {p} {sorted(os_state.legal_actions(p))}"
+                    break
+                k = rng.randrange(len(options))
+                bids.append(_bid_value(program, options[k]) - 1)
+                apply(program, state, k)
+            if why is None:
+                try:
+                    os_state.apply_actions(bids)
+                except pyspiel.SpielError as e:
+                    why = f"OpenSpiel refuses the bids {bids}: {e}"
+        if why is None:
+            points = [int(x) for x in str(os_state).split("Points:")[1].split()]
+            returns = os_state.returns()
+            best = [p for p in range(players) if returns[p] == max(returns)]
+            if points != state.pvars["points"]:
+                why = f"points {state.pvars['points']}, OpenSpiel {points}"
+            elif sorted(state.result["winners"]) != best and not (len(best) == players and returns[0] == 0):
+                why = f"winners {state.result['winners']}, OpenSpiel's returns {returns}"
+            elif len(state.result["winners"]) == players and any(returns):
+                why = f"a draw, OpenSpiel's returns {returns}"
+        if why is not None:
+            differed.append((seed, why))
+    return differed
+
+
+def _bid_value(program, label: str) -> int:
+    """'bid 10♣' -> 10."""
+    rank = label.split()[1][:-1]
+    return {"A": 1, "J": 11, "Q": 12, "K": 13}.get(rank) or int(rank)
+
+
+@pytest.mark.parametrize("players, cards, games", [(2, 13, 300), (2, 4, 300), (3, 6, 200)])
+def test_goofspiel_agrees_with_openspiel_bid_by_bid(players, cards, games):
+    assert goofspiel_lockstep(players, cards, games) == []
+
+
+@pytest.mark.slow
+def test_goofspiel_agrees_with_openspiel_over_thousands_of_games():
+    assert goofspiel_lockstep(2, 13, 3000, first_seed=1000) == []
+    assert goofspiel_lockstep(3, 13, 1000, first_seed=1000) == []
+
+
+def test_goofspiel_lockstep_finds_a_prize_carried_over():
+    """Under tie=carried a tied prize goes with the next: OpenSpiel sets it aside."""
+    assert goofspiel_lockstep(2, 4, 100, options={"tie": "carried"}) != []
