@@ -249,3 +249,22 @@ def test_counting_alternatives_also_make_250():                                 
     for counting in ("fives", "traditional"):
         t = Table("pinochle", options={"dealer": "seat_1", "counting": counting}, players=4)
         assert sum(t.program.deck.attrs["counter"][1]) == 240
+
+
+def test_the_partners_exchange_cards_alternative():                              # C12
+    t = won(pin(passing="four"))
+    assert t.deciding == 2 and t.legal()[0].startswith("pass ")       # Player 3, the partner, first
+    t.play("pass 10♥", "pass K♥", "pass Q♥", "pass J♥")
+    assert len(t.zone("hand", 0)) == 16 and t.deciding == 0
+    t.play("pass 9♠", "pass A♥", "pass A♣", "pass A♦")
+    assert [len(t.zone("hand", s)) for s in range(4)] == [12] * 4
+    assert "Player 1 melds" in t.text() and t.legal()[0].startswith("lead ")
+    assert t.pvar("meld", 0) == 150 + 40 + 40 + 20              # run, royal marriage, pinochle, marriage of hearts
+
+
+def test_the_bidder_may_throw_in_the_hand_alternative():                         # C13
+    t = won(pin(concede="yes"))
+    assert t.deciding == 0 and t.legal() == ["play the hand", "throw in the hand (set back 260)"]
+    t.play("throw in the hand (set back 260)")
+    assert t.pvar("score", 0) == -260 and t.pvar("score", 1) == 170
+    assert t.var("dealer") == 1
