@@ -269,3 +269,28 @@ def test_the_bidder_may_throw_in_the_hand_alternative():                        
     t.play("throw in the hand (set back 260)")
     assert t.pvar("score", 0) == -260 and t.pvar("score", 1) == 170
     assert t.var("dealer") == 1
+
+
+def test_a_side_must_take_a_counter_to_keep_its_meld_alternative():             # C6
+    t = last_trick(won(pin(save_meld="a_counter")), ["9♠", "A♠", "9♥", "9♦"], counters=(0, 240), tricks=(1, 10))
+    t.play("lead 9♠", "play A♠", "play 9♥", "play 9♦")            # a trick, but no counter in it
+    assert "Players 1 & 3 take no trick with a counter: their meld of 400 does not count" in t.text()
+    assert t.pvar("score", 0) == -260
+
+
+def test_a_jump_may_go_up_to_largest_jump_above_the_least_bid():                  # C11
+    t = pin(largest_jump=500).play("bid more than 250")
+    assert t.legal()[-1] == "bid 750" and len(t.legal()) == 50
+
+
+def test_the_target_1000_alternative():                                          # C1
+    t = last_trick(won(pin(target_score=1000)), ["A♠", "9♠", "9♥", "9♦"], counters=(0, 230), tricks=(1, 10),
+                   scores=(600, 0))
+    t.play("lead A♠", "play 9♠", "play 9♥", "play 9♦")
+    assert t.over and t.winners == [0, 2] and t.scores[0] == 600 + 420
+
+
+def test_the_deal_passes_to_the_left():                                           # R3
+    t = last_trick(won(pin()), ["A♠", "9♠", "9♥", "9♦"], counters=(0, 230), tricks=(1, 10))
+    t.play("lead A♠", "play 9♠", "play 9♥", "play 9♦")
+    assert not t.over and t.var("dealer") == 1 and t.deciding == 2      # Player 3 calls first
