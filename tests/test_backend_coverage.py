@@ -60,6 +60,7 @@ variables:
   sets: 0
   best: {type: card, initial: "null"}
   truth: false
+  tally: {type: "map[number]", initial: {a: 1}}
 functions:
   high:                                   # small: written in at its call
     params: [z]
@@ -83,7 +84,7 @@ flow:
               n: "spread(current.hand, n % 5) + count(clockwise(current)) + abs(n - 7)"
               seats: "filter(players, p => any(p.hand, c => c.rank > n % 9)) + [player(n), first(clockwise(current), q => count(q.hand) > 1) ?? current]"
               truth: "all(players, p => count(p.hand) >= 0) and any(map(pile, c => c.rank > 4)) and all(map(pile, c => c.rank > 0))"
-              sets: "count(subsets(current.hand)) + len(current.hand[:2]) + len(range(3)) + count(players, p => p == current) + count(groups(current.hand, c => c.rank % 2)) + count(runs(current.hand, c => c.rank, 2)) + count(sums(current.hand, c => c.rank, 9))"
+              sets: "count(subsets(current.hand)) + len(current.hand[:2]) + len(range(3)) + count(players, p => p == current) + count(groups(current.hand, c => c.rank % 2)) + count(runs(current.hand, c => c.rank, 2)) + count(sums(current.hand, c => c.rank, 9)) + count(keys(tally)) + (tally['a'] ?? 0) + count({'x': 1, 'y': n})"
               said: "text(map(current.hand, c => c.rank), ' and ') + text(best) + text(first(current.hand)) + text(min_by(current.hand, c => c.rank))"
           - choose: current.hand
             as: card
@@ -91,7 +92,7 @@ flow:
           - move: {card: card, from: current.hand, to: pile}
           - if: "count(pile) > 0 and top(pile) != random(pile)"
             then:
-              - add: {n: 1}
+              - add: {n: 1, "tally[text(n % 3)]": 1}
   until: "count(stock) == 0 and all(players, p => count(p.hand) == 0)"
 result:
   winners: "filter(players, p => p == player(n))"

@@ -65,6 +65,8 @@ class VectorLayout:
             return self.texts + 1
         if isinstance(typ, str) and typ.startswith("list["):
             return self.cards + 1 if typ == "list[card]" else 1
+        if isinstance(typ, str) and typ.startswith("map["):
+            return 1                    # how many entries (the dict observation holds them)
         return 0
 
     def vector(self, obs: dict) -> list[float]:
@@ -113,7 +115,7 @@ class VectorLayout:
                             self.texts + 1, self.texts)
         if typ == "list[card]":
             return self._cards(value or [])
-        return [float(len(value)) if isinstance(value, list) else 0.0]
+        return [float(len(value)) if isinstance(value, (list, dict)) else 0.0]
 
 
 def _one_hot(i, size: int, none: int | None = None) -> list[float]:

@@ -7,7 +7,7 @@ from ..errors import did_you_mean
 from ..lang import expr_ir
 from ..lang.expr_ir import text_separator
 from ..lang.syntax import ExprError, offset_of
-from ..lang.types import ANY, BOOL, NUM, PILE, PLAYER, STR, ZONE, compatible, elem_of, list_of
+from ..lang.types import ANY, BOOL, NUM, PILE, PLAYER, STR, ZONE, a_, compatible, elem_of, is_map, list_of
 from ..lang.values import number_range, shower, subsets_of
 
 
@@ -223,6 +223,15 @@ def _sums(c, name, args, t, scope, depth):
     return _call(t, name, list_of(list_of(et)), [coll, total], var, key)
 
 
+def _keys(c, name, args, t, scope, depth):
+    """keys(m): a map's keys, in the order they were first set."""
+    arity(name, args, t, 1, 1)
+    m = c.value(args[0], scope, depth, None, t)
+    if not is_map(m.type) and m.type != ANY:
+        raise ExprError(f"keys() takes a map, not {a_(m.type)}", offset_of(args[0]))
+    return c.fold(_call(t, "keys", list_of(STR), [m]), lambda v: list(v), m)
+
+
 BUILTINS = {
     "count": _count, "len": _count,
     "any": _any_all, "all": _any_all,
@@ -232,5 +241,5 @@ BUILTINS = {
     "top": _top_bottom, "bottom": _top_bottom,
     "abs": _abs, "zone": _zone, "player": _player, "random": _random,
     "clockwise": _clockwise, "text": _text, "range": _range, "subsets": _subsets,
-    "groups": _groups, "runs": _runs, "sums": _sums,
+    "groups": _groups, "runs": _runs, "sums": _sums, "keys": _keys,
 }

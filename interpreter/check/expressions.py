@@ -28,8 +28,8 @@ from ..lang import expr_ir
 from ..lang.symbols import FunctionDef, Symbols
 from ..lang.syntax import ExprError, end_of, free_names, offset_of, parse
 from ..lang.expr_ir import cards_of, read_as
-from ..lang.types import (ANY, BOOL, CARD, NULL, NUM, PILE, PLAYER, STR, ZONE, Nullable, Unsettled, a_ as _a, compatible,
-                          elem_of, list_of, type_of_value)
+from ..lang.types import (ANY, BOOL, CARD, MAP_VALUES, NULL, NUM, PILE, PLAYER, STR, ZONE, Nullable, Unsettled,
+                          a_ as _a, compatible, elem_of, is_map, list_of, map_of, type_of_value, value_of)
 from . import nulls
 from .builtins import BUILTINS, RANDOM_IN_TEXT
 from ..lang.values import divide, floordiv, list_slice, mod, plain
@@ -249,6 +249,28 @@ class ExprChecker:
             return expr_ir.Const(type=typ, tree=t, const=[i.const for i in items])
         return expr_ir.ListLit(type=typ, tree=t, items=items)
 
+    def _map(self, t, scope, depth):
+        """{key: value, ...}: a map from texts to values of one type (number, text, player or
+        yes/no); {} is the empty map, of whatever type its place wants."""
+        pairs = [] if t.children[0] is None else t.children[0].children
+        keys, values, vt = [], [], NULL
+        for pair in pairs:
+            k_t, v_t = pair.children
+            keys.append(self.value(k_t, scope, depth, STR, use=t))
+            v = self.value(v_t, scope, depth, use=t)
+            if vt == NULL:
+                vt = v.type
+            elif not compatible(vt, v.type):
+                raise ExprError(f"a map mixes {_a(vt)} and {_a(v.type)}", offset_of(v_t))
+            values.append(v)
+        if vt not in MAP_VALUES + (NULL, ANY):
+            raise ExprError(f"a map holds numbers, texts, players or yes/no values, not {_a(vt)}s",
+                            offset_of(pairs[0].children[1]))
+        typ = map_of(ANY if vt == NULL else vt)
+        if all(k.is_const for k in keys) and all(v.is_const for v in values):
+            return expr_ir.Const(type=typ, tree=t, const={k.const: v.const for k, v in zip(keys, values)})
+        return expr_ir.MapLit(type=typ, tree=t, keys=keys, values=values)
+
     # -- names --------------------------------------------------------------
     def _name(self, t, scope, depth):
         name = t.children[0].value
@@ -414,6 +436,11 @@ class ExprChecker:
     def _index(self, t, scope, depth):
         coll_t, idx_t = t.children
         coll = cards_of(self.value(coll_t, scope, depth, use=t))
+        if is_map(coll.type):                   # m[key]: the value, or null where there is none
+            key = self.value(idx_t, scope, depth, STR, use=t)
+            t.map_key = True                    # (a null there is said as a key the map lacks)
+            return self.fold(expr_ir.MapGet(type=value_of(coll.type), tree=t, coll=coll, key=key, maybe_null=True),
+                             lambda m, k: m.get(k), coll, key)
         et = elem_of(coll.type)
         if et is None:
             raise ExprError(f"cannot index {_a(coll.type)}", offset_of(coll_t))
@@ -437,7 +464,7 @@ class ExprChecker:
         coll_t, lo_t, hi_t = t.children
         coll = cards_of(self.value(coll_t, scope, depth, use=t))
         et = elem_of(coll.type)
-        if et is None:
+        if et is None or is_map(coll.type):
             raise ExprError(f"cannot slice {_a(coll.type)}", offset_of(coll_t))
         ends = [expr_ir.Const(type=NULL, tree=t, const=None) if x is None else self.value(x, scope, depth, NUM, use=t)
                 for x in (lo_t, hi_t)]
@@ -497,6 +524,8 @@ class ExprChecker:
         op = op_tok.value
         a = cards_of(self.value(a_t, scope, depth, use=t))
         b = cards_of(self.value(b_t, scope, depth, use=t))
+        if op == "+" and (is_map(a.type) or is_map(b.type)):
+            raise ExprError("'+' does not join maps: set an entry, set: {\"m[key]\": value}", offset_of(op_tok))
         if op == "+" and elem_of(a.type) and elem_of(b.type) and a.type != ANY:
             if not compatible(elem_of(a.type), elem_of(b.type)):
                 raise ExprError(f"'+' joins lists of one kind, not {_a(a.type)} and {_a(b.type)}", offset_of(b_t))
@@ -724,6 +753,9 @@ class ExprChecker:
         et = elem_of(c.type)
         if et is None:
             raise ExprError(f"expected a list or zone, but this is {_a(c.type)}", offset_of(a_t))
+        if is_map(c.type):                      # a map as a list: its keys
+            c = self.fold(expr_ir.BuiltinCall(type=list_of(STR), tree=c.tree, name="keys", args=[c], var=None,
+                                              body=None), lambda m: list(m), c)
         return c, nulls.element_type(et, c)
 
     def each(self, a_t, elem_type, scope, depth, want=None):

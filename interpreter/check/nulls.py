@@ -8,7 +8,7 @@ whose type is `Nullable` (lang/types.py).  A variable declared `initial: null` i
 flow sets it before it is read, and the run-time message covers a mistake.
 
 A fact is what a condition tells where it holds: ("value", TEXT), the expression written
-TEXT is not null; ("items", TEXT), the list or zone written TEXT is not empty, so its top,
+TEXT is not null (`X != null`, or `k in m` for `m[k]`); ("items", TEXT), the list or zone written TEXT is not empty, so its top,
 bottom, first, min, max (and [0], [-1]) are not null.  `players` and a constant list
 with elements are never empty.  Expressions are compared by their
 text: a fact about `top(pile)` says nothing about `top(current.hand)`.
@@ -16,7 +16,7 @@ text: a fact about `top(pile)` says nothing about `top(current.hand)`.
 from __future__ import annotations
 
 from ..lang import expr_ir
-from ..lang.types import BOOL, NUM, STR, Nullable
+from ..lang.types import BOOL, NUM, STR, Nullable, is_map
 from ..lang.values import NULL_REASONS
 
 NO_FACTS = frozenset()
@@ -26,7 +26,7 @@ UNREACHABLE = frozenset({UNREACHABLE_FACT})
 _OF_ITEMS = {"top", "bottom", "min", "max", "min_by", "max_by", "random"}
 _EMPTY_ELSE = {NUM: "0", BOOL: "false", STR: "''"}
 # Nodes written without an operator: `X != null` needs no brackets round them.
-_OPERANDS = (expr_ir.Const, expr_ir.Local, expr_ir.GlobalVar, expr_ir.BuiltinCall, expr_ir.UserCall, expr_ir.ZoneProp, expr_ir.Index, expr_ir.CardAttr,
+_OPERANDS = (expr_ir.Const, expr_ir.Local, expr_ir.GlobalVar, expr_ir.BuiltinCall, expr_ir.UserCall, expr_ir.ZoneProp, expr_ir.Index, expr_ir.MapGet, expr_ir.CardAttr,
              expr_ir.PlayerProp, expr_ir.PlayerVar, expr_ir.PlayerZone, expr_ir.SharedZone, expr_ir.ListLit)
 
 
@@ -98,6 +98,9 @@ def facts(cond) -> tuple:
         return (ya | yb, na & nb) if isinstance(cond, expr_ir.And) else (ya & yb, na | nb)
     if isinstance(cond, expr_ir.Compare):
         return _null_test(cond) or _size_test(cond) or (NO_FACTS, NO_FACTS)
+    if isinstance(cond, expr_ir.Member) and is_map(cond.b.type):      # `k in m`: m[k] is not null
+        fact = frozenset({("value", f"{cond.b.text}[{cond.a.text}]")})
+        return (fact, NO_FACTS) if cond.op == "in" else (NO_FACTS, fact)
     return NO_FACTS, NO_FACTS
 
 
@@ -143,6 +146,8 @@ def why(node) -> str:
         return f" ({NULL_REASONS[node.name]})"
     if isinstance(node, expr_ir.Index):
         return " (past the end of the list)"
+    if isinstance(node, expr_ir.MapGet):
+        return " (the map may have no such key)"
     if isinstance(node, expr_ir.IfElse) and getattr(node.tree, "data", None) == "safe_attr":
         return " (?. gives null where its left side is null)"
     if isinstance(node, expr_ir.IfElse):

@@ -13,7 +13,7 @@ from dataclasses import replace
 
 from ..errors import WARNING, Problem, RulesetError, UsageError, did_you_mean
 from ..lang import ir
-from ..lang.types import ANY, BOOL, CARD, NULL, NUM, PLAYER, STR, a_, list_of, type_of_value
+from ..lang.types import ANY, BOOL, CARD, NULL, NUM, PLAYER, STR, a_, is_map, list_of, type_of_value
 from ..messages import msg
 from ..limits import DEFAULT_MAX_STEPS
 from .options import allowed, choice_key, of_type, option_values, player_range, resolve_options, within
@@ -321,7 +321,7 @@ class _Checker:
                 types[name] = declared or type_of_value(decl.get("initial"))
                 if types[name] == NULL:
                     self.report((section, name), f"variable '{name}' starts as null: give its type", key=True)
-                initial[name] = decl.get("initial")
+                initial[name] = decl.get("initial", {} if is_map(types[name]) else None)    # a map: {}
             else:
                 types[name] = type_of_value(decl)
                 initial[name] = decl
@@ -572,11 +572,13 @@ def _variables_read(node, section: str) -> set:
 def _fits(value, typ: str) -> bool:
     """Whether a value written in YAML (not an expression) has the declared type."""
     got = type_of_value(value)
+    if isinstance(value, dict) and typ.startswith("map["):     # {} or {C: 0, D: 0}: texts to values of its type
+        return all(isinstance(k, str) and _fits(v, typ[4:-1]) for k, v in value.items())
     return got == typ or (isinstance(value, list) and not value and typ.startswith("list["))
 
 
 VALUE_TYPES = ("number", "bool", "string", "card", "player", "list[card]", "list[player]", "list[number]",
-               "list[string]")
+               "list[string]", "map[number]", "map[string]", "map[player]", "map[bool]")
 
 
 def _procedure_body(spec, name):

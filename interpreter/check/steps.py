@@ -14,9 +14,10 @@ from lark import Tree
 
 from ..errors import did_you_mean
 from ..lang import expr_ir, ir
-from ..lang.syntax import ExprError, parse
+from ..lang.syntax import ExprError, parse, unparse
 from ..lang.expr_ir import cards_of
-from ..lang.types import ANY, BOOL, CARD, NUM, PILE, PLAYER, STR, ZONE, Unsettled, a_ as _a, elem_of, holds_cards, list_of
+from ..lang.types import (ANY, BOOL, CARD, NUM, PILE, PLAYER, STR, ZONE, Unsettled, a_ as _a, elem_of, holds_cards,
+                          is_map, list_of, value_of)
 from .nulls import element_type
 from .phases import PHASE_VARIABLES
 from ..messages import msg
@@ -269,6 +270,8 @@ class StepChecker:
         except ExprError as e:
             self.report(path, f"cannot assign to '{target}': {e.message}", key=True)
             return None
+        if isinstance(tree, Tree) and tree.data == "index":
+            return self._assign_entry(tree, target, value, path, scope, add)
         if isinstance(tree, Tree) and tree.data == "name":
             name = tree.children[0].value
             if name in PHASE_VARIABLES and getattr(self.ck, "phases", None):
@@ -303,6 +306,27 @@ class StepChecker:
                              self._value(value, path, scope, typ, add))
         self.report(path, f"cannot assign to '{target}': name a variable, e.g. total or current.score", key=True)
         return None
+
+    def _assign_entry(self, tree, target, value, path, scope, add) -> ir.Assign | None:
+        """`set: {"m[key]": value}`: one entry of a map variable (null removes it)."""
+        var_t, key_t = tree.children
+        inner = self._assign(unparse(var_t), None, path, scope, False) if isinstance(var_t, Tree) and \
+            var_t.data in ("name", "attr") else None
+        if inner is None or isinstance(inner.target, ir.CurrentTarget):
+            if inner is not None or not isinstance(var_t, Tree) or var_t.data not in ("name", "attr"):
+                self.report(path, f"cannot assign to '{target}': name an entry of a map variable, e.g. "
+                                  "first_named[strain]", key=True)
+            return None
+        var = inner.target
+        if not is_map(var.type):
+            self.report(path, f"'{unparse(var_t)}' is {_a(var.type)}, not a map: only a map's entry is set "
+                              f"by its key", key=True)
+            return None
+        key = self.expr(unparse(key_t), path, scope, STR)
+        typ = value_of(var.type)
+        if add and typ not in (NUM, ANY):
+            self.report(path, f"'add' needs a map of numbers, but this one holds {typ} values", key=True)
+        return ir.Assign(ir.EntryTarget(var, key, typ), self.expr(value, path, scope, typ))
 
     def _value(self, value, path, scope, typ, add):
         if add and typ not in (NUM, ANY):

@@ -131,6 +131,30 @@ class Closures:
         fns = tuple(self.fn(i) for i in node.items)
         return Code(lambda s, l: [f(s, l) for f in fns])
 
+    def _MapLit(self, node):
+        pairs = tuple((self.fn(k), self.fn(v)) for k, v in zip(node.keys, node.values))
+        nokey = self.fault(list(node.keys), "so it cannot be a map's key", [k for k, _ in pairs])
+
+        def map_lit(s, l):
+            m = {kf(s, l): vf(s, l) for kf, vf in pairs}
+            if None in m:
+                nokey(s, l)
+            return m
+        return Code(map_lit)
+
+    def _MapGet(self, node):
+        cf, kf = self.fn(node.coll), self.fn(node.key)
+        fault = self.fault([node.coll], f"so '{node.text}' has no value", [cf])
+
+        def get(s, l):
+            c = cf(s, l)
+            try:
+                return c.get(kf(s, l))
+            except AttributeError:
+                fault(s, l)
+                raise
+        return Code(get)
+
     def _Local(self, node):
         name = node.name
         if name in self._params[-1]:
@@ -891,7 +915,7 @@ def _why_null(t, pmap) -> str:
             return _why_null(t.children[0], pmap)
         return _NULL_HINTS.get(t.children[1].value, "") if t.children[1].value in ("top", "bottom") else ""
     if t.data == "index":
-        return " (past the end of the list?)"
+        return " (a key the map lacks?)" if getattr(t, "map_key", False) else " (past the end of the list?)"
     if t.data == "name":
         return " (before anyone's turn?)" if t.children[0].value == "current" else " (not set yet?)"
     return ""

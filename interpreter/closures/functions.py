@@ -506,8 +506,25 @@ def _adding_up(s, xs, keys, total) -> list:
     return out
 
 
+def _keys(c, node):
+    mf = c.fn(node.args[0])
+    fault = _nothing(c, node, mf)
+
+    def keys(s, l):
+        m = mf(s, l)
+        try:
+            w = s.work = s.work + len(m)
+        except TypeError:
+            fault(s, l)
+            raise
+        if w > MAX_WORK:
+            too_much_work()
+        return list(m)
+    return keys
+
+
 BUILTINS = {
-    "count": _count, "any": _any_all, "all": _any_all,
+    "count": _count, "keys": _keys, "any": _any_all, "all": _any_all,
     "sum": _sum, "min": _min_max, "max": _min_max,
     "max_by": _by, "min_by": _by,
     "filter": _filter, "map": _values, "first": _first,

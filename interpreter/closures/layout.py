@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Callable, ClassVar, NamedTuple
 
 from ..lang import ir
-from ..lang.types import NUM, STR, elem_of
+from ..lang.types import NUM, STR, elem_of, is_map
 
 
 class Span(NamedTuple):
@@ -290,7 +290,7 @@ def size_check(typ) -> str | None:
         return "number"
     if typ == STR:
         return "string"
-    if elem_of(typ) is not None:
+    if elem_of(typ) is not None and not is_map(typ):    # (a map's entries are checked as they are set)
         return "list"
     return None
 

@@ -459,6 +459,11 @@ class StepBuilder:
         v = self.fn_of(a.value)
         if isinstance(t, ir.CurrentTarget):
             return effects.set_current(v)
+        if isinstance(t, ir.EntryTarget):
+            var = t.var
+            owner = self.fn_of(var.owner) if isinstance(var, ir.PlayerTarget) else None
+            teams = self.closures.teams if isinstance(var, ir.PlayerTarget) and var.team else None
+            return effects.set_entry(var.name, owner, teams, self.fn_of(t.key), v, add, size_check(t.type))
         if isinstance(t, ir.GlobalTarget):
             return effects.add_global(t.name, v) if add else effects.set_global(t.name, v, size_check(t.type))
         owner = self.fn_of(t.owner)

@@ -34,6 +34,10 @@ class EffectWriter:
         return self.effect_names[id(step)]
 
     def write_effect_Set(self, fn, step, pc, index):
+        if any(isinstance(a.target, ir.EntryTarget) for a in step.items):
+            self.at(fn, pc, index)                  # a map's entry: the closure back end's effect
+            fn.add(f"{self.effect_fn(step)}(s, l)")
+            return
         for a in step.items:
             t = a.target
             if isinstance(t, ir.CurrentTarget):

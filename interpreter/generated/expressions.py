@@ -36,6 +36,22 @@ from ..closures.functions import BUILTINS as CLOSURE_BUILTINS
 
 
 # -- helpers the generated code calls (the namespace's fixed names) --------------------------
+def _map_lit(*pairs) -> dict:
+    """A map written {key: value, ...}; a null key fails, for the closure back end to tell."""
+    m = dict(pairs)
+    if None in m:
+        raise KeyError(None)
+    return m
+
+
+def _keys(s, m):
+    """keys(m), charged as the closure back end's; a null map fails for it to tell."""
+    w = s.work = s.work + len(m)
+    if w > MAX_WORK:
+        too_much_work()
+    return list(m)
+
+
 def _charged(s, xs):
     """xs, its length charged to the work budget (as each collection built-in does)."""
     w = s.work = s.work + len(xs)
@@ -103,7 +119,7 @@ def _player(s, v):
 
 
 HELPERS = {
-    "_charged": _charged, "_charged_list": _charged_list, "_index": _index, "_best": _best,
+    "_charged": _charged, "_map_lit": _map_lit, "_keys": _keys, "_charged_list": _charged_list, "_index": _index, "_best": _best,
     "_first_seat": _first_seat, "_clockwise": _clockwise, "_random": _random, "_player": _player, "_range": number_range, "_slice": list_slice, "_subsets": subsets_of,
     "_divide": divide, "_next_seat": next_seat, "_team_of": team_of, "_partners_of": partners_of, "_put": _put, "RulesFault": RulesFault, "_gt": lambda a, b: a > b, "_lt": lambda a, b: a < b,
 }
@@ -359,6 +375,12 @@ class Source:
     def _ListLit(self, node):
         return "[" + ", ".join(self.text(i) for i in node.items) + "]"
 
+    def _MapLit(self, node):          # (a null key: the closures' function tells it)
+        return "_map_lit(" + ", ".join(f"({self.text(k)}, {self.text(v)})" for k, v in zip(node.keys, node.values)) + ")"
+
+    def _MapGet(self, node):
+        return f"({self.text(node.coll)}).get({self.text(node.key)})"
+
     def _Local(self, node):
         name = node.name
         if name in self._params:
@@ -611,6 +633,9 @@ class Source:
         return self._closure_builtin(node)      # their searches are no loop worth writing out
 
     _b_runs = _b_sums = _b_groups
+
+    def _b_keys(self, node):
+        return f"_keys(s, {self.text(node.args[0])})"
 
     def _b_range(self, node):
         return self._charged_list(node, "_range")

@@ -57,7 +57,16 @@ class CurrentTarget:
     type: str = "player"
 
 
-Target = Union[GlobalTarget, PlayerTarget, CurrentTarget]
+@dataclass(frozen=True)
+class EntryTarget:
+    """`m[key]` as the target of `set` or `add`: one entry of a map variable (a global or a
+    player's, `var`); setting null removes it, `add` to an entry it lacks adds to 0."""
+    var: Union[GlobalTarget, PlayerTarget]
+    key: Expr
+    type: str                           # the type of the map's values
+
+
+Target = Union[GlobalTarget, PlayerTarget, CurrentTarget, EntryTarget]
 
 
 @dataclass(frozen=True)

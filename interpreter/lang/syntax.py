@@ -118,7 +118,7 @@ def offset_of(node) -> int:
 
 # -- expression text back from a tree, for messages at run time ------------------------
 _SIMPLE = {"name", "number", "string", "true", "false", "null", "literal", "call", "attr", "safe_attr", "index",
-           "list"}
+           "list", "map"}
 
 
 def unparse(t, params=None) -> str:
@@ -156,6 +156,10 @@ def unparse(t, params=None) -> str:
     if d == "list":
         args = [] if ch[0] is None else ch[0].children
         return f"[{', '.join(unparse(a, params) for a in args)}]"
+    if d == "map":
+        pairs = [] if ch[0] is None else ch[0].children
+        return "{" + ", ".join(f"{unparse(p.children[0], params)}: {unparse(p.children[1], params)}"
+                               for p in pairs) + "}"
     if d == "neg":
         return f"-{_operand(ch[0], params)}"
     if d == "not_":

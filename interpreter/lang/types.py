@@ -1,7 +1,9 @@
 """The types of the expression language, shared by the checker and the back ends.
 
-A type is a string: a base type, or `list[T]` for a list of T.  `any` stands for a value
-whose type is not known (it is compatible with every type); `null` is the type of `null`.
+A type is a string: a base type, `list[T]` for a list of T, or `map[T]` for a map from
+texts to T (a collection of its keys: `for_each`, `in` and `count` read them, `m[key]` the
+value).  `any` stands for a value whose type is not known (it is compatible with every
+type); `null` is the type of `null`.
 """
 from __future__ import annotations
 
@@ -32,12 +34,31 @@ def list_of(t: str) -> str:
     return f"list[{t}]"
 
 
+def map_of(t: str) -> str:
+    return f"map[{t}]"
+
+
+def is_map(t) -> bool:
+    return isinstance(t, str) and t.startswith("map[")
+
+
+def value_of(t: str) -> str:
+    """The type of a map's values."""
+    return t[4:-1]
+
+
+MAP_VALUES = (NUM, STR, PLAYER, BOOL)     # what a map may hold (no cards: nothing for a bot to rename)
+
+
 def elem_of(t: str):
-    """Element type of a collection type, or None if `t` is not a collection."""
+    """Element type of a collection type, or None if `t` is not a collection (a map's
+    elements are its keys)."""
     if t == ZONE:
         return CARD
     if t.startswith("list["):
         return t[5:-1]
+    if t.startswith("map["):
+        return STR
     if t == ANY:
         return ANY
     return None
@@ -52,6 +73,8 @@ def holds_cards(t: str) -> bool:
 def compatible(a: str, b: str) -> bool:
     if a == b or ANY in (a, b) or NULL in (a, b):
         return True
+    if is_map(a) or is_map(b):
+        return is_map(a) and is_map(b) and compatible(value_of(a), value_of(b))
     ea, eb = elem_of(a), elem_of(b)
     return ea is not None and eb is not None and compatible(ea, eb)
 
@@ -60,6 +83,8 @@ def a_(t: str) -> str:
     """The type as a message says it: 'a card', 'a list of numbers'."""
     if t.startswith("list["):
         return f"a list of {elem_of(t)}s"
+    if t.startswith("map["):
+        return f"a map of {value_of(t)}s"
     return {"any": "a value", "null": "null", "options": "the options table"}.get(
         t, ("an " if t[0] in "aeiou" else "a ") + t)
 
@@ -75,4 +100,6 @@ def type_of_value(v) -> str:
         return STR
     if isinstance(v, (list, tuple)):
         return list_of(type_of_value(v[0]) if v else ANY)
+    if isinstance(v, dict):
+        return map_of(type_of_value(next(iter(v.values()))) if v else ANY)
     return ANY

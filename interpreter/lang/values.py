@@ -111,6 +111,9 @@ def shower(typ: str, display, sep: str | None = None):
         by = " " if sep is None else sep
         return lambda s, v: by.join("—" if x is None else display[x] for x in v) if v else "—"
     by = ", " if sep is None else sep
+    if isinstance(typ, str) and typ.startswith("map["):        # C: Player 1, D: nobody
+        value = shower(typ[4:-1], display)
+        return lambda s, v: by.join(f"{k}: {value(s, x)}" for k, x in v.items()) if v else "—"
     if typ == list_of(PLAYER):
         return lambda s, v: by.join("nobody" if x is None else s.names[x] for x in v) if v else "nobody"
     if typ == BOOL:

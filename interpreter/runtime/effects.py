@@ -217,6 +217,37 @@ def add_team(name, owner, value, teams):
     return add
 
 
+def set_entry(name, owner, teams, key, value, add: bool, kind=None):
+    """`set` (or `add`) of one entry of a map variable: the global `name`, or the player
+    variable of `owner` (and of its partners, for a team variable).  A variable's value is
+    never changed in place (copies of a state share it): the map is copied, then changed.
+    Setting null removes the entry; `add` to an entry the map lacks adds to 0."""
+    check = SIZE_CHECKS.get(kind) or (lambda v: v)
+
+    def set_(s, l):
+        k = key(s, l)
+        if k is None:
+            raise RulesFault("a map's key is null here")
+        v = value(s, l)
+        values, p = (s.vars, name) if owner is None else (s.pvars[name], owner(s, l))
+        m = dict(values[p] or {})
+        if add:
+            v = m.get(k, 0) + v
+            if not -MAX_NUMBER < v < MAX_NUMBER:
+                too_big(v)
+        if v is None:
+            m.pop(k, None)
+        else:
+            m[k] = check(v)
+            if len(m) > MAX_LIST:
+                raise RulesFault(f"a map grew beyond {MAX_LIST} entries: do the rules grow it without end?")
+        values[p] = m
+        if teams is not None:
+            for q in partners_of(teams, s, p):
+                values[q] = m
+    return set_
+
+
 def add_global(name, value):
     def add(s, l):
         v = s.vars[name] + value(s, l)
