@@ -85,6 +85,7 @@ class GameState:
         self.state = state
         self._prefix = prefix
         self._spelled = None            # (decision count, the pending options' spellings)
+        self._ahead = None              # (decision count, the seats a simultaneous choice asks: see _window_ahead)
         self._value = value if value is not None else self._measure()
         self._rewards = [0.0] * game.num_players
 
@@ -109,24 +110,41 @@ class GameState:
 
     def acting_players(self) -> list[int]:
         """The seats that act now: the one to act or, at a simultaneous choice, every seat
-        still to choose there, the one to act first (docs/api.md, "Simultaneous choices")."""
+        still to choose there, the one to act first (docs/api.md, "Simultaneous choices"); a
+        seat with no legal option there is left out, as the choice leaves it out."""
         if self.state.over:
             return []
-        seats = [] if self._prefix else engine.window_seats(self.game.program, self.state)
-        return seats or [self.current_player]
+        return list(self._window_ahead())
 
     def legal_actions_for(self, seat: int) -> list[int]:
         """The actions `seat` may take now: the seat to act's, or, for another seat still to
         choose at a simultaneous choice, its first actions there (which nothing the seats
         before it choose can change: no choice has an effect before all are made)."""
-        if seat == self.current_player:
-            return self.legal_actions()
-        if seat not in self.acting_players():
-            return []
-        ahead = self.clone()
-        while ahead.current_player != seat:
-            ahead.apply_option(0)
-        return ahead.legal_actions()
+        ahead = self._window_ahead().get(seat)
+        return ahead.legal_actions() if ahead is not None else []
+
+    def _window_ahead(self) -> dict:
+        """seat -> the game as it is when that seat is asked, for the seat to act and each seat
+        the simultaneous choice pending now asks after it (the seats before it choosing their
+        first option: what they choose changes nothing there)."""
+        s = self.state
+        if self._ahead is not None and self._ahead[0] == s.decisions:
+            return self._ahead[1]
+        ahead = {self.current_player: self}
+        program = self.game.program
+        window = None if self._prefix else program.choices[s.pending[2]].window
+        waiting = engine.window_seats(program, s)[1:] if window is not None else []
+        if waiting:
+            c = self.clone()
+            while True:
+                c.apply_option(0)
+                p = c.state.pending
+                if c.state.over or p is None or program.choices[p[2]].window != window or p[0] in ahead \
+                        or p[0] not in waiting:
+                    break
+                ahead[p[0]] = c.clone()
+        self._ahead = (s.decisions, ahead)
+        return ahead
 
     def legal_action_mask(self) -> list[int]:
         mask = [0] * self.game.num_actions

@@ -56,6 +56,17 @@ def _exits(steps, turn_inside=False):
                 yield from _exits(value, inner_turns)      # steps, or kinds of option (their `body`)
 
 
+def _decisions(steps):
+    """The paths of the choices and requests among `steps` and the steps inside them."""
+    for st in steps:
+        if isinstance(st, (ir.Choose, ir.ChooseAmong, ir.Request)):
+            yield st.path
+            continue
+        for value in vars(st).values():
+            if isinstance(value, tuple) and value and all(hasattr(x, "path") for x in value):
+                yield from _decisions(value)
+
+
 def holding(scope: dict) -> frozenset:
     """The local names of `scope` that may hold cards."""
     return frozenset(n for n, typ in scope.items() if holds_cards(typ))
@@ -93,7 +104,7 @@ class StepChecker:
             if isinstance(node, tuple):         # a step written as several (a choice made together)
                 nodes.extend(node)
                 if isinstance(sid, str):
-                    self.ck.step_ids[sid] = node[0]
+                    self.ck.step_ids[sid] = node     # its points: before the first, after the last
             elif node is not None:
                 nodes.append(node)
                 if isinstance(sid, str):
@@ -566,6 +577,9 @@ class StepChecker:
         for exit_path in _exits(body):
             self.report(exit_path, "the steps of a choice made together ('do') cannot end the turn, round or game: "
                                    "set a variable, and end it after the choice")
+        for asked in _decisions(body):
+            self.report(asked, "the steps of a choice made together ('do') cannot ask for a decision: a bot "
+                               "deciding there would see the choices not yet revealed; ask after the choice")
         if choice is None:
             return None
         self._windows += 1
@@ -577,10 +591,11 @@ class StepChecker:
         cards = tuple(holds_cards(inner[n]) for n in names)
         choice = replace(choice, otherwise=(ir.Seal(path, key, "skip"),), window=key)
         more, unrevealed = (expr_ir.Local(name=key + flag, type=BOOL) for flag in "?!")
-        return (ir.Seal(path + ("together",), key, "open", players=players, cards=cards),
+        return (ir.Seal(path + ("together",), key, "open", names, cards, players),
                 ir.While(path, more, (ir.Seal(path, key, "enter"), choice, ir.Seal(path, key, "keep", names))),
-                ir.While(path, unrevealed, (ir.Seal(path, key, "reveal", names),) + body),
-                ir.Seal(path, key, "close"))
+                ir.While(path, unrevealed, (ir.Seal(path, key, "reveal", names),) + body
+                         + (ir.Seal(path, key, "again"),)),
+                ir.Seal(path, key, "close", names))
 
     def _choose_among(self, step, path, scope):
         """A choice whose options are of several kinds (`choose:` a list of alternatives, each

@@ -66,7 +66,13 @@ class StepBuilder:
         self.card_locals, self.card_cursors, self.card_scopes = set(), set(), {}
         self.layout = Layout()          # where each step's instructions lie (closures/layout.py)
         self.call_labels = []           # (pc of a call, label of what it calls)
-        self.named = {id(node): sid for sid, node in (step_ids or {}).items()}    # id(step) -> its id
+        self.named, self.named_last = {}, {}    # id(step) -> its id; of a step written as several: first, last
+        for sid, node in (step_ids or {}).items():
+            if isinstance(node, tuple):
+                self.named[id(node[0])], self.named_last[id(node[-1])] = sid, sid
+            else:
+                self.named[id(node)] = sid
+        self.named_from = {}            # the id of a step written as several -> the pc it begins at
 
     def steps(self, steps):
         batch = []
@@ -84,9 +90,14 @@ class StepBuilder:
                 batch = []
                 start = len(self.code.factories)
                 self.layout.note(step, getattr(self, "lay_" + type(step).__name__)(step, start))
+            if sid is not None and id(step) not in self.named_last and sid in self.named_last.values():
+                self.named_from[sid] = start    # the first of several: the points come after the last
+                continue
+            sid = self.named_last.get(id(step), sid)
             if sid is not None:
                 self._flush(batch)
                 batch = []
+                start = self.named_from.pop(sid, start)
                 end = len(self.code.factories)
                 inside = (start, end, True) if end > start else None     # (a step the options leave empty)
                 self.point(("before", sid), start, (start, end, False) if end > start else None)
@@ -204,8 +215,8 @@ class StepBuilder:
     def effect_Seal(self, s: ir.Seal):
         k = s.key
         if s.op == "open":
-            return windows.open_window(k, self.fn_of(s.players), s.cards)
-        if s.op in ("keep", "reveal"):
+            return windows.open_window(k, self.fn_of(s.players), s.cards, s.names)
+        if s.op in ("keep", "reveal", "close"):
             return getattr(windows, s.op)(k, s.names)
         return getattr(windows, s.op)(k)
 

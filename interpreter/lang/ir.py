@@ -220,7 +220,8 @@ class Seal(Effect):
     as plain steps around one choice (check/steps.py): `open` the window (the players to
     choose, in order), `enter` (the next of them to choose is current), `keep` the choice made
     (the names it binds), `skip` (nothing was legal), `reveal` the next choice kept (its player
-    current, its names bound), `close` (the player current before is again).  `key` is the local holding the window's
+    current, its names bound), `again` (after its `do`: another to reveal?), `close` (the
+    player current before is again).  `key` is the local holding the window's
     record (runtime/windows.py), `key + '?'` and `key + '!'` whether some are still to choose
     and to be revealed."""
     path: Path

@@ -248,7 +248,12 @@ def _too_long(limit: int) -> RulesFault:
 
 
 def _close(program: Program, s: State) -> None:
-    """A game just over gets its result (and its end in the account)."""
+    """A game just over gets its result (and its end in the account); a decision asked while
+    a choice made together is being revealed is a rules error (runtime/windows.py)."""
+    if s.pending is not None and s.scopes and windows.decided_in_reveal(s):
+        raise RulesFault(_at(program, s.pc - 1, RulesFault(
+            "a decision inside the steps of a choice made together ('do'), from a procedure or trigger they "
+            "run: make it after the choice")))
     if s.over and s.result is None:
         s.result = result(program, s)
         if s.log is not None:
@@ -708,7 +713,7 @@ def _dealt(program: Program, s: State, seat: int, known: set, rng, options: bool
     seals = windows.keys_of(program)
     if seals:
         for loc in _waiting_locals(c):
-            windows.forget(loc, seals, seat)       # the others' sealed choices: asked again
+            windows.forget(c, loc, seals, seat)       # the others' sealed choices: asked again
     places, hidden = [], []
     for z in program.zones.values():
         for _, cards in piles.owners(z, c):

@@ -100,6 +100,9 @@ def unwind(s, kind) -> int:
     requests and frames opened inside it); the pc where it goes on."""
     for i in range(len(s.scopes) - 1, -1, -1):
         k, depth, exit_pc, open_requests = s.scopes[i]
+        if k in ("window", "reveal"):           # (runtime/windows.py)
+            raise RulesFault(f"end_{kind} inside the steps of a choice made together ('do'), from a procedure "
+                             "or trigger they run: set a variable, and end it after the choice")
         if k == kind:
             del s.scopes[i + 1:]
             del s.requests[open_requests:]

@@ -12,29 +12,41 @@ one choice (check/steps.py):
     while more to reveal:         (the local KEY + '!')
         reveal                    the next kept choice: its player current, its names bound
         ... the step's `do`
+        again                     more to reveal? (a player put out meanwhile is not)
     close                         the player current before the window is again
 
 The record is plain data in the locals of the steps it runs in (KEY, a name no ruleset can
 write, '#seal' and a number; ChoiceSpec.window names it):
-[order, entries, current before, index asked, cards], an entry being None (not chosen yet),
-0 (done: revealed, or nothing was legal) or the list of the values its names were bound to;
-`cards` says per name whether it may hold cards.  Nothing of it is in any seat's view, and
+[order, entries, current before, index asked, cards, names' values before], an entry being
+None (not chosen yet), 0 (done: revealed, or nothing was legal) or the list of the values its
+names were bound to; `cards` says per name whether it may hold cards.  The names the choice
+binds are given back their values from before the window after each choice (the next chooser's
+options and prompt must not read the last one's) and once it is over.
+
+While the window is open its scope is on s.scopes: ('window', ...) while they choose,
+('reveal', ...) while `do` runs.  An end_turn, end_round or end_game that would leave it (from
+a procedure or a trigger `do` runs: the checker refuses one written in `do`) is a rules error
+(vm.unwind), and so is a decision while the choices are being revealed (`decided_in_reveal`):
+a bot deciding there would imagine the later choices as they are.  Nothing of it is in any seat's view, and
 an imagined deal forgets the choices of every other seat still sealed (`forget`): the window
 asks them again there, after the seat's own, so that a bot's play-outs never read them.
 """
 from __future__ import annotations
 
-def _flags(l, k, rec) -> None:
-    entries = rec[1]
+def _flags(s, l, k, rec) -> None:
+    """Whether some are still to choose (KEY?) and to be revealed (KEY!: not a player put out
+    meanwhile, by an earlier player's `do`)."""
+    entries, out = rec[1], s.out
     l[k + "?"] = None in entries
-    l[k + "!"] = any(e.__class__ is list for e in entries)
+    l[k + "!"] = any(e.__class__ is list and not out[p] for p, e in zip(rec[0], entries))
 
 
-def open_window(k: str, players, cards: tuple):
+def open_window(k: str, players, cards: tuple, names: tuple):
     def open_(s, l):
         order = [p for p in players(s, l) if not s.out[p]]
-        rec = l[k] = [order, [None] * len(order), s.current, None, list(cards)]
-        _flags(l, k, rec)
+        rec = l[k] = [order, [None] * len(order), s.current, None, list(cards), [l.get(n) for n in names]]
+        _flags(s, l, k, rec)
+        s.scopes.append(("window", len(s.frames), -1, len(s.requests)))
     return open_
 
 
@@ -53,15 +65,21 @@ def keep(k: str, names: tuple):
         i = rec[3]
         if rec[1][i] is None:               # (after `skip` the entry is done already)
             rec[1][i] = [l.get(n) for n in names]
-        _flags(l, k, rec)
+        _restore(l, names, rec)
+        _flags(s, l, k, rec)
     return keep_
+
+
+def _restore(l, names, rec) -> None:
+    for n, v in zip(names, rec[5]):
+        l[n] = v
 
 
 def skip(k: str):
     def skip_(s, l):
         rec = l[k]
         rec[1][rec[3]] = 0
-        _flags(l, k, rec)
+        _flags(s, l, k, rec)
     return skip_
 
 
@@ -69,21 +87,39 @@ def reveal(k: str, names: tuple):
     def reveal_(s, l):
         rec = l[k]
         entries = rec[1]
-        i = next(j for j, e in enumerate(entries) if e.__class__ is list)
+        if s.scopes[-1][0] == "window":
+            s.scopes[-1] = ("reveal",) + tuple(s.scopes[-1][1:])
+        out = s.out
+        i = next(j for j, e in enumerate(entries) if e.__class__ is list and not out[rec[0][j]])
         s.current = rec[0][i]
         for n, v in zip(names, entries[i]):
             l[n] = v
         entries[i] = 0
-        _flags(l, k, rec)
+        _flags(s, l, k, rec)
     return reveal_
 
 
-def close(k: str):
+def again(k: str):
+    """After a player's `do`: whether another is to be revealed (one may have been put out)."""
+    def again_(s, l):
+        _flags(s, l, k, l[k])
+    return again_
+
+
+def close(k: str, names: tuple):
     def close_(s, l):
-        s.current = l[k][2]
+        rec = l[k]
+        s.current = rec[2]
+        _restore(l, names, rec)
         for suffix in ("", "?", "!"):
             l.pop(k + suffix, None)
+        s.scopes.pop()                      # the window's: the scopes `do` opened are closed
     return close_
+
+
+def decided_in_reveal(s) -> bool:
+    """Whether a decision is pending while a window's choices are being revealed."""
+    return any(scope[0] == "reveal" for scope in s.scopes)
 
 
 def keys_of(program) -> frozenset:
@@ -96,9 +132,9 @@ def records(locals_: dict, keys) -> list:
     return [(k, locals_[k]) for k in keys if k in locals_]
 
 
-def forget(locals_: dict, keys, seat: int) -> None:
+def forget(s, locals_: dict, keys, seat: int) -> None:
     """Forget the choices other seats have made in a window still choosing: an imagined
-    deal asks them again (the seat cannot know them)."""
+    deal `s` asks them again (the seat cannot know them)."""
     for k, rec in records(locals_, keys):
         if not locals_.get(k + "?"):
             continue                        # all chosen: the choices are being revealed
@@ -106,7 +142,7 @@ def forget(locals_: dict, keys, seat: int) -> None:
         for i, e in enumerate(entries):
             if e.__class__ is list and order[i] != seat:
                 entries[i] = None
-        _flags(locals_, k, rec)
+        _flags(s, locals_, k, rec)
 
 
 def rename(locals_: dict, keys, many) -> None:
@@ -114,7 +150,7 @@ def rename(locals_: dict, keys, many) -> None:
     fresh name), as an imagined deal renames every other name of a hidden card."""
     for _, rec in records(locals_, keys):
         cards = rec[4]
-        for e in rec[1]:
+        for e in rec[1] + [rec[5]]:
             if e.__class__ is list:
                 for j, holds in enumerate(cards):
                     if holds:
