@@ -126,6 +126,19 @@ def test_draw_a_new_hand_alternative():                                        #
     assert len(t.zone("hand", 1)) == 7 and t.zone("stock") == ["Q♠"]
 
 
+def test_draw_one_and_pass_alternative():                                       # C3
+    t = arrange(fish(empty_hand="draw_and_pass"), {1: "4♣ 4♠ 4♥", 0: "4♦ 5♥ 6♣"}, stock="K♥ 5♦ 2♠")
+    t.play("ask Player 1 for 4s")
+    assert "Player 2 has no cards and draws one" in t.text()
+    assert t.zone("hand", 1) == ["K♥"] and t.deciding == 0                    # the turn passes
+    t.play("ask Player 2 for 6s")                                             # a miss: Player 1 fishes the 5♦
+    t = arrange(fish(empty_hand="draw_and_pass"), {1: "4♣ 4♠ 4♥ 5♥", 0: "4♦"}, stock="K♥ 5♦ 2♠")
+    t.play("ask Player 1 for 4s")                                             # Player 1 gave their last card
+    assert "nobody else holds a card: Player 2's turn ends" in t.text()
+    assert t.zone("hand", 0) == ["K♥"] and t.deciding == 1                    # Player 1 draws one and passes
+    assert t.legal() == ["ask Player 1 for 5s"]
+
+
 def test_a_player_with_no_cards_when_the_stock_is_empty_is_out():              # R8
     t = arrange(fish(players=4), {0: "", 1: "5♥ 6♥", 2: "5♦ 5♣", 3: "5♠ 6♦ 6♣ 6♠"}, stock="")
     t.play("ask Player 3 for 6s")
@@ -185,6 +198,30 @@ def test_first_empty_hand_ends_the_game_alternative():                         #
     assert t.over and len(t.zone("stock")) == 2
     assert "Player 1 hands over a 5" in t.text()
     assert "Player 1 has no cards: the game ends" in t.text()
+
+
+def test_going_out_ends_the_game_alternative():                                # C5
+    t = arrange(fish(game_end="first_out"), {1: "5♦ 5♣ 5♠", 0: "5♥ 9♣"}, stock="9♠ 9♦")
+    t.play("ask Player 1 for 5s")
+    assert "Player 2 lays down a book of 5s" in t.text()
+    assert "Player 2 has no cards left: Player 2 goes out" in t.text()
+    assert t.over and len(t.zone("stock")) == 2 and t.zone("hand", 0) == ["9♣"]
+    t = arrange(fish(game_end="first_out"), {1: "5♦ 5♣ 6♠", 0: "5♥ 5♠"}, stock="9♠ 9♦")
+    t.play("ask Player 1 for 5s")                                             # Player 1 has no cards, but laid no book
+    assert not t.over and "goes out" not in t.text()
+    assert "nobody else holds a card: Player 2's turn ends" in t.text()
+    assert "Player 1 has no cards and draws one" in t.text()
+    assert t.zone("hand", 0) == ["9♠"] and t.deciding == 0
+
+
+def test_the_first_player_out_wins_alternative():                              # C7
+    t = arrange(fish(game_end="first_out", winner="first_out"), {1: "5♦ 5♣ 5♠", 0: "5♥ 9♣"}, stock="9♠ 9♦")
+    t.play("ask Player 1 for 5s")
+    assert t.over and t.winners == [1] and t.scores == [11, 1]                # fewer books, but out first
+    t = arrange(fish(winner="first_out"), {1: "5♦ 5♣ 5♠", 0: "5♥ 9♣"}, stock="9♠ 9♦")
+    t.play("ask Player 1 for 5s")                                             # all_books: the game goes on
+    assert not t.over and t.var("first_out") == 1
+    assert "Player 2 has no cards and draws one" in t.text()
 
 
 def test_the_dealer_is_chosen_at_random_and_the_player_on_their_left_asks_first():   # C6

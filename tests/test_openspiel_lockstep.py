@@ -11,13 +11,19 @@ points give.  One adapter per game says how seats, deals, labels and returns cor
 
 Cards: OpenSpiel's id of a card is rank * 4 + suit, suits ♣ ♦ ♥ ♠ = 0..3, ranks 2..A = 0..12
 (hearts; oh_hell orders its suits ♣ ♦ ♠ ♥); spades.cc's is suit * 13 + rank; euchre has its
-own 24-card numbering and skat.cc suit * 8 + rank, ranks 7 8 9 Q K 10 A J (see each adapter); kuhn_poker's cards are J, Q, K = 0, 1, 2, leduc_poker's rank * 2 + suit.
+own 24-card numbering and skat.cc suit * 8 + rank, ranks 7 8 9 Q K 10 A J (see each adapter); kuhn_poker's cards are J, Q, K = 0, 1, 2, leduc_poker's rank * 2 + suit;
+go_fish.cc knows only ranks, A..K = 0..12, and every card drawn from its pool is a chance action
+too (`after` feeds it ours, `differs` says when one side draws and the other not).
 
 Where OpenSpiel's rule is a convention, an option of ours gives it (spades'
 partnership_bid_cap=thirteen, crazy_eights' may_draw_anyway=keep_drawing with
-draw_rule=up_to_limit and draw_limit=5, blackjack's twenty_one=may_hit) and the adapter sets it.
-Where it is OpenSpiel's bug, the difference is set aside in the adapter (named there) and shown
-by a strict xfail test: spades' spades that are never broken, crazy_eights' card values.
+draw_rule=up_to_limit and draw_limit=5, blackjack's twenty_one=may_hit, go_fish's
+hand_size=pagat for initial_cards=-1, empty_hand=draw_and_pass for ask_after_empty_draw=false,
+game_end=first_out for end_on_first_out=true, winner=first_out for most_books_wins=false) and
+the adapter sets it.  Where it is OpenSpiel's bug, the difference is set aside in the adapter
+(named there) and shown by a strict xfail test: spades' spades that are never broken,
+crazy_eights' card values, go_fish's book dealt (more cards dealt) and its returns of -1/(N-1)
+to all when nobody is out.
 Blackjack, one player against the dealer with chance between decisions, has a loop of its own
 (blackjack_lockstep).  gin_rummy has no lockstep: OpenSpiel's
 knocker and defender declare melds and lay-offs as ~185 meld actions, one at a time, where
@@ -99,6 +105,10 @@ class Adapter:
     def after(self, state, os_state, label: str) -> None:
         """After a decision: apply OpenSpiel's decisions that ours made with it (see EuchreAdapter)."""
 
+    def differs(self, state, os_state) -> str | None:
+        """After a decision and `after`: what differs that the loop cannot see (see GoFishAdapter)."""
+        return None
+
     def allowed(self, state, options: list[str]) -> list[int]:
         """Which of our options are compared (and may be chosen): all of them, unless a
         known difference of rules is set aside (see SpadesAdapter)."""
@@ -136,6 +146,9 @@ def lockstep(adapter: Adapter, deals: int, first_seed: int = 0):
             os_state.apply_action(action)
             adapter.after(state, os_state, options[i])
             n += 1
+            why = adapter.differs(state, os_state)
+            if why:
+                break
             if state.over or adapter.hand_key(state) != key:
                 hands += 1
                 in_game += 1
@@ -1059,3 +1072,176 @@ def test_goofspiel_agrees_with_openspiel_over_thousands_of_games():
 def test_goofspiel_lockstep_finds_a_prize_carried_over():
     """Under tie=carried a tied prize goes with the next: OpenSpiel sets it aside."""
     assert goofspiel_lockstep(2, 4, 100, options={"tie": "carried"}) != []
+
+
+# ---------------------------------------------------------------- go_fish
+
+
+class GoFishAdapter(Adapter):
+    """rulesets/go_fish.yaml (hand_size=pagat unless said) and `go_fish(players=N, ...)`
+    (go_fish.cc), one game each, 2 to 6 players (OpenSpiel allows 10, we 6).  OpenSpiel's player 0
+    asks first, our dealer's left: our seat s is its player (s - dealer - 1) % N.  Only ranks
+    count there: a card is its rank, A 2 .. K = 0..12, and every chance action is a rank: the
+    deal, player 0's cards, then player 1's ..., and every card drawn from the pool, whether
+    fishing or by a player with no cards (its EmptyDraw); `after` feeds it the ranks of our
+    engine's moves from the stock, in the order drawn.  An ask is target * 13 + rank.
+
+    Its parameters are conventions, and ours give them: initial_cards=-1 (7 each to two
+    players, 5 to more) is our hand_size=pagat (7 and 5: seven and five); ask_after_empty_draw
+    (true: our empty_hand=draw_one, false: draw_and_pass); end_on_first_out (false: our
+    game_end=all_books, true: first_out, the game ends as soon as a player lays down a book and
+    holds no card); most_books_wins (true: our winner=most_books, false: first_out, the player
+    who went out).  The rest is the same rule on both sides: a player asks another who holds
+    cards for a rank they hold, gets every card of it and asks again; a miss draws from the pool
+    (none left: the turn passes), and the rank asked for asks again (our lucky_draw=again); a
+    book of four is laid at once; a player with no cards draws one (none left: skipped), and a
+    player who holds cards while nobody else does passes.  Returns: the winners (our result's)
+    share +1, the others -1 (an all-way tie 0).
+
+    OpenSpiel's bugs, set aside (`set_aside`) and shown by strict xfail tests: a player dealt a
+    book (its deal counts the hand after books, `while (pc == initial_cards_)`) is dealt more
+    cards until holding initial_cards, except the last player when the book is their last card:
+    `new_game` skips our deals with a book in them (about 1 in 300 with seven cards, counted in
+    `dealt_books`); and with most_books_wins=false and end_on_first_out=false nobody has gone
+    out when the game ends, and every player's return is -1/(N-1), where ours give the win to the
+    first player who went out."""
+    name = "go_fish"
+    hands_per_game = 1
+    RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+    PLURALS = {"aces": "A", "jacks": "J", "queens": "Q", "kings": "K"}
+
+    def __init__(self, options: dict, players: int = 2, set_aside: tuple = ("dealt_book",)):
+        self.players = players
+        super().__init__({"hand_size": "pagat", **options})
+        o = self.program.options
+        assert o["ask_empty"] == "no" and o["lucky_draw"] == "again"
+        assert o["empty_hand"] in ("draw_one", "draw_and_pass") and o["game_end"] in ("all_books", "first_out")
+        size = {"seven": 7, "five": 5, "standard": 7 if players <= 3 else 5}.get(o["hand_size"], -1)
+        self.params = {"players": players, "initial_cards": size,
+                       "ask_after_empty_draw": o["empty_hand"] == "draw_one",
+                       "end_on_first_out": o["game_end"] == "first_out",
+                       "most_books_wins": o["winner"] == "most_books"}
+        self.game = pyspiel.load_game("go_fish", self.params)
+        self.set_aside = set_aside
+        self.dealt_books = 0
+
+    def new_game(self, seed):
+        state = super().new_game(seed)
+        while "dealt_book" in self.set_aside and any(state.zones["books"]):
+            self.dealt_books += 1
+            seed += 1_000_003
+            state = super().new_game(seed)
+        return state
+
+    def hand_key(self, state):
+        return ()
+
+    def os_player(self, state, seat):
+        return (seat - state.vars["dealer"] - 1) % self.players
+
+    def rank(self, c: int) -> int:
+        return self.RANKS.index(self.program.deck.display[c][:-1])
+
+    def deal(self, state):
+        os_state = self.game.new_initial_state()
+        seats = sorted(range(self.players), key=lambda s: self.os_player(state, s))
+        for seat in seats:                          # a book dealt first, so that OpenSpiel sees it early
+            for c in list(state.zones["books"][seat]) + list(state.zones["hand"][seat]):
+                os_state.apply_action(self.rank(c))
+        self.seen = len(state.log)
+        return os_state
+
+    def after(self, state, os_state, label):
+        drawn = [c for e in state.log[self.seen:] if e.get("type") == "move" and e["from"][0] == "stock"
+                 for c in e["cards"]]
+        self.seen = len(state.log)
+        while drawn and os_state.is_chance_node():
+            os_state.apply_action(self.rank(drawn.pop(0)))
+        self.unfed = drawn
+
+    def differs(self, state, os_state):
+        if self.unfed:
+            return f"our engine drew {len(self.unfed)} cards more than OpenSpiel"
+        if os_state.is_chance_node():
+            return "OpenSpiel draws a card, our engine none"
+        return None
+
+    def action(self, state, label):
+        who, rank = label.removeprefix("ask ").split(" for ")
+        seat = int(who.split()[-1]) - 1
+        rank = self.PLURALS.get(rank) or rank[:-1]
+        return self.os_player(state, seat) * 13 + self.RANKS.index(rank)
+
+    def returns(self, state):
+        winners = [self.os_player(state, s) for s in state.result["winners"]]
+        n, w = self.players, len(winners)
+        if w == n:
+            return [0.0] * n
+        return [1.0 / w if p in winners else -1.0 / (n - w) for p in range(n)]
+
+
+GO_FISH_SETTINGS = [          # (players, options): OpenSpiel's defaults first
+    (2, {}),
+    (2, {"empty_hand": "draw_and_pass"}),
+    (2, {"game_end": "first_out", "winner": "first_out", "dealer": "seat_1"}),
+    (3, {}),
+    (3, {"game_end": "first_out", "empty_hand": "draw_and_pass"}),
+    (4, {"hand_size": "standard"}),
+    (5, {"winner": "first_out", "game_end": "first_out"}),
+    (6, {"hand_size": "seven", "empty_hand": "draw_and_pass"}),
+]
+
+
+def _go_fish(settings, deals, first_seed=0):
+    results = []
+    for k, (players, options) in enumerate(settings):
+        results += _run(lambda o: GoFishAdapter(o, players=players), [options], deals, first_seed=first_seed + 1000 * k)
+    return results
+
+
+def test_go_fish_agrees_with_openspiel_move_by_move():
+    results = _go_fish(GO_FISH_SETTINGS, 40)
+    assert all(not d for _, _, d in results), results
+    assert sum(hands for _, hands, _ in results) == 40 * len(GO_FISH_SETTINGS)
+
+
+@pytest.mark.slow
+def test_go_fish_agrees_with_openspiel_over_thousands_of_games():
+    results = _go_fish(GO_FISH_SETTINGS, 500, first_seed=7)
+    assert all(not d for _, _, d in results), results
+
+
+@pytest.mark.parametrize("options", [{"hand_size": "standard"}, {"lucky_draw": "ends_turn"}, {"ask_empty": "yes"},
+                                     {"game_end": "first_empty"}, {"empty_hand": "draw_hand"}],
+                         ids=["standard", "ends_turn", "ask_empty", "first_empty", "draw_hand"])
+def test_go_fish_lockstep_finds_our_other_conventions(options):
+    """As test_lockstep_finds_a_rule_set_differently: OpenSpiel at its defaults (three players)
+    against our conventions that it does not have, or not at these parameters."""
+    adapter = GoFishAdapter({}, players=3)
+    adapter.program = load_program(ruleset("go_fish"), {"hand_size": "pagat", **options})
+    disagreements, _ = lockstep(adapter, 20)
+    assert disagreements
+
+
+def _seed_with_a_dealt_book(adapter, players):
+    return next(seed for seed in range(10000) if any(adapter.new_game(seed).zones["books"]))
+
+
+@pytest.mark.xfail(strict=True, reason="go_fish: OpenSpiel's deal counts a player's hand after the books laid "
+                   "(`while (pc == initial_cards_)` in DoApplyAction), so a player dealt a book of four is dealt "
+                   "more cards until holding initial_cards, but the last player not when the book is their last "
+                   "card; a book dealt is laid down and the hand is smaller, and we give the bug no option")
+def test_go_fish_book_dealt_differs():
+    adapter = GoFishAdapter({}, players=2, set_aside=())
+    seed = _seed_with_a_dealt_book(adapter, 2)
+    disagreements, _ = lockstep(adapter, 1, first_seed=seed)
+    assert disagreements == [], disagreements[:1]
+
+
+@pytest.mark.xfail(strict=True, reason="go_fish: with most_books_wins=false and end_on_first_out=false "
+                   "OpenSpiel's Returns give every player -1/(N-1) (first_out_ is set only when the game ends on "
+                   "a player going out), not zero-sum though its UtilitySum is 0; ours, winner=first_out, give "
+                   "the win to the first player who went out, and we give the bug no option")
+def test_go_fish_first_out_winner_without_ending_differs():
+    disagreements, _ = lockstep(GoFishAdapter({"winner": "first_out"}), 20)
+    assert disagreements == [], disagreements[:1]
