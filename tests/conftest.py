@@ -138,6 +138,14 @@ class Table:
             apply(self.program, self.state, legal.index(move))
         return self
 
+    def play_until(self, cond, limit: int = 5000) -> "Table":
+        """First-legal moves until cond(table) holds."""
+        for _ in range(limit):
+            if cond(self):
+                return self
+            apply(self.program, self.state, FirstAgent().choose(Decision(self.program, self.state)))
+        raise AssertionError("never reached")
+
     def play_out(self, agent=None, limit: int = 100_000) -> "Table":
         agent = agent or FirstAgent()
         n = 0

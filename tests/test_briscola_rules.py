@@ -8,8 +8,6 @@ the last trick of a deal by hand: one card each, the points taken so far, an emp
 from __future__ import annotations
 
 from conftest import Table
-from interpreter.playing.agents import Decision, FirstAgent
-from interpreter import apply
 from interpreter.runtime.engine import option_named
 
 SUITS = "♦♥♠♣"
@@ -44,13 +42,6 @@ def place(t: Table, hands, points) -> Table:
     t.state.vars.update(trick_no=len(ALL) // len(hands) - 1)
     return t.refresh()
 
-
-def until(t, cond, limit=5000) -> Table:
-    for _ in range(limit):
-        if cond(t):
-            return t
-        apply(t.program, t.state, FirstAgent().choose(Decision(t.program, t.state)))
-    raise AssertionError("never reached")
 
 
 def test_two_players_by_default_three_or_four_allowed():                       # R1
@@ -142,7 +133,7 @@ def test_the_winner_draws_first_then_the_other():                               
 
 
 def test_the_last_card_drawn_is_the_turned_up_briscola():                      # R7
-    t = until(briscola(), lambda t: len(t.zone("stock")) == 1 and not t.zone("played", 0) and not t.zone("played", 1))
+    t = briscola().play_until(lambda t: len(t.zone("stock")) == 1 and not t.zone("played", 0) and not t.zone("played", 1))
     t.play(t.legal()[0])
     t.play(t.legal()[0])
     winner = t.deciding                                             # the winner leads the next trick
@@ -222,10 +213,10 @@ def test_no_exchange_by_default():                                              
 
 def test_partners_see_each_others_cards_once_the_stock_is_gone():               # C3
     hands = ["A♦ 2♥ 4♠", "3♦ K♣ 5♥", "C♥ F♠ 6♦", "7♠ 6♠ 5♠"]
-    t = until(briscola(hands=hands, players=4), lambda t: len(t.zone("briscola")) == 0)
+    t = briscola(hands=hands, players=4).play_until(lambda t: len(t.zone("briscola")) == 0)
     lines = [e for e in t.state.log if "shows you their cards" in (e.get("text") or "")]
     assert len(lines) == 4
-    t = until(briscola(hands=hands, players=4, partners_look="never"), lambda t: len(t.zone("briscola")) == 0)
+    t = briscola(hands=hands, players=4, partners_look="never").play_until(lambda t: len(t.zone("briscola")) == 0)
     assert "shows you their cards" not in t.text()
 
 

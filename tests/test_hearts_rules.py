@@ -7,8 +7,7 @@ cards nobody was given, in deck order.  `endgame(...)` jumps to the last trick o
 from __future__ import annotations
 
 from conftest import Table
-from interpreter import apply, view
-from interpreter.playing.agents import Decision, FirstAgent
+from interpreter import view
 from interpreter.runtime.engine import prompt
 
 SUITS = "♣♦♠♥"
@@ -64,14 +63,6 @@ def endgame(t, last, taken=(), scores=None) -> Table:
     return t.refresh()
 
 
-def until(t, cond, limit=5000) -> Table:
-    """First-legal moves until cond(t) holds."""
-    for _ in range(limit):
-        if cond(t):
-            return t
-        apply(t.program, t.state, FirstAgent().choose(Decision(t.program, t.state)))
-    raise AssertionError("never reached")
-
 
 def test_three_to_six_players_four_by_default():                              # R1
     assert Table("hearts").program.players == (3, 6, 4)
@@ -96,7 +87,7 @@ def test_passing_cycle_left_right_across_hold():                              # 
     t = hearts(passing="left_right_across_hold")
     seen = []
     for hand in (1, 2, 3, 4, 5):
-        until(t, lambda t: t.var("hand_no") == hand)
+        t.play_until(lambda t: t.var("hand_no") == hand)
         seen.append(t.var("pass_dir"))
     assert seen == ["left", "right", "across", "hold", "left"]
     assert "no cards are passed this hand" in t.text()
@@ -106,7 +97,7 @@ def test_with_three_players_passing_goes_left_then_right():                   # 
     t = hearts(hands(n=3), players=3, passing="left_right_across_hold")
     seen = []
     for hand in (1, 2, 3):
-        until(t, lambda t: t.var("hand_no") == hand)
+        t.play_until(lambda t: t.var("hand_no") == hand)
         seen.append(t.var("pass_dir"))
     assert seen == ["left", "right", "left"]
 
@@ -130,7 +121,7 @@ def test_three_cards_pass_to_the_left_unseen_until_everyone_has_passed():    # R
 
 def test_the_second_hand_passes_to_the_right():                               # R3, C1
     t = hearts(passing="left_right_across_hold")
-    until(t, lambda t: t.var("hand_no") == 2)
+    t.play_until(lambda t: t.var("hand_no") == 2)
     assert t.var("pass_dir") == "right" and "each player passes three cards to the right" in t.text()
     for _ in range(12):
         t.play(t.legal()[0])
@@ -231,7 +222,7 @@ def test_the_queen_of_spades_breaks_hearts_alternative():                   # C5
 
 def test_a_hand_is_thirteen_tricks():                                        # R10
     t = hearts()
-    until(t, lambda t: t.var("hand_no") == 2)
+    t.play_until(lambda t: t.var("hand_no") == 2)
     assert "trick 13:" in t.text() and "trick 14:" not in t.text()
     assert sum(t.pvar("hand_points", s) for s in range(4)) == 26
 
@@ -318,7 +309,7 @@ def test_a_tie_for_lowest_shares_the_win_or_plays_on():                     # R1
 def test_the_deal_passes_to_the_left():                                      # R2, C10
     t = hearts()
     assert t.var("dealer") == 0
-    until(t, lambda t: t.var("hand_no") == 2)
+    t.play_until(lambda t: t.var("hand_no") == 2)
     assert t.var("dealer") == 1 and "hand 2: Player 2 deals" in t.text()
 
 

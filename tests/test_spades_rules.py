@@ -7,8 +7,7 @@ jumps from the first lead to the last trick of the hand, with the tricks each pl
 from __future__ import annotations
 
 from conftest import Table
-from interpreter import apply, view
-from interpreter.playing.agents import Decision, FirstAgent
+from interpreter import view
 from interpreter.runtime.engine import prompt, refusal
 
 SUITS = "♣♦♥♠"
@@ -65,13 +64,6 @@ LAST = ["2♣", "6♣", "8♦", "A♣"]          # Player 2 leads the 6♣, Play
 def end_hand(t):
     return t.play("lead 6♣", "play 8♦", "play A♣", "play 2♣")
 
-
-def until(t, cond, limit=5000) -> Table:
-    for _ in range(limit):
-        if cond(t):
-            return t
-        apply(t.program, t.state, FirstAgent().choose(Decision(t.program, t.state)))
-    raise AssertionError("never reached")
 
 
 def test_four_players_in_two_partnerships():                                # R1
@@ -144,7 +136,7 @@ def test_blind_nil_only_for_a_partnership_behind_by_100():                  # R6
     t = spades(losing_score=-100000)
     assert t.legal()[0] == "bid nil"                       # level scores: nobody may bid blind
     t.state.pvars["score"] = [-600, 0, -600, 0]
-    until(t, lambda t: t.var("hand_no") == 2)              # Player 2 deals hand 2
+    t.play_until(lambda t: t.var("hand_no") == 2)              # Player 2 deals hand 2
     assert t.pvar("score", 0) <= t.pvar("score", 1) - 100
     assert t.deciding == 2 and t.legal() == ["bid blind nil", "look at your cards"]
     t.play("look at your cards", "bid 3")
@@ -154,7 +146,7 @@ def test_blind_nil_only_for_a_partnership_behind_by_100():                  # R6
 def test_blind_nil_never_alternative():                                      # C4
     t = spades(blind_nil="never", losing_score=-100000)
     t.state.pvars["score"] = [-600, 0, -600, 0]
-    until(t, lambda t: t.var("hand_no") == 2)
+    t.play_until(lambda t: t.var("hand_no") == 2)
     assert t.legal()[0] == "bid nil"
 
 
@@ -347,7 +339,7 @@ def test_target_250_alternative():                                          # C8
 
 def test_the_deal_passes_to_the_left():                                      # R3, C10
     t = spades(losing_score=-100000)
-    until(t, lambda t: t.var("hand_no") == 2)
+    t.play_until(lambda t: t.var("hand_no") == 2)
     assert t.var("dealer") == 1 and "hand 2: Player 2 deals" in t.text()
 
 
