@@ -697,6 +697,179 @@ def test_leduc_poker_agrees_with_openspiel_hand_by_hand():
     assert hands == 2000 and disagreements == []
 
 
+# ---------------------------------------------------------------- hold'em (fixed limit)
+
+
+class HoldemAdapter(Adapter):
+    """rulesets/holdem.yaml and `universal_poker(betting=limit, ...)` (universal_poker.cc over
+    the ACPC server's game.c), one OpenSpiel game a hand, 2 to 9 players.  OpenSpiel's player 0
+    is the dealer's left, so our seat s is its player (s - dealer - 1) % N: heads-up that is the
+    big blind (blind=2 1 with small_bet=2) and our dealer, who posts the small blind, is its
+    player 1; with three or more its players 0 and 1 post the blinds (blind=1 2 0 ...).
+    firstPlayer (1-based) is 2 1 1 1 heads-up (the small blind first pre-flop, the big blind
+    after) and 3 1 1 1 with more (left of the big blind, then the first still in left of the
+    dealer); raiseSize is the small bet twice then the big bet twice; maxRaises counts the
+    raises after the blinds, so our cap c is c-1 c c c (OpenSpiel's own heads-up limit
+    hold'em, HulhGameString, is blind=10 5 ... maxRaises=3 4 4 4: our cap=4), and our
+    heads_up_cap=yes with two players is no maxRaises at all.  bettingAbstraction is the
+    default fcpa: its actions are 0 fold, 1 check or call, 2 bet or raise; it offers no fold
+    when checking is free, as ours.  Chance actions: the hole cards, both of player 0's first,
+    then player 1's, ...; then the flop, turn and river as the betting reaches them (ours burn
+    a card before each; OpenSpiel does not, so only the cards turned up are fed).  Cards:
+    rank * 4 + suit, suits ♣ ♦ ♥ ♠, as everywhere here.  Returns: each player's chips after the
+    hand minus before.
+
+    ACPC's limit games have no stacks (game.c ignores `stack` under limit betting): nobody is
+    ever all-in there, and there are no side pots.  So our chips are 1000 in the lockstep
+    (no hand can cost more than 48 chips at 2/4 with cap 4, nor 120 at 5/10, so no one runs
+    short in 20 hands) and side pots are not compared; test_holdem_stacks_differ shows
+    the difference under our default 100 chips.  One more difference is OpenSpiel's quirk
+    and is set aside (`set_aside`): a pot split between equal hands is shared out in
+    fractions of a chip (ACPC's valueOfState), where ours gives the odd chip to the first
+    winner left of the dealer; with "odd_chip" set aside, `returns` gives each of the
+    hand's winners (the players our log says win) the mean of their gains, OpenSpiel's
+    share of one pot that all of them paid the same into (test_holdem_odd_chip_differs)."""
+    name = "holdem"
+    SUITS, RANKS = "CDHS", "23456789TJQKA"
+
+    def __init__(self, options: dict, players: int = 2, set_aside: tuple = ("odd_chip",)):
+        self.players = players
+        super().__init__({"chips": 1000, **options})
+        self.set_aside = set_aside
+        o = self.program.options
+        small, cap = int(o["small_bet"]), int(o["cap"])
+        params = {"betting": "limit", "numPlayers": players, "numRounds": 4,
+                  "blind": (f"{small} {small // 2}" if players == 2
+                            else " ".join([str(small // 2), str(small)] + ["0"] * (players - 2))),
+                  "firstPlayer": "2 1 1 1" if players == 2 else "3 1 1 1",
+                  "raiseSize": f"{small} {small} {2 * small} {2 * small}",
+                  "numSuits": 4, "numRanks": 13, "numHoleCards": 2, "numBoardCards": "0 3 1 1"}
+        if not (o["heads_up_cap"] == "yes" and players == 2):
+            params["maxRaises"] = f"{cap - 1} {cap} {cap} {cap}"
+        self.game = pyspiel.load_game("universal_poker", params)
+
+    def card_id(self, c: int) -> int:
+        card = self.program.deck.ids[c]
+        return self.RANKS.index(card[0]) * 4 + self.SUITS.index(card[1])
+
+    def hand_start(self, state) -> int:
+        return max(i for i, e in enumerate(state.log) if e.get("type") == "round")
+
+    def deal(self, state):
+        self.dealer = state.vars["dealer"]
+        self.start = self.hand_start(state)
+        self.chips = self.round_chips(state.log[self.start])
+        os_state = self.game.new_initial_state()
+        hands = [None] * self.players
+        for seat in range(self.players):
+            hands[self.os_player(state, seat)] = state.zones["hand"][seat]
+        for cards in hands:
+            for c in cards:
+                os_state.apply_action(self.card_id(c))
+        self.fed = 0
+        return os_state
+
+    @staticmethod
+    def round_chips(event) -> list[int]:
+        return next(v[2] for v in event["values"] if v[:2] == ["player_variables", "chips"])
+
+    def os_player(self, state, seat):
+        return (seat - self.dealer - 1) % self.players
+
+    def after(self, state, os_state, label):
+        board = state.zones["board"]
+        while os_state.is_chance_node() and self.fed < len(board):
+            os_state.apply_action(self.card_id(board[self.fed]))
+            self.fed += 1
+
+    def action(self, state, label):
+        return {"fold": 0, "check": 1, "call": 1}.get(label.split()[0], 2)
+
+    def returns(self, state):
+        events = state.log[self.start + 1:]
+        end = next((i for i, e in enumerate(events) if e.get("type") == "round"), None)
+        chips = state.pvars["chips"] if end is None else self.round_chips(events[end])
+        gain = [chips[s] - self.chips[s] for s in range(self.players)]
+        if "odd_chip" in self.set_aside:
+            winners = [s for s in range(self.players) if any(
+                e.get("type") == "log" and e["text"].startswith(f"Player {s + 1} wins ") for e in events[:end])]
+            share = sum(gain[w] for w in winners) / max(len(winners), 1)
+            for s in winners:
+                gain[s] = share
+        points = [0.0] * self.players
+        for seat in range(self.players):
+            points[self.os_player(state, seat)] = float(gain[seat])
+        return points
+
+
+HOLDEM_OPTIONS = [{}, {"small_bet": 10}, {"cap": 3}, {"cap": 5, "small_bet": 4}]
+
+
+def _holdem(players, **kwargs):
+    return lambda options: HoldemAdapter(options, players=players, **kwargs)
+
+
+def test_holdem_agrees_with_openspiel_hand_by_hand():
+    results = _run(_holdem(2), HOLDEM_OPTIONS + [{"heads_up_cap": "yes"}], 500)
+    for k, players in enumerate((3, 4)):
+        results += _run(_holdem(players), HOLDEM_OPTIONS[:2], 100, first_seed=1000 * (k + 1))
+    assert all(not d and hands for _, hands, d in results), results
+
+
+@pytest.mark.slow
+def test_holdem_agrees_with_openspiel_over_thousands_of_hands():
+    results = _run(_holdem(2), HOLDEM_OPTIONS + [{"heads_up_cap": "yes"}], 5000, first_seed=7)
+    for k, players in enumerate((3, 4)):
+        results += _run(_holdem(players), HOLDEM_OPTIONS, 2000, first_seed=7 + 100000 * (k + 1))
+    assert all(not d and hands for _, hands, d in results), results
+
+
+@pytest.mark.xfail(strict=True, reason="holdem: universal_poker (ACPC valueOfState) splits a pot between equal "
+                   "hands in fractions of a chip, where chips are whole and ours gives the odd chip to the first "
+                   "winner left of the dealer; an expected value, no rule of the game, and we give it no option")
+def test_holdem_odd_chip_differs():
+    disagreements, _ = lockstep(HoldemAdapter({}, players=3, set_aside=()), 400)
+    assert disagreements == [], disagreements[:1]
+
+
+@pytest.mark.xfail(strict=True, reason="holdem: universal_poker's limit games have no stacks (universal_poker.cc "
+                   "passes `stack` to ACPC under nolimit only): nobody is ever all-in, a player short of a call or "
+                   "raise still makes it, and there are no side pots; ours plays the chips each player has")
+def test_holdem_stacks_differ():
+    disagreements, _ = lockstep(HoldemAdapter({"chips": 100}, players=3), 300)
+    assert disagreements == [], disagreements[:1]
+
+
+@pytest.mark.xfail(strict=True, reason="holdem: universal_poker cannot load a limit game of more than 4 players: "
+                   "ACPC's readGame gives default stacks to MAX_ROUNDS (4) players, not MAX_PLAYERS, and refuses "
+                   "the game ('only read 4 stack sizes, need 5'), which OpenSpiel does not check (a crash)")
+def test_holdem_five_players_can_be_loaded():
+    import subprocess
+    import sys
+    params = {**HoldemAdapter({}, players=4).game.get_parameters(), "numPlayers": 5,
+              "blind": "1 2 0 0 0"}
+    code = f"import pyspiel; pyspiel.load_game('universal_poker', {params!r})"
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True).returncode == 0
+
+
+@pytest.mark.parametrize("options, params", [({}, {"maxRaises": "2 3 3 3"}), ({"cap": 3}, {"maxRaises": "3 4 4 4"}),
+                                             ({}, {"raiseSize": "2 2 2 2"})],
+                         ids=["cap", "cap_3", "big_bet"])
+def test_holdem_lockstep_finds_a_rule_set_differently(options, params):
+    """As test_lockstep_finds_a_rule_set_differently: OpenSpiel's game with another cap or bet size."""
+    adapter = HoldemAdapter(options)
+    disagreements, _ = lockstep(_mismatched(adapter, "universal_poker", {**adapter.game.get_parameters(), **params}), 60)
+    assert disagreements
+
+
+def test_holdem_heads_up_cap_needs_two_players():
+    """Our heads_up_cap=yes lifts the cap when two are left in the hand; ACPC's maxRaises is a
+    number a round, so with three or more players it has no counterpart (above: two players,
+    no maxRaises), and the lockstep finds it."""
+    disagreements, _ = lockstep(HoldemAdapter({"heads_up_cap": "yes"}, players=3), 300)
+    assert disagreements and "legal" in disagreements[0][3]
+
+
 @pytest.mark.parametrize("adapter", [
     lambda: _mismatched(HeartsAdapter({}), "hearts", {"qs_breaks_hearts": True}),
     lambda: _mismatched(OhHellAdapter({"scoring": "trick_each_plus_bonus"}), "oh_hell", {"players": 4, "off_bid_penalty": True}),
