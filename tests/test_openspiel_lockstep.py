@@ -755,29 +755,39 @@ class HoldemAdapter(Adapter):
     def hand_start(self, state) -> int:
         return max(i for i, e in enumerate(state.log) if e.get("type") == "round")
 
-    def deal(self, state):
-        self.dealer = state.vars["dealer"]
-        self.start = self.hand_start(state)
-        self.chips = self.round_chips(state.log[self.start])
-        os_state = self.game.new_initial_state()
-        hands = [None] * self.players
-        for seat in range(self.players):
-            hands[self.os_player(state, seat)] = state.zones["hand"][seat]
-        for cards in hands:
-            for c in cards:
-                os_state.apply_action(self.card_id(c))
-        self.fed = 0
-        return os_state
+    def hand_events(self, state) -> list[dict]:
+        """The events of the hand being compared (our state may be in the next one already)."""
+        events = state.log[self.start + 1:]
+        end = next((i for i, e in enumerate(events) if e.get("type") == "round"), len(events))
+        return events[:end]
 
     @staticmethod
     def round_chips(event) -> list[int]:
         return next(v[2] for v in event["values"] if v[:2] == ["player_variables", "chips"])
 
+    def new_state(self, state):
+        """OpenSpiel's state for the hand our engine has just dealt (before the hole cards)."""
+        return self.game.new_initial_state()
+
+    def deal(self, state):
+        self.dealer = state.vars["dealer"]
+        self.start = self.hand_start(state)
+        self.chips = self.round_chips(state.log[self.start])
+        n = len(state.out)                  # OpenSpiel's players: ours still in, from the dealer's left
+        self.order = [s for s in ((self.dealer + 1 + k) % n for k in range(n)) if not state.out[s]]
+        self.os_state = self.new_state(state)
+        for seat in self.order:
+            for c in state.zones["hand"][seat]:
+                self.os_state.apply_action(self.card_id(c))
+        self.fed = 0
+        return self.os_state
+
     def os_player(self, state, seat):
-        return (seat - self.dealer - 1) % self.players
+        return self.order.index(seat) if seat in self.order else -1
 
     def after(self, state, os_state, label):
-        board = state.zones["board"]
+        board = [c for e in self.hand_events(state) if e.get("type") == "move" and e["to"][0] == "board"
+                 for c in e["cards"]]
         while os_state.is_chance_node() and self.fed < len(board):
             os_state.apply_action(self.card_id(board[self.fed]))
             self.fed += 1
@@ -786,20 +796,106 @@ class HoldemAdapter(Adapter):
         return {"fold": 0, "check": 1, "call": 1}.get(label.split()[0], 2)
 
     def returns(self, state):
-        events = state.log[self.start + 1:]
-        end = next((i for i, e in enumerate(events) if e.get("type") == "round"), None)
-        chips = state.pvars["chips"] if end is None else self.round_chips(events[end])
-        gain = [chips[s] - self.chips[s] for s in range(self.players)]
+        events = self.hand_events(state)
+        after = state.log[self.start + 1 + len(events):]
+        chips = self.round_chips(after[0]) if after else state.pvars["chips"]
+        gain = [chips[s] - self.chips[s] for s in range(len(chips))]
         if "odd_chip" in self.set_aside:
-            winners = [s for s in range(self.players) if any(
-                e.get("type") == "log" and e["text"].startswith(f"Player {s + 1} wins ") for e in events[:end])]
-            share = sum(gain[w] for w in winners) / max(len(winners), 1)
-            for s in winners:
-                gain[s] = share
-        points = [0.0] * self.players
-        for seat in range(self.players):
-            points[self.os_player(state, seat)] = float(gain[seat])
-        return points
+            winners = [s for s in self.order if any(
+                e.get("type") == "log" and e["text"].startswith(f"{state.names[s]} wins ") for e in events)]
+            if len({state.pvars["best"][w] for w in winners}) == 1:        # one pot, shared
+                share = sum(gain[w] for w in winners) / len(winners)
+                for s in winners:
+                    gain[s] = share
+        return [float(gain[seat]) for seat in self.order]
+
+class _RaiseToView:
+    """OpenSpiel's no-limit state seen as a limit one: its raises to every amount from the
+    least to the whole stack are shown as one action, the raise to what our rules raise to
+    when that amount is among them (else the least of them, which ours then lacks)."""
+
+    def __init__(self, os_state, adapter):
+        self.os_state, self.adapter = os_state, adapter
+
+    def __getattr__(self, name):
+        return getattr(self.os_state, name)
+
+    def legal_actions(self):
+        legal = self.os_state.legal_actions()
+        raises = [a for a in legal if a >= 2]
+        to = self.adapter.raise_to
+        return [a for a in legal if a < 2] + ([to if to in raises else raises[0]] if raises else [])
+
+
+class HoldemSidePotAdapter(HoldemAdapter):
+    """All-ins and side pots, which universal_poker's limit games cannot have: rulesets/holdem.yaml
+    with our default 100 chips against `universal_poker(betting=nolimit,
+    bettingAbstraction=fullgame, stack=...)`, 2 to 9 players, each OpenSpiel player's stack the
+    chips our player starts the hand with (its players are ours still in the game), blinds,
+    first players and maxRaises as HoldemAdapter's.  ACPC applies maxRaises to no-limit games
+    too, and its fullgame actions are 0 fold, 1 check or call, N a raise to N chips in all:
+    a raise of ours is to the small or big bet above the highest stake, or to all the raiser
+    has, and that amount must be among OpenSpiel's raises (_RaiseToView).  ACPC's valueOfState
+    shares the pots out level by level, as ours.  The fractional split of equal hands is set
+    aside as in HoldemAdapter; where a split meets an all-in (side pots of several levels) the
+    mean is not OpenSpiel's share, and those hands' returns are not compared (counted in
+    `uncompared`).  A game is compared up to a hand in which a player has fewer chips than the
+    big blind (ACPC refuses a blind above the stack)."""
+
+    def __init__(self, options: dict, players: int = 2, set_aside: tuple = ("odd_chip",)):
+        self.players = players
+        Adapter.__init__(self, {"chips": 100, **options})
+        self.set_aside, self.games, self.uncompared, self.raise_to, self.all_ins = set_aside, {}, 0, None, 0
+        o = self.program.options
+        self.small, self.cap = int(o["small_bet"]), int(o["cap"])
+
+    def new_game(self, seed):
+        self.hands_per_game = 99
+        return super().new_game(seed)
+
+    def new_state(self, state):
+        stacks = [self.chips[s] for s in self.order]
+        n = len(stacks)
+        params = {"betting": "nolimit", "bettingAbstraction": "fullgame", "numPlayers": n, "numRounds": 4,
+                  "blind": (f"{self.small} {self.small // 2}" if n == 2
+                            else " ".join([str(self.small // 2), str(self.small)] + ["0"] * (n - 2))),
+                  "firstPlayer": "2 1 1 1" if n == 2 else "3 1 1 1",
+                  "numSuits": 4, "numRanks": 13, "numHoleCards": 2, "numBoardCards": "0 3 1 1",
+                  "stack": " ".join(map(str, stacks)),
+                  "maxRaises": f"{self.cap - 1} {self.cap} {self.cap} {self.cap}"}
+        key = tuple(sorted(params.items()))
+        if key not in self.games:
+            self.games[key] = pyspiel.load_game("universal_poker", params)
+        return self.games[key].new_initial_state()
+
+    def deal(self, state):
+        view = _RaiseToView(super().deal(state), self)
+        self.all_in = any(state.pvars["chips"][s] == 0 for s in self.order)     # a blind took every chip
+        return view
+
+    def after(self, state, os_state, label):
+        self.all_in |= "(all-in)" in label
+        super().after(state, os_state, label)
+
+    def action(self, state, label):
+        if label.split()[0] in ("fold", "check", "call"):
+            return super().action(state, label)
+        seat, v, pv = state.pending[0], state.vars, state.pvars
+        step = self.small if v["street"] in ("pre-flop", "flop") else 2 * self.small
+        self.raise_to = pv["in_pot"][seat] + min(v["high"] - pv["put"][seat] + step, pv["chips"][seat])
+        return self.raise_to
+
+    def returns(self, state):
+        if not state.over and any(c + p < self.small for c, p, out in
+                                  zip(state.pvars["chips"], state.pvars["in_pot"], state.out) if not out):
+            self.hands_per_game = 0          # a stack below the big blind next hand: the game ends here
+        texts = [e["text"] for e in self.hand_events(state) if e.get("type") == "log"]
+        best = [state.pvars["best"][s] for s in self.order if any(t.startswith(f"{state.names[s]} shows ") for t in texts)]
+        self.all_ins += self.all_in
+        if "odd_chip" in self.set_aside and len(set(best)) < len(best) and self.all_in:
+            self.uncompared += 1
+            return list(self.os_state.returns())
+        return super().returns(state)
 
 
 HOLDEM_OPTIONS = [{}, {"small_bet": 10}, {"cap": 3}, {"cap": 5, "small_bet": 4}]
@@ -814,6 +910,38 @@ def test_holdem_agrees_with_openspiel_hand_by_hand():
     for k, players in enumerate((3, 4)):
         results += _run(_holdem(players), HOLDEM_OPTIONS[:2], 100, first_seed=1000 * (k + 1))
     assert all(not d and hands for _, hands, d in results), results
+
+
+def _side_pots(players, options=None):
+    adapter = HoldemSidePotAdapter({"raise_all_in": "no", "chips": 30, **(options or {})}, players=players)
+    return adapter, lockstep(adapter, 300, first_seed=100 * players)
+
+
+@pytest.mark.parametrize("players", [2, 3, 5, 9])
+def test_holdem_side_pots_agree_with_openspiel_no_limit(players):
+    """HoldemSidePotAdapter: 30 chips each (all-ins in one hand of ten or so), side pots,
+    against universal_poker's no-limit game with the stacks, maxRaises and our raise sizes;
+    raise_all_in=no is ACPC's rule."""
+    adapter, (disagreements, hands) = _side_pots(players)
+    assert disagreements == [] and hands == 300, disagreements[:1]
+    assert adapter.all_ins > 10
+
+
+def test_holdem_raise_all_in_no_is_acpc_rule():
+    """ACPC (raiseIsValid: 'last remaining player can't bet if there's no one left to call')
+    offers no raise to a player whom everybody else still in has called all-in: our
+    raise_all_in=no.  Under our default the lockstep finds the difference."""
+    _, (disagreements, _) = _side_pots(4, {"raise_all_in": "yes"})
+    assert disagreements and "legal" in disagreements[0][3], disagreements[:1]
+
+
+@pytest.mark.slow
+def test_holdem_side_pots_agree_over_thousands_of_hands():
+    for players in range(2, 10):
+        for chips in (30, 100):
+            adapter = HoldemSidePotAdapter({"raise_all_in": "no", "chips": chips}, players=players)
+            disagreements, hands = lockstep(adapter, 1000, first_seed=7 + 100000 * players)
+            assert disagreements == [], (players, chips, disagreements[:1])
 
 
 @pytest.mark.slow
