@@ -12,12 +12,18 @@ points give.  One adapter per game says how seats, deals, labels and returns cor
 Cards: OpenSpiel's id of a card is rank * 4 + suit, suits ♣ ♦ ♥ ♠ = 0..3, ranks 2..A = 0..12
 (hearts; oh_hell orders its suits ♣ ♦ ♠ ♥); spades.cc's is suit * 13 + rank; euchre has its
 own 24-card numbering and skat.cc suit * 8 + rank, ranks 7 8 9 Q K 10 A J (see each adapter); kuhn_poker's cards are J, Q, K = 0, 1, 2, leduc_poker's rank * 2 + suit.
+Hold'em plays against `universal_poker` (the ACPC server's rules): fixed limit with 2 to 4
+players (HoldemAdapter), and all-ins and side pots, 2 to 9 players, against its no-limit game
+with our stacks and raise sizes (HoldemSidePotAdapter); its cards are rank * 4 + suit too.
 
 Where OpenSpiel's rule is a convention, an option of ours gives it (spades'
 partnership_bid_cap=thirteen, crazy_eights' may_draw_anyway=keep_drawing with
-draw_rule=up_to_limit and draw_limit=5, blackjack's twenty_one=may_hit) and the adapter sets it.
+draw_rule=up_to_limit and draw_limit=5, blackjack's twenty_one=may_hit, holdem's
+raise_all_in=no) and the adapter sets it.
 Where it is OpenSpiel's bug, the difference is set aside in the adapter (named there) and shown
-by a strict xfail test: spades' spades that are never broken, crazy_eights' card values.
+by a strict xfail test: spades' spades that are never broken, crazy_eights' card values,
+universal_poker's pots split in fractions of a chip, its limit games without stacks (nobody
+all-in) and its limit games of five players or more, which it cannot load.
 Blackjack, one player against the dealer with chance between decisions, has a loop of its own
 (blackjack_lockstep).  gin_rummy has no lockstep: OpenSpiel's
 knocker and defender declare melds and lay-offs as ~185 meld actions, one at a time, where
@@ -702,39 +708,46 @@ def test_leduc_poker_agrees_with_openspiel_hand_by_hand():
 
 class HoldemAdapter(Adapter):
     """rulesets/holdem.yaml and `universal_poker(betting=limit, ...)` (universal_poker.cc over
-    the ACPC server's game.c), one OpenSpiel game a hand, 2 to 9 players.  OpenSpiel's player 0
-    is the dealer's left, so our seat s is its player (s - dealer - 1) % N: heads-up that is the
-    big blind (blind=2 1 with small_bet=2) and our dealer, who posts the small blind, is its
-    player 1; with three or more its players 0 and 1 post the blinds (blind=1 2 0 ...).
+    the ACPC server's game.c), one OpenSpiel game a hand, 2 to 4 players.  OpenSpiel's player 0
+    is the dealer's left, so our seat s is its player (s - dealer - 1) % N: heads-up that is
+    the big blind (blind=2 1 with small_bet=2) and our dealer, who posts the small blind, is
+    its player 1; with three or four, its players 0 and 1 post the blinds (blind=1 2 0 ...).
     firstPlayer (1-based) is 2 1 1 1 heads-up (the small blind first pre-flop, the big blind
     after) and 3 1 1 1 with more (left of the big blind, then the first still in left of the
-    dealer); raiseSize is the small bet twice then the big bet twice; maxRaises counts the
-    raises after the blinds, so our cap c is c-1 c c c (OpenSpiel's own heads-up limit
-    hold'em, HulhGameString, is blind=10 5 ... maxRaises=3 4 4 4: our cap=4), and our
+    dealer; ACPC skips who has folded, as ours).  raiseSize is the small bet twice, then the
+    big bet twice.  maxRaises counts the raises after the blinds, so our cap c is c-1 c c c
+    (OpenSpiel's own heads-up limit hold'em, HulhGameString in canonical_game_strings.cc, is
+    blind=10 5 ... raiseSize=10 10 20 20, maxRaises=3 4 4 4: our cap=4), and our
     heads_up_cap=yes with two players is no maxRaises at all.  bettingAbstraction is the
-    default fcpa: its actions are 0 fold, 1 check or call, 2 bet or raise; it offers no fold
-    when checking is free, as ours.  Chance actions: the hole cards, both of player 0's first,
-    then player 1's, ...; then the flop, turn and river as the betting reaches them (ours burn
-    a card before each; OpenSpiel does not, so only the cards turned up are fed).  Cards:
-    rank * 4 + suit, suits ♣ ♦ ♥ ♠, as everywhere here.  Returns: each player's chips after the
-    hand minus before.
+    default fcpa: its actions are 0 fold, 1 check or call, 2 bet or raise; ACPC's
+    isValidAction refuses a fold when nothing is owed, so fold is never offered with a free
+    check, as ours.  Chance actions: the hole cards, both of player 0's first, then player
+    1's, ...; then the flop, turn and river as the betting reaches them (ours burn a card
+    before each, OpenSpiel does not: only the cards turned up are fed, read from our log).
+    Cards: rank * 4 + suit, ranks 2..A, suits ♣ ♦ ♥ ♠, as everywhere here.  Returns: each
+    player's chips after the hand minus before.
 
-    ACPC's limit games have no stacks (game.c ignores `stack` under limit betting): nobody is
-    ever all-in there, and there are no side pots.  So our chips are 1000 in the lockstep
-    (no hand can cost more than 48 chips at 2/4 with cap 4, nor 120 at 5/10, so no one runs
-    short in 20 hands) and side pots are not compared; test_holdem_stacks_differ shows
-    the difference under our default 100 chips.  One more difference is OpenSpiel's quirk
-    and is set aside (`set_aside`): a pot split between equal hands is shared out in
-    fractions of a chip (ACPC's valueOfState), where ours gives the odd chip to the first
-    winner left of the dealer; with "odd_chip" set aside, `returns` gives each of the
-    hand's winners (the players our log says win) the mean of their gains, OpenSpiel's
-    share of one pot that all of them paid the same into (test_holdem_odd_chip_differs)."""
+    ACPC's limit games have no stacks (universal_poker.cc passes `stack` to ACPC under
+    nolimit only, and game.c's default is INT32_MAX): nobody is ever all-in there.  So our
+    chips are set so that nobody can run short in the game's 20 hands (21 times the most a
+    hand can cost, 6 * cap * small_bet: 1008 at 2/4), and all-ins and side pots are compared
+    by HoldemSidePotAdapter instead; test_holdem_stacks_differ shows the difference under
+    our default 100 chips.  With five players or more OpenSpiel cannot load the limit game at
+    all (test_holdem_five_players_can_be_loaded).  One difference is OpenSpiel's quirk and is
+    set aside (`set_aside`): a pot split between equal hands is shared out in fractions of a
+    chip (ACPC's valueOfState), where ours gives the odd chip to the first winner left of
+    the dealer; with "odd_chip" set aside, `returns` gives the hand's winners (the players
+    our log says win, of equal hands) the mean of their gains, OpenSpiel's share of the one
+    pot that all of them paid the same into (test_holdem_odd_chip_differs)."""
     name = "holdem"
     SUITS, RANKS = "CDHS", "23456789TJQKA"
 
     def __init__(self, options: dict, players: int = 2, set_aside: tuple = ("odd_chip",)):
         self.players = players
-        super().__init__({"chips": 1000, **options})
+        o = {"small_bet": 2, "cap": 4, "heads_up_cap": "no", **options}
+        self.most = 6 * int(o["cap"]) * int(o["small_bet"])             # what one capped hand can cost
+        super().__init__({"chips": min(100000, 21 * self.most * (3 if o["heads_up_cap"] == "yes" else 1)),
+                          **options})
         self.set_aside = set_aside
         o = self.program.options
         small, cap = int(o["small_bet"]), int(o["cap"])
@@ -767,6 +780,8 @@ class HoldemAdapter(Adapter):
 
     def new_state(self, state):
         """OpenSpiel's state for the hand our engine has just dealt (before the hole cards)."""
+        assert self.program.options["chips"] < 21 * self.most or min(self.chips) >= self.most, \
+            "a stack that can run short: OpenSpiel's limit game has none"
         return self.game.new_initial_state()
 
     def deal(self, state):
@@ -805,8 +820,10 @@ class HoldemAdapter(Adapter):
                 e.get("type") == "log" and e["text"].startswith(f"{state.names[s]} wins ") for e in events)]
             if len({state.pvars["best"][w] for w in winners}) == 1:        # one pot, shared
                 share = sum(gain[w] for w in winners) / len(winners)
-                for s in winners:
-                    gain[s] = share
+                theirs = self.os_state.returns() if self.os_state.is_terminal() else []
+                for s in winners:       # ACPC adds the thirds level by level: equal to 1e-9
+                    i = self.order.index(s)
+                    gain[s] = theirs[i] if theirs and abs(theirs[i] - share) < 1e-9 else share
         return [float(gain[seat]) for seat in self.order]
 
 class _RaiseToView:
