@@ -87,3 +87,14 @@ def test_all_in_then_the_board_is_dealt_out_without_betting():
     assert t.legal() == ["fold", "call 2 (all-in)"]
     t.play("call 2 (all-in)")
     assert "the river" in t.text() and "Player 2 wins 8" in t.text()
+
+
+def test_no_raise_when_everyone_else_is_all_in_under_raise_all_in_no():
+    """Hand 1: Player 1 folds its small blind (5 and 7 chips); hand 2: Player 2 raises, the
+    big blind re-raises all-in, and Player 2, the only one left with chips, may only call or
+    fold under raise_all_in=no (the ACPC rule); by default a raise is still offered."""
+    for option, legal in (("yes", ["fold", "call 1", "raise 2 (all-in)"]), ("no", ["fold", "call 1"])):
+        t = he(chips=6, hands=2, raise_all_in=option).play("fold")
+        assert t.pvar("chips", 0) == 5 - 2 and t.pvar("chips", 1) == 7 - 1
+        t.play("raise 2").play("raise 2 (all-in)")
+        assert t.legal() == legal

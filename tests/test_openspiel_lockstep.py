@@ -14,16 +14,23 @@ Cards: OpenSpiel's id of a card is rank * 4 + suit, suits ♣ ♦ ♥ ♠ = 0..3
 own 24-card numbering and skat.cc suit * 8 + rank, ranks 7 8 9 Q K 10 A J (see each adapter); kuhn_poker's cards are J, Q, K = 0, 1, 2, leduc_poker's rank * 2 + suit;
 go_fish.cc knows only ranks, A..K = 0..12, and every card drawn from its pool is a chance action
 too (`after` feeds it ours, `differs` says when one side draws and the other not).
+Hold'em plays against `universal_poker` (the ACPC server's rules): fixed limit with 2 to 4
+players (HoldemAdapter), and all-ins and side pots, 2 to 9 players, against its no-limit game
+with our stacks and raise sizes (HoldemSidePotAdapter); its cards are rank * 4 + suit too.
+Goofspiel, a simultaneous game there, has a loop of its own (goofspiel_lockstep): our bids are
+a choice made together, given to OpenSpiel as one joint action.
 
 Where OpenSpiel's rule is a convention, an option of ours gives it (spades'
 partnership_bid_cap=thirteen, crazy_eights' may_draw_anyway=keep_drawing with
 draw_rule=up_to_limit and draw_limit=5, blackjack's twenty_one=may_hit, go_fish's
 hand_size=pagat for initial_cards=-1, empty_hand=draw_and_pass for ask_after_empty_draw=false,
-game_end=first_out for end_on_first_out=true, winner=first_out for most_books_wins=false) and
-the adapter sets it.  Where it is OpenSpiel's bug, the difference is set aside in the adapter
-(named there) and shown by a strict xfail test: spades' spades that are never broken,
-crazy_eights' card values, go_fish's book dealt (more cards dealt) and its returns of -1/(N-1)
-to all when nobody is out.
+game_end=first_out for end_on_first_out=true, winner=first_out for most_books_wins=false,
+holdem's raise_all_in=no) and the adapter sets it.  Where it is OpenSpiel's bug, the difference
+is set aside in the adapter (named there) and shown by a strict xfail test: spades' spades that
+are never broken, crazy_eights' card values, go_fish's book dealt (more cards dealt) and its
+returns of -1/(N-1) to all when nobody is out, universal_poker's pots split in fractions of a
+chip, its limit games without stacks (nobody all-in) and its limit games of five players or
+more, which it cannot load.
 Blackjack, one player against the dealer with chance between decisions, has a loop of its own
 (blackjack_lockstep).  gin_rummy has no lockstep: OpenSpiel's
 knocker and defender declare melds and lay-offs as ~185 meld actions, one at a time, where
@@ -701,6 +708,12 @@ class LeducAdapter(Adapter):
     def action(self, state, label):
         return {"fold": 0, "check": 1, "call": 1}.get(label.split()[0], 2)
 
+    def choose(self, rng, options):
+        """A fold one time in eight, so that hands reach the showdown; else any other option."""
+        if options[0] == "fold" and rng.random() < 0.875:
+            return rng.randrange(1, len(options))
+        return rng.randrange(len(options))
+
     def returns(self, state):
         return [float(x) for x in state.pvars["chips"]]
 
@@ -708,6 +721,335 @@ class LeducAdapter(Adapter):
 def test_leduc_poker_agrees_with_openspiel_hand_by_hand():
     disagreements, hands = lockstep(LeducAdapter({}), 2000)
     assert hands == 2000 and disagreements == []
+
+
+# ---------------------------------------------------------------- hold'em (fixed limit)
+
+
+class HoldemAdapter(Adapter):
+    """rulesets/holdem.yaml and `universal_poker(betting=limit, ...)` (universal_poker.cc over
+    the ACPC server's game.c), one OpenSpiel game a hand, 2 to 4 players.  OpenSpiel's player 0
+    is the dealer's left, so our seat s is its player (s - dealer - 1) % N: heads-up that is
+    the big blind (blind=2 1 with small_bet=2) and our dealer, who posts the small blind, is
+    its player 1; with three or four, its players 0 and 1 post the blinds (blind=1 2 0 ...).
+    firstPlayer (1-based) is 2 1 1 1 heads-up (the small blind first pre-flop, the big blind
+    after) and 3 1 1 1 with more (left of the big blind, then the first still in left of the
+    dealer; ACPC skips who has folded, as ours).  raiseSize is the small bet twice, then the
+    big bet twice.  maxRaises counts the raises after the blinds, so our cap c is c-1 c c c
+    (OpenSpiel's own heads-up limit hold'em, HulhGameString in canonical_game_strings.cc, is
+    blind=10 5 ... raiseSize=10 10 20 20, maxRaises=3 4 4 4: our cap=4), and our
+    heads_up_cap=yes with two players is no maxRaises at all.  bettingAbstraction is the
+    default fcpa: its actions are 0 fold, 1 check or call, 2 bet or raise; ACPC's
+    isValidAction refuses a fold when nothing is owed, so fold is never offered with a free
+    check, as ours.  Chance actions: the hole cards, both of player 0's first, then player
+    1's, ...; then the flop, turn and river as the betting reaches them (ours burn a card
+    before each, OpenSpiel does not: only the cards turned up are fed, read from our log).
+    Cards: rank * 4 + suit, ranks 2..A, suits ♣ ♦ ♥ ♠, as everywhere here.  Returns: each
+    player's chips after the hand minus before.
+
+    ACPC's limit games have no stacks (universal_poker.cc passes `stack` to ACPC under
+    nolimit only, and game.c's default is INT32_MAX): nobody is ever all-in there.  So our
+    chips are set so that nobody can run short in the game's 20 hands (21 times the most a
+    hand can cost, 6 * cap * small_bet: 1008 at 2/4), and all-ins and side pots are compared
+    by HoldemSidePotAdapter instead; test_holdem_stacks_differ shows the difference under
+    our default 100 chips.  With five players or more OpenSpiel cannot load the limit game at
+    all (test_holdem_five_players_can_be_loaded).  One difference is OpenSpiel's quirk and is
+    set aside (`set_aside`): a pot split between equal hands is shared out in fractions of a
+    chip (ACPC's valueOfState), where ours gives the odd chip to the first winner left of
+    the dealer; with "odd_chip" set aside, `returns` gives the hand's winners (the players
+    our log says win, of equal hands) the mean of their gains, OpenSpiel's share of the one
+    pot that all of them paid the same into (test_holdem_odd_chip_differs)."""
+    name = "holdem"
+    SUITS, RANKS = "CDHS", "23456789TJQKA"
+
+    def __init__(self, options: dict, players: int = 2, set_aside: tuple = ("odd_chip",)):
+        self.players = players
+        o = {"small_bet": 2, "cap": 4, "heads_up_cap": "no", **options}
+        self.most = 6 * int(o["cap"]) * int(o["small_bet"])             # what one capped hand can cost
+        super().__init__({"chips": min(100000, 21 * self.most * (3 if o["heads_up_cap"] == "yes" else 1)),
+                          **options})
+        self.set_aside = set_aside
+        o = self.program.options
+        small, cap = int(o["small_bet"]), int(o["cap"])
+        params = {"betting": "limit", "numPlayers": players, "numRounds": 4,
+                  "blind": (f"{small} {small // 2}" if players == 2
+                            else " ".join([str(small // 2), str(small)] + ["0"] * (players - 2))),
+                  "firstPlayer": "2 1 1 1" if players == 2 else "3 1 1 1",
+                  "raiseSize": f"{small} {small} {2 * small} {2 * small}",
+                  "numSuits": 4, "numRanks": 13, "numHoleCards": 2, "numBoardCards": "0 3 1 1"}
+        if not (o["heads_up_cap"] == "yes" and players == 2):
+            params["maxRaises"] = f"{cap - 1} {cap} {cap} {cap}"
+        self.game = pyspiel.load_game("universal_poker", params)
+
+    def card_id(self, c: int) -> int:
+        card = self.program.deck.ids[c]
+        return self.RANKS.index(card[0]) * 4 + self.SUITS.index(card[1])
+
+    def hand_start(self, state) -> int:
+        return max(i for i, e in enumerate(state.log) if e.get("type") == "round")
+
+    def hand_events(self, state) -> list[dict]:
+        """The events of the hand being compared (our state may be in the next one already)."""
+        events = state.log[self.start + 1:]
+        end = next((i for i, e in enumerate(events) if e.get("type") == "round"), len(events))
+        return events[:end]
+
+    @staticmethod
+    def round_chips(event) -> list[int]:
+        return next(v[2] for v in event["values"] if v[:2] == ["player_variables", "chips"])
+
+    def new_state(self, state):
+        """OpenSpiel's state for the hand our engine has just dealt (before the hole cards)."""
+        assert self.program.options["chips"] < 21 * self.most or min(self.chips) >= self.most, \
+            "a stack that can run short: OpenSpiel's limit game has none"
+        return self.game.new_initial_state()
+
+    def deal(self, state):
+        self.dealer = state.vars["dealer"]
+        self.start = self.hand_start(state)
+        self.chips = self.round_chips(state.log[self.start])
+        n = len(state.out)                  # OpenSpiel's players: ours still in, from the dealer's left
+        self.order = [s for s in ((self.dealer + 1 + k) % n for k in range(n)) if not state.out[s]]
+        self.os_state = self.new_state(state)
+        for seat in self.order:
+            for c in state.zones["hand"][seat]:
+                self.os_state.apply_action(self.card_id(c))
+        self.fed = 0
+        return self.os_state
+
+    def os_player(self, state, seat):
+        return self.order.index(seat) if seat in self.order else -1
+
+    def after(self, state, os_state, label):
+        board = [c for e in self.hand_events(state) if e.get("type") == "move" and e["to"][0] == "board"
+                 for c in e["cards"]]
+        while os_state.is_chance_node() and self.fed < len(board):
+            os_state.apply_action(self.card_id(board[self.fed]))
+            self.fed += 1
+
+    def action(self, state, label):
+        return {"fold": 0, "check": 1, "call": 1}.get(label.split()[0], 2)
+
+    def choose(self, rng, options):
+        """A fold one time in eight, so that hands reach the showdown; else any other option."""
+        if options[0] == "fold" and rng.random() < 0.875:
+            return rng.randrange(1, len(options))
+        return rng.randrange(len(options))
+
+    def returns(self, state):
+        events = self.hand_events(state)
+        after = state.log[self.start + 1 + len(events):]
+        chips = self.round_chips(after[0]) if after else state.pvars["chips"]
+        gain = [chips[s] - self.chips[s] for s in range(len(chips))]
+        if "odd_chip" in self.set_aside:
+            winners = [s for s in self.order if any(
+                e.get("type") == "log" and e["text"].startswith(f"{state.names[s]} wins ") for e in events)]
+            if len({state.pvars["best"][w] for w in winners}) == 1:        # one pot, shared
+                share = sum(gain[w] for w in winners) / len(winners)
+                theirs = self.os_state.returns() if self.os_state.is_terminal() else []
+                for s in winners:       # ACPC adds the thirds level by level: equal to 1e-9
+                    i = self.order.index(s)
+                    gain[s] = theirs[i] if theirs and abs(theirs[i] - share) < 1e-9 else share
+        return [float(gain[seat]) for seat in self.order]
+
+class _RaiseToView:
+    """OpenSpiel's no-limit state seen as a limit one: its raises to every amount from the
+    least to the whole stack are shown as one action, the raise to what our rules raise to
+    when that amount is among them (else the least of them, which ours then lacks)."""
+
+    def __init__(self, os_state, adapter):
+        self.os_state, self.adapter = os_state, adapter
+
+    def __getattr__(self, name):
+        return getattr(self.os_state, name)
+
+    def legal_actions(self):
+        legal = self.os_state.legal_actions()
+        raises = [a for a in legal if a >= 2]
+        to = self.adapter.raise_to
+        return [a for a in legal if a < 2] + ([to if to in raises else raises[0]] if raises else [])
+
+
+class HoldemSidePotAdapter(HoldemAdapter):
+    """All-ins and side pots, which universal_poker's limit games cannot have: rulesets/holdem.yaml
+    with our own stacks (chips 100, or 30 for many all-ins) and raise_all_in=no against
+    `universal_poker(betting=nolimit, bettingAbstraction=fullgame, stack=...)`, 2 to 9
+    players, each OpenSpiel player's stack the chips our player starts the hand with (its
+    players are ours still in the game, from the dealer's left), blinds, first players and
+    maxRaises as HoldemAdapter's.  ACPC applies maxRaises to no-limit games too, and its
+    fullgame actions are 0 fold, 1 check or call, N a raise to N chips in all: a raise of
+    ours is to the small or big bet above the highest stake, or to all the raiser has, and
+    that amount must be among OpenSpiel's raises (_RaiseToView shows OpenSpiel's raises as
+    that one).  Our raise sizes are always legal no-limit raises there (each at least the
+    last raise), so what is compared is whose turn it is, whether fold, call and a raise are
+    offered, when betting stops for all-ins, and the returns: ACPC's valueOfState shares the
+    pots out level by level, as ours.  The fractional split of equal hands is set aside as
+    in HoldemAdapter; where a split meets an all-in (side pots of several levels) the mean
+    is not OpenSpiel's share, and of those hands' returns the winners' total and every
+    other player's are compared (the hands counted in `uncompared`).  A game is compared up
+    to a hand in which a player has fewer chips than the big blind (ACPC refuses a blind
+    above the stack, and our player posts what they have)."""
+
+    def __init__(self, options: dict, players: int = 2, set_aside: tuple = ("odd_chip",)):
+        self.players = players
+        Adapter.__init__(self, {"chips": 100, **options})
+        self.set_aside, self.games, self.uncompared, self.raise_to, self.all_ins = set_aside, {}, 0, None, 0
+        o = self.program.options
+        self.small, self.cap = int(o["small_bet"]), int(o["cap"])
+
+    def new_game(self, seed):
+        self.hands_per_game = 99
+        return super().new_game(seed)
+
+    def new_state(self, state):
+        stacks = [self.chips[s] for s in self.order]
+        n = len(stacks)
+        params = {"betting": "nolimit", "bettingAbstraction": "fullgame", "numPlayers": n, "numRounds": 4,
+                  "blind": (f"{self.small} {self.small // 2}" if n == 2
+                            else " ".join([str(self.small // 2), str(self.small)] + ["0"] * (n - 2))),
+                  "firstPlayer": "2 1 1 1" if n == 2 else "3 1 1 1",
+                  "numSuits": 4, "numRanks": 13, "numHoleCards": 2, "numBoardCards": "0 3 1 1",
+                  "stack": " ".join(map(str, stacks)),
+                  "maxRaises": f"{self.cap - 1} {self.cap} {self.cap} {self.cap}"}
+        key = tuple(sorted(params.items()))
+        if key not in self.games:
+            self.games[key] = pyspiel.load_game("universal_poker", params)
+        return self.games[key].new_initial_state()
+
+    def deal(self, state):
+        view = _RaiseToView(super().deal(state), self)
+        self.all_in = any(state.pvars["chips"][s] == 0 for s in self.order)     # a blind took every chip
+        return view
+
+    def after(self, state, os_state, label):
+        self.all_in |= "(all-in)" in label
+        super().after(state, os_state, label)
+
+    def action(self, state, label):
+        if label.split()[0] in ("fold", "check", "call"):
+            return super().action(state, label)
+        seat, v, pv = state.pending[0], state.vars, state.pvars
+        step = self.small if v["street"] in ("pre-flop", "flop") else 2 * self.small
+        self.raise_to = pv["in_pot"][seat] + min(v["high"] - pv["put"][seat] + step, pv["chips"][seat])
+        return self.raise_to
+
+    def returns(self, state):
+        if not state.over and any(c + p < self.small for c, p, out in
+                                  zip(state.pvars["chips"], state.pvars["in_pot"], state.out) if not out):
+            self.hands_per_game = 0          # a stack below the big blind next hand: the game ends here
+        texts = [e["text"] for e in self.hand_events(state) if e.get("type") == "log"]
+        best = [state.pvars["best"][s] for s in self.order if any(t.startswith(f"{state.names[s]} shows ") for t in texts)]
+        self.all_ins += self.all_in
+        if "odd_chip" in self.set_aside and len(set(best)) < len(best) and self.all_in:
+            # equal hands and side pots: the winners' total and each other player's return compared
+            self.uncompared += 1
+            ours, theirs = HoldemAdapter.returns(self, state), list(self.os_state.returns())
+            won = [i for i, s in enumerate(self.order) if any(t.startswith(f"{state.names[s]} wins ") for t in texts)]
+            if abs(sum(ours[i] for i in won) - sum(theirs[i] for i in won)) < 1e-9:
+                for i in won:
+                    ours[i] = theirs[i]
+            return ours
+        return super().returns(state)
+
+
+HOLDEM_OPTIONS = [{}, {"small_bet": 10}, {"cap": 3}, {"cap": 5, "small_bet": 4}]
+
+
+def _holdem(players, **kwargs):
+    return lambda options: HoldemAdapter(options, players=players, **kwargs)
+
+
+def test_holdem_agrees_with_openspiel_hand_by_hand():
+    results = _run(_holdem(2), HOLDEM_OPTIONS + [{"heads_up_cap": "yes"}], 500)
+    for k, players in enumerate((3, 4)):
+        results += _run(_holdem(players), HOLDEM_OPTIONS[:2], 100, first_seed=1000 * (k + 1))
+    assert all(not d and hands for _, hands, d in results), results
+
+
+def _side_pots(players, options=None):
+    adapter = HoldemSidePotAdapter({"raise_all_in": "no", "chips": 30, **(options or {})}, players=players)
+    return adapter, lockstep(adapter, 300, first_seed=100 * players)
+
+
+@pytest.mark.parametrize("players", [2, 3, 5, 9])
+def test_holdem_side_pots_agree_with_openspiel_no_limit(players):
+    """HoldemSidePotAdapter: 30 chips each (all-ins in one hand of ten or so), side pots,
+    against universal_poker's no-limit game with the stacks, maxRaises and our raise sizes;
+    raise_all_in=no is ACPC's rule."""
+    adapter, (disagreements, hands) = _side_pots(players)
+    assert disagreements == [] and hands == 300, disagreements[:1]
+    assert adapter.all_ins > 10
+
+
+def test_holdem_raise_all_in_no_is_acpc_rule():
+    """ACPC (raiseIsValid: 'last remaining player can't bet if there's no one left to call')
+    offers no raise to a player whom everybody else still in has called all-in: our
+    raise_all_in=no.  Under our default the lockstep finds the difference."""
+    _, (disagreements, _) = _side_pots(4, {"raise_all_in": "yes"})
+    assert disagreements and "legal" in disagreements[0][3], disagreements[:1]
+
+
+@pytest.mark.slow
+def test_holdem_side_pots_agree_over_thousands_of_hands():
+    for players in range(2, 10):
+        for chips in (30, 100):
+            adapter = HoldemSidePotAdapter({"raise_all_in": "no", "chips": chips}, players=players)
+            disagreements, hands = lockstep(adapter, 1000, first_seed=7 + 100000 * players)
+            assert disagreements == [], (players, chips, disagreements[:1])
+
+
+@pytest.mark.slow
+def test_holdem_agrees_with_openspiel_over_thousands_of_hands():
+    results = _run(_holdem(2), HOLDEM_OPTIONS + [{"heads_up_cap": "yes"}], 5000, first_seed=7)
+    for k, players in enumerate((3, 4)):
+        results += _run(_holdem(players), HOLDEM_OPTIONS, 2000, first_seed=7 + 100000 * (k + 1))
+    assert all(not d and hands for _, hands, d in results), results
+
+
+@pytest.mark.xfail(strict=True, reason="holdem: universal_poker (ACPC valueOfState) splits a pot between equal "
+                   "hands in fractions of a chip, where chips are whole and ours gives the odd chip to the first "
+                   "winner left of the dealer; an expected value, no rule of the game, and we give it no option")
+def test_holdem_odd_chip_differs():
+    disagreements, _ = lockstep(HoldemAdapter({}, players=4, set_aside=()), 200)
+    assert disagreements == [], disagreements[:1]
+
+
+@pytest.mark.xfail(strict=True, reason="holdem: universal_poker's limit games have no stacks (universal_poker.cc "
+                   "passes `stack` to ACPC under nolimit only): nobody is ever all-in, a player short of a call or "
+                   "raise still makes it, and there are no side pots; ours plays the chips each player has")
+def test_holdem_stacks_differ():
+    disagreements, _ = lockstep(HoldemAdapter({"chips": 100}, players=3), 300)
+    assert disagreements == [], disagreements[:1]
+
+
+@pytest.mark.xfail(strict=True, reason="holdem: universal_poker cannot load a limit game of more than 4 players: "
+                   "ACPC's readGame gives default stacks to MAX_ROUNDS (4) players, not MAX_PLAYERS, and refuses "
+                   "the game ('only read 4 stack sizes, need 5'), which OpenSpiel does not check (a crash)")
+def test_holdem_five_players_can_be_loaded():
+    import subprocess
+    import sys
+    params = {**HoldemAdapter({}, players=4).game.get_parameters(), "numPlayers": 5,
+              "blind": "1 2 0 0 0"}
+    code = f"import pyspiel; pyspiel.load_game('universal_poker', {params!r})"
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True).returncode == 0
+
+
+@pytest.mark.parametrize("options, params", [({}, {"maxRaises": "2 3 3 3"}), ({"cap": 3}, {"maxRaises": "3 4 4 4"}),
+                                             ({}, {"raiseSize": "2 2 2 2"})],
+                         ids=["cap", "cap_3", "big_bet"])
+def test_holdem_lockstep_finds_a_rule_set_differently(options, params):
+    """As test_lockstep_finds_a_rule_set_differently: OpenSpiel's game with another cap or bet size."""
+    adapter = HoldemAdapter(options)
+    disagreements, _ = lockstep(_mismatched(adapter, "universal_poker", {**adapter.game.get_parameters(), **params}), 60)
+    assert disagreements
+
+
+def test_holdem_heads_up_cap_needs_two_players():
+    """Our heads_up_cap=yes lifts the cap when two are left in the hand; ACPC's maxRaises is a
+    number a round, so with three or more players it has no counterpart (above: two players,
+    no maxRaises), and the lockstep finds it."""
+    disagreements, _ = lockstep(HoldemAdapter({"heads_up_cap": "yes"}, players=3), 300)
+    assert disagreements and "legal" in disagreements[0][3]
 
 
 @pytest.mark.parametrize("adapter", [
