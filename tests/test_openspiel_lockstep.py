@@ -99,6 +99,11 @@ class Adapter:
     def after(self, state, os_state, label: str) -> None:
         """After a decision: apply OpenSpiel's decisions that ours made with it (see EuchreAdapter)."""
 
+    def check(self, state, os_state) -> str | None:
+        """After a decision (and `after`): what differs between the two states, if anything
+        (see CribbageAdapter, which compares the scores so)."""
+        return None
+
     def allowed(self, state, options: list[str]) -> list[int]:
         """Which of our options are compared (and may be chosen): all of them, unless a
         known difference of rules is set aside (see SpadesAdapter)."""
@@ -136,6 +141,9 @@ def lockstep(adapter: Adapter, deals: int, first_seed: int = 0):
             os_state.apply_action(action)
             adapter.after(state, os_state, options[i])
             n += 1
+            why = adapter.check(state, os_state)
+            if why:
+                break
             if state.over or adapter.hand_key(state) != key:
                 hands += 1
                 in_game += 1
@@ -1059,3 +1067,150 @@ def test_goofspiel_agrees_with_openspiel_over_thousands_of_games():
 def test_goofspiel_lockstep_finds_a_prize_carried_over():
     """Under tie=carried a tied prize goes with the next: OpenSpiel sets it aside."""
     assert goofspiel_lockstep(2, 4, 100, options={"tie": "carried"}) != []
+
+
+# ---------------------------------------------------------------- cribbage
+
+
+class CribbageAdapter(Adapter):
+    """rulesets/cribbage.yaml (dealer=seat_1, lay_away=together, crib_flush=four_too,
+    target_score=1000: see below) and `cribbage(players=2, winner_bonus_reward=1000)`
+    (cribbage.cc), one OpenSpiel game a whole game of ours: OpenSpiel plays hand after hand
+    to 121.  Its player 0 deals first and the deal alternates: our seat s is its player
+    (s - first dealer) % 2.  Its chance actions are each hand's twelve cards (the first six
+    to player 0, the next six to player 1) and, once both have laid away, the starter; ours
+    are fed to it (`sync`).  Cards: suit * 13 + rank, suits ♣ ♦ ♥ ♠, ranks A 2 .. K; laying
+    away is one action for two cards, 52 + 52 * a + b, a before b by rank then suit; 2756
+    passes.  Our engine says go by itself where a player cannot play; OpenSpiel asks for a
+    pass, the only legal action: `sync` makes it.  After every decision the two scores must
+    be OpenSpiel's (`check`); at the end, its returns: the points plus the bonus to the
+    winner, the bonus taken from the loser.
+
+    Conventions, our options: OpenSpiel asks player 0, then player 1, to lay away, whoever
+    deals; both lay away at once (face down), so that is our lay_away=together (C4), asking
+    Player 1 first (with dealer=seat_1, OpenSpiel's player 0).  Its crib counts a flush of
+    four like a hand (ScoreCrib calls the hand's ScoreHand): our crib_flush=four_too (C2).
+
+    Not a rule but how OpenSpiel ends: its game is over after the action in which a player
+    reaches 121 (IsTerminal), the points of that action all counted (a fifteen and a pair
+    with one card, the whole show with the last pass) and never capped; ours ends at the peg
+    that reaches the target, the score set to it (R16).  So ours plays on to
+    target_score=1000 and the adapter says 121 itself: the lockstep ends when either score
+    reaches 121 (`hand_key`), and the winner is the first of ours to reach 121, read from our
+    pegs in order.  test_cribbage_stops_at_121 plays our default target instead: the same
+    game until then, and the same winner.
+
+    OpenSpiel's bug, set aside: DetermineWinner gives the game to the lowest-numbered player
+    with 121, so when both pass 121 in one show (or a 31 with the last card and the show),
+    player 0 wins even where player 1 counted first (the non-dealer's hand is counted before
+    the dealer's hand and crib, R11, R16).  With "winner_by_index" set aside the adapter
+    gives the bonus as OpenSpiel does in those games (counted in `index_wins`);
+    test_cribbage_winner_by_index_differs shows the difference."""
+    name = "cribbage"
+    players = 2
+    hands_per_game = 1
+    RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+    PASS = 2756
+    GAME = 121
+    ONE = ("the go", "the last card", "his heels")    # pegs of an OpenSpiel action of their own
+
+    def __init__(self, options: dict, set_aside: tuple = ("winner_by_index",), bonus: float = 1000.0):
+        super().__init__({"dealer": "seat_1", "lay_away": "together", "crib_flush": "four_too",
+                          "target_score": 1000, **options})
+        self.set_aside = set_aside
+        self.bonus = bonus
+        self.index_wins = 0
+        self.game = pyspiel.load_game("cribbage", {"players": 2, "winner_bonus_reward": bonus})
+
+    def card_id(self, display):
+        return SUITS.index(display[-1]) * 13 + self.RANKS.index(display[:-1])
+
+    def hand_key(self, state):
+        return (max(state.pvars["score"]) >= self.GAME,)
+
+    def os_player(self, state, seat):
+        return (seat - self.first) % 2
+
+    def deal(self, state):
+        self.first = state.vars["dealer"]
+        self.deals = self.starters = self.seen = 0
+        self.reached = None                 # our seat that reached 121 first
+        self.open_ = None                   # True in OpenSpiel's action that reached 121, False after it
+        self.points = [0, 0]                # our points, up to the end of that action
+        os_state = self.game.new_initial_state()
+        self.sync(state, os_state)
+        return os_state
+
+    def sync(self, state, os_state):
+        """OpenSpiel's chance actions (a deal, the starter) and forced passes, up to its next
+        decision that is also ours."""
+        while not os_state.is_terminal():
+            if os_state.is_chance_node():
+                if self.deals == self.starters:          # a new hand: ours is dealt already
+                    assert state.vars["hands"] == self.deals + 1
+                    hands = [None, None]
+                    for seat in range(2):
+                        hands[self.os_player(state, seat)] = self.cards(state, seat)
+                    assert all(len(h) == 6 for h in hands), hands
+                    for c in hands[0] + hands[1]:
+                        os_state.apply_action(c)
+                    self.deals += 1
+                else:                                    # the starter, once both have laid away
+                    (starter,) = state.zones["starter"]
+                    os_state.apply_action(self.card_id(self.program.deck.display[starter]))
+                    self.starters += 1
+            elif os_state.legal_actions() == [self.PASS]:
+                os_state.apply_action(self.PASS)
+            else:
+                return
+
+    def after(self, state, os_state, label):
+        self.sync(state, os_state)
+        for e in state.log[self.seen:]:
+            text = e["text"] if e.get("type") == "log" else ""
+            peg = _PEG.match(text)
+            if self.open_ is not None and (" plays " in text or " deals; " in text or peg and peg.group(3) in self.ONE):
+                self.open_ = False                       # OpenSpiel's action that reached 121 is over
+            if peg and self.open_ is not False:
+                seat, total = int(peg.group(1)) - 1, int(peg.group(4))
+                self.points[seat] = total
+                if self.reached is None and total >= self.GAME:
+                    self.reached, self.open_ = seat, True
+        self.seen = len(state.log)
+
+    def check(self, state, os_state):
+        if os_state.is_terminal():
+            return None
+        ours = [0.0, 0.0]
+        for seat in range(2):
+            ours[self.os_player(state, seat)] = float(state.pvars["score"][seat])
+        if ours != list(os_state.returns()):
+            return f"scores {ours}, OpenSpiel {os_state.returns()}"
+        return None
+
+    def action(self, state, label):
+        words = label.split()
+        if words[0] == "put":
+            a, b = sorted((self.card_id(w) for w in words[1:3]), key=lambda c: (c % 13, c // 13))
+            return 52 + 52 * a + b
+        return self.card_id(words[1])
+
+    def returns(self, state):
+        points = [0.0, 0.0]
+        for seat in range(2):
+            points[self.os_player(state, seat)] = float(self.points[seat])
+        if self.reached is None:
+            return points
+        winner = self.os_player(state, self.reached)
+        if "winner_by_index" in self.set_aside and min(points) >= self.GAME and winner != 0:
+            self.index_wins += 1
+            winner = 0                                  # OpenSpiel's DetermineWinner: the lowest player
+        return [x + (self.bonus if p == winner else -self.bonus) for p, x in enumerate(points)]
+
+
+_PEG = __import__("re").compile(r"^Player (\d+) pegs (\d+) for (.*) \((\d+)\)$")
+
+
+def test_cribbage_agrees_with_openspiel_game_by_game():
+    disagreements, games = lockstep(CribbageAdapter({}), 40)
+    assert disagreements == [], disagreements[:1]
