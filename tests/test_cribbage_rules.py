@@ -71,6 +71,21 @@ def test_each_player_lays_two_cards_away_to_the_dealers_crib():               # 
     assert view(t.program, t.state, 0)["zones"]["crib"].count(None) == 4    # face down, even to the dealer
 
 
+def test_both_may_lay_away_at_once_neither_seeing_the_others_cards():         # R4, C4
+    t = crib(P1_29, P2_29, "5♠", lay_away="together")
+    assert t.deciding == 0 and len(t.legal()) == 15             # Player 1 is asked first, dealer or not
+    assert prompt(t.program, t.state) == "Lay two cards away to your own crib"
+    t.play("put Q♥ K♥ in the crib")
+    assert t.deciding == 1 and t.zone("hand", 0) == P1_29.split()   # nothing moves before both chose
+    assert prompt(t.program, t.state) == "Lay two cards away to Player 1's crib"
+    t.play("put 9♥ 10♥ in the crib")
+    assert sorted(t.zone("crib")) == sorted("9♥ 10♥ Q♥ K♥".split())
+    assert t.zone("hand", 0) == "5♣ 5♦ 5♥ J♠".split() and t.zone("starter") == ["5♠"]
+    assert t.deciding == 1 and "Player 2 lays two cards away to the crib" in t.text()
+    peg_out(t)                                                   # next hand: Player 2 deals, Player 1 still first
+    assert "Player 2 deals; the crib is Player 2's" in t.text() and t.deciding == 0
+
+
 def test_the_question_says_whose_crib_the_cards_go_to():                       # R4
     t = crib(P1_29, P2_29, "5♠")
     assert prompt(t.program, t.state) == "Lay two cards away to Player 1's crib"

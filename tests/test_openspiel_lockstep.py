@@ -11,13 +11,21 @@ points give.  One adapter per game says how seats, deals, labels and returns cor
 
 Cards: OpenSpiel's id of a card is rank * 4 + suit, suits ♣ ♦ ♥ ♠ = 0..3, ranks 2..A = 0..12
 (hearts; oh_hell orders its suits ♣ ♦ ♠ ♥); spades.cc's is suit * 13 + rank; euchre has its
-own 24-card numbering and skat.cc suit * 8 + rank, ranks 7 8 9 Q K 10 A J (see each adapter); kuhn_poker's cards are J, Q, K = 0, 1, 2, leduc_poker's rank * 2 + suit.
+own 24-card numbering and skat.cc suit * 8 + rank, ranks 7 8 9 Q K 10 A J (see each adapter); kuhn_poker's cards are J, Q, K = 0, 1, 2, leduc_poker's rank * 2 + suit,
+cribbage.cc's suit * 13 + rank, ranks A 2 .. K.  Cribbage is one OpenSpiel game a whole game
+of ours (hand after hand to 121, its chance actions fed between decisions), and its adapter's
+`check` compares both scores after every decision as well.
 
 Where OpenSpiel's rule is a convention, an option of ours gives it (spades'
 partnership_bid_cap=thirteen, crazy_eights' may_draw_anyway=keep_drawing with
-draw_rule=up_to_limit and draw_limit=5, blackjack's twenty_one=may_hit) and the adapter sets it.
+draw_rule=up_to_limit and draw_limit=5, blackjack's twenty_one=may_hit, cribbage's
+lay_away=together and crib_flush=four_too) and the adapter sets it.
 Where it is OpenSpiel's bug, the difference is set aside in the adapter (named there) and shown
-by a strict xfail test: spades' spades that are never broken, crazy_eights' card values.
+by a strict xfail test: spades' spades that are never broken, crazy_eights' card values,
+cribbage's winner by player number when both pass 121 in one show.  Cribbage's game also ends
+otherwise than ours (after the action that reaches 121, points past it counted): the adapter
+plays ours to target_score=1000 and says 121 itself, and a second adapter (CribbageAt121Adapter)
+compares our own target's end, the winner and the points up to it.
 Blackjack, one player against the dealer with chance between decisions, has a loop of its own
 (blackjack_lockstep).  gin_rummy has no lockstep: OpenSpiel's
 knocker and defender declare melds and lay-offs as ~185 meld actions, one at a time, where
@@ -1211,6 +1219,75 @@ class CribbageAdapter(Adapter):
 _PEG = __import__("re").compile(r"^Player (\d+) pegs (\d+) for (.*) \((\d+)\)$")
 
 
+class CribbageAt121Adapter(CribbageAdapter):
+    """Our default target_score=121: ours ends at the peg that reaches 121, its score set to
+    121, where OpenSpiel counts the rest of that action (see CribbageAdapter).  The game is
+    compared as before up to there; at the end, our winner must be OpenSpiel's (the bug of
+    winner_by_index set aside as before), our winner's 121 at most OpenSpiel's points for it,
+    and the loser's points at most OpenSpiel's (which may have counted its hand since)."""
+
+    def __init__(self, options: dict):
+        super().__init__({"target_score": 121, **options})
+        self.ends = []
+
+    def after(self, state, os_state, label):
+        super().after(state, os_state, label)
+        self.os_state = os_state
+
+    def returns(self, state):
+        theirs = list(self.os_state.returns())
+        points = [0.0, 0.0]
+        for seat in range(2):
+            points[self.os_player(state, seat)] = float(state.pvars["score"][seat])
+        ours = winner = self.os_player(state, state.vars["winner"])
+        os_points = [x - (self.bonus if x > 0 else -self.bonus) for x in theirs]
+        if "winner_by_index" in self.set_aside and min(os_points) >= self.GAME and winner != 0:
+            self.index_wins += 1
+            winner = 0
+        same = (theirs[winner] > 0 and points[ours] == self.GAME
+                and all(mine <= os for mine, os in zip(points, os_points)))
+        self.ends.append((points, os_points))
+        return theirs if same else [x + (self.bonus if p == winner else -self.bonus) for p, x in enumerate(points)]
+
+
 def test_cribbage_agrees_with_openspiel_game_by_game():
-    disagreements, games = lockstep(CribbageAdapter({}), 40)
+    adapter = CribbageAdapter({})
+    disagreements, games = lockstep(adapter, 100)
+    assert games == 100 and disagreements == [], disagreements[:1]
+
+
+def test_cribbage_stops_at_121():
+    """Our default target: the same games up to the peg that reaches 121, the same winner."""
+    adapter = CribbageAt121Adapter({})
+    disagreements, games = lockstep(adapter, 40)
+    assert games == 40 and disagreements == [], disagreements[:1]
+    assert any(ours != os for ours, os in adapter.ends)       # OpenSpiel counted on past 121
+
+
+@pytest.mark.parametrize("options, why", [({"lay_away": "in_turn"}, "decides"),
+                                          ({"crib_flush": "five_only"}, "scores")],
+                         ids=["lay_away_in_turn", "crib_flush_five_only"])
+def test_cribbage_lay_away_and_crib_flush_are_our_options(options, why):
+    """OpenSpiel asks player 0 to lay away first, whoever deals: our lay_away=together (under
+    our default in_turn the non-dealer, its player 1, is asked first, at once); its crib
+    scores a four-card flush: our crib_flush=four_too (under our default five_only the
+    scores part when such a crib comes)."""
+    disagreements, _ = lockstep(CribbageAdapter(options), 30)
+    assert disagreements and why in disagreements[0][3], disagreements[:1]
+
+
+@pytest.mark.xfail(strict=True, reason="cribbage: OpenSpiel's DetermineWinner gives the game to the lowest-numbered "
+                   "player with 121, a bug: when both pass 121 in one show, its player 0 wins even where player 1, "
+                   "the non-dealer, counted out first (the hands are counted in order, the first to 121 wins); "
+                   "we give the bug no option")
+def test_cribbage_winner_by_index_differs():
+    disagreements, _ = lockstep(CribbageAdapter({}, set_aside=()), 20)
+    assert disagreements == [], disagreements[:1]
+
+
+@pytest.mark.slow
+def test_cribbage_agrees_with_openspiel_over_thousands_of_games():
+    disagreements, games = lockstep(CribbageAdapter({}), 2000, first_seed=7)
+    assert disagreements == [], disagreements[:1]
+    disagreements, games = lockstep(CribbageAt121Adapter({}), 500, first_seed=7)
     assert disagreements == [], disagreements[:1]
