@@ -1082,53 +1082,58 @@ def test_goofspiel_lockstep_finds_a_prize_carried_over():
 
 class CribbageAdapter(Adapter):
     """rulesets/cribbage.yaml (dealer=seat_1, lay_away=together, crib_flush=four_too,
-    target_score=1000: see below) and `cribbage(players=2, winner_bonus_reward=1000)`
-    (cribbage.cc), one OpenSpiel game a whole game of ours: OpenSpiel plays hand after hand
-    to 121.  Its player 0 deals first and the deal alternates: our seat s is its player
-    (s - first dealer) % 2.  Its chance actions are each hand's twelve cards (the first six
-    to player 0, the next six to player 1) and, once both have laid away, the starter; ours
-    are fed to it (`sync`).  Cards: suit * 13 + rank, suits ♣ ♦ ♥ ♠, ranks A 2 .. K; laying
-    away is one action for two cards, 52 + 52 * a + b, a before b by rank then suit; 2756
+    target_score=1000: see below) and `cribbage(players=N, winner_bonus_reward=1000)`
+    (cribbage.cc), 2 to 4 players, one OpenSpiel game a whole game of ours: OpenSpiel plays
+    hand after hand to 121.  Its player 0 deals first and the deal goes to the left: our seat
+    s is its player (s - first dealer) % N.  Its chance actions are each hand's cards (six to
+    player 0, then six to player 1; with three or four players five each, and with three one
+    more for the crib) and, once all have laid away, the starter; ours are fed to it (`sync`).
+    Cards: suit * 13 + rank, suits ♣ ♦ ♥ ♠, ranks A 2 .. K; laying away two cards is one
+    action, 52 + 52 * a + b, a before b by rank then suit (one card: the card's id); 2756
     passes.  Our engine says go by itself where a player cannot play; OpenSpiel asks for a
-    pass, the only legal action: `sync` makes it.  After every decision the two scores must
-    be OpenSpiel's (`check`); at the end, its returns: the points plus the bonus to the
-    winner, the bonus taken from the loser.
+    pass, the only legal action: `sync` makes it.  After every decision the scores must be
+    OpenSpiel's (`check`; at four, partners' alike); at the end, its returns: the points plus
+    the bonus to the winner (at four, half to each partner), the bonus taken from the losers
+    in equal shares.
 
-    Conventions, our options: OpenSpiel asks player 0, then player 1, to lay away, whoever
-    deals; both lay away at once (face down), so that is our lay_away=together (C4), asking
-    Player 1 first (with dealer=seat_1, OpenSpiel's player 0).  Its crib counts a flush of
-    four like a hand (ScoreCrib calls the hand's ScoreHand): our crib_flush=four_too (C2).
+    Conventions, our options: OpenSpiel asks player 0, then 1 (2, 3), to lay away, whoever
+    deals; the cards go face down, so that is our lay_away=together (C4), asking Player 1
+    first (with dealer=seat_1, OpenSpiel's player 0).  Its crib counts a flush of four like a
+    hand (ScoreCrib calls the hand's ScoreHand): our crib_flush=four_too (C2).
 
     Not a rule but how OpenSpiel ends: its game is over after the action in which a player
     reaches 121 (IsTerminal), the points of that action all counted (a fifteen and a pair
-    with one card, the whole show with the last pass) and never capped; ours ends at the peg
-    that reaches the target, the score set to it (R16).  So ours plays on to
-    target_score=1000 and the adapter says 121 itself: the lockstep ends when either score
-    reaches 121 (`hand_key`), and the winner is the first of ours to reach 121, read from our
-    pegs in order.  test_cribbage_stops_at_121 plays our default target instead: the same
-    game until then, and the same winner.
+    with one card, the whole show with the pass that ends the play) and never capped; ours
+    ends at the peg that reaches the target, the score set to it (R16).  So ours plays on to
+    target_score=1000 and the adapter says 121 itself: the lockstep ends when a score reaches
+    121 (`hand_key`), the winner is the first of ours to reach 121, and the points are ours
+    up to the end of OpenSpiel's action, read from our pegs in order (`after`; a card played,
+    a deal, the go, the last card and his heels begin a new action of OpenSpiel's).
+    CribbageAt121Adapter plays our default target instead: the same game until then, and the
+    same winner.
 
     OpenSpiel's bug, set aside: DetermineWinner gives the game to the lowest-numbered player
-    with 121, so when both pass 121 in one show (or a 31 with the last card and the show),
-    player 0 wins even where player 1 counted first (the non-dealer's hand is counted before
-    the dealer's hand and crib, R11, R16).  With "winner_by_index" set aside the adapter
-    gives the bonus as OpenSpiel does in those games (counted in `index_wins`);
+    with 121, so when two pass 121 in one show (or a 31 with the last card and the show),
+    player 0 wins even where another counted first (the hands are counted from the dealer's
+    left, the dealer's hand and crib last, R11, R16).  With "winner_by_index" set aside the
+    adapter gives the bonus as OpenSpiel does in those games (counted in `index_wins`);
     test_cribbage_winner_by_index_differs shows the difference."""
     name = "cribbage"
-    players = 2
     hands_per_game = 1
     RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
     PASS = 2756
     GAME = 121
     ONE = ("the go", "the last card", "his heels")    # pegs of an OpenSpiel action of their own
 
-    def __init__(self, options: dict, set_aside: tuple = ("winner_by_index",), bonus: float = 1000.0):
+    def __init__(self, options: dict, set_aside: tuple = ("winner_by_index",), bonus: float = 1000.0,
+                 players: int = 2):
+        self.players = players
         super().__init__({"dealer": "seat_1", "lay_away": "together", "crib_flush": "four_too",
                           "target_score": 1000, **options})
         self.set_aside = set_aside
         self.bonus = bonus
         self.index_wins = 0
-        self.game = pyspiel.load_game("cribbage", {"players": 2, "winner_bonus_reward": bonus})
+        self.game = pyspiel.load_game("cribbage", {"players": players, "winner_bonus_reward": bonus})
 
     def card_id(self, display):
         return SUITS.index(display[-1]) * 13 + self.RANKS.index(display[:-1])
@@ -1137,14 +1142,18 @@ class CribbageAdapter(Adapter):
         return (max(state.pvars["score"]) >= self.GAME,)
 
     def os_player(self, state, seat):
-        return (seat - self.first) % 2
+        return (seat - self.first) % self.players
+
+    def side(self, p: int) -> int:
+        """Who wins with OpenSpiel's player p: at four, its partnership (p % 2)."""
+        return p % 2 if self.players == 4 else p
 
     def deal(self, state):
         self.first = state.vars["dealer"]
         self.deals = self.starters = self.seen = 0
         self.reached = None                 # our seat that reached 121 first
         self.open_ = None                   # True in OpenSpiel's action that reached 121, False after it
-        self.points = [0, 0]                # our points, up to the end of that action
+        self.points = [0] * self.players    # our points, up to the end of that action
         os_state = self.game.new_initial_state()
         self.sync(state, os_state)
         return os_state
@@ -1152,20 +1161,23 @@ class CribbageAdapter(Adapter):
     def sync(self, state, os_state):
         """OpenSpiel's chance actions (a deal, the starter) and forced passes, up to its next
         decision that is also ours."""
+        deck = self.program.deck.display
         while not os_state.is_terminal():
             if os_state.is_chance_node():
                 if self.deals == self.starters:          # a new hand: ours is dealt already
                     assert state.vars["hands"] == self.deals + 1
-                    hands = [None, None]
-                    for seat in range(2):
+                    hands = [None] * self.players
+                    for seat in range(self.players):
                         hands[self.os_player(state, seat)] = self.cards(state, seat)
-                    assert all(len(h) == 6 for h in hands), hands
-                    for c in hands[0] + hands[1]:
+                    assert all(len(h) == (6 if self.players == 2 else 5) for h in hands), hands
+                    extra = [self.card_id(deck[c]) for c in state.zones["crib"]]   # three: one from the pack
+                    assert len(extra) == (self.players == 3)
+                    for c in sum(hands, []) + extra:
                         os_state.apply_action(c)
                     self.deals += 1
-                else:                                    # the starter, once both have laid away
+                else:                                    # the starter, once all have laid away
                     (starter,) = state.zones["starter"]
-                    os_state.apply_action(self.card_id(self.program.deck.display[starter]))
+                    os_state.apply_action(self.card_id(deck[starter]))
                     self.starters += 1
             elif os_state.legal_actions() == [self.PASS]:
                 os_state.apply_action(self.PASS)
@@ -1182,38 +1194,54 @@ class CribbageAdapter(Adapter):
             if peg and self.open_ is not False:
                 seat, total = int(peg.group(1)) - 1, int(peg.group(4))
                 self.points[seat] = total
+                if self.players == 4:
+                    self.points[(seat + 2) % 4] = total
                 if self.reached is None and total >= self.GAME:
                     self.reached, self.open_ = seat, True
         self.seen = len(state.log)
 
+    def ours(self, values) -> list[float]:
+        """Our seats' values by OpenSpiel's players."""
+        out = [0.0] * self.players
+        for seat in range(self.players):
+            out[self.os_player(state=None, seat=seat)] = float(values[seat])
+        return out
+
     def check(self, state, os_state):
         if os_state.is_terminal():
             return None
-        ours = [0.0, 0.0]
-        for seat in range(2):
-            ours[self.os_player(state, seat)] = float(state.pvars["score"][seat])
+        ours = self.ours(state.pvars["score"])
         if ours != list(os_state.returns()):
             return f"scores {ours}, OpenSpiel {os_state.returns()}"
         return None
 
     def action(self, state, label):
         words = label.split()
-        if words[0] == "put":
+        if words[0] == "put" and words[2] != "in":
             a, b = sorted((self.card_id(w) for w in words[1:3]), key=lambda c: (c % 13, c // 13))
             return 52 + 52 * a + b
         return self.card_id(words[1])
 
+    def with_bonus(self, points: list[float], winner: int) -> list[float]:
+        """OpenSpiel's returns: points, the bonus to the winner's side, taken from the others."""
+        if self.players == 4:
+            return [x + (self.bonus if self.side(p) == self.side(winner) else -self.bonus) / 2
+                    for p, x in enumerate(points)]
+        return [x + (self.bonus if p == winner else -self.bonus / (self.players - 1)) for p, x in enumerate(points)]
+
+    def os_winner(self, points: list[float], winner: int) -> int:
+        """Our winner, or OpenSpiel's lowest-numbered player with 121 where that is set aside."""
+        first = min(p for p, x in enumerate(points) if x >= self.GAME)
+        if "winner_by_index" in self.set_aside and self.side(first) != self.side(winner):
+            self.index_wins += 1
+            return first
+        return winner
+
     def returns(self, state):
-        points = [0.0, 0.0]
-        for seat in range(2):
-            points[self.os_player(state, seat)] = float(self.points[seat])
+        points = self.ours(self.points)
         if self.reached is None:
             return points
-        winner = self.os_player(state, self.reached)
-        if "winner_by_index" in self.set_aside and min(points) >= self.GAME and winner != 0:
-            self.index_wins += 1
-            winner = 0                                  # OpenSpiel's DetermineWinner: the lowest player
-        return [x + (self.bonus if p == winner else -self.bonus) for p, x in enumerate(points)]
+        return self.with_bonus(points, self.os_winner(points, self.os_player(state, self.reached)))
 
 
 _PEG = __import__("re").compile(r"^Player (\d+) pegs (\d+) for (.*) \((\d+)\)$")
@@ -1224,10 +1252,10 @@ class CribbageAt121Adapter(CribbageAdapter):
     121, where OpenSpiel counts the rest of that action (see CribbageAdapter).  The game is
     compared as before up to there; at the end, our winner must be OpenSpiel's (the bug of
     winner_by_index set aside as before), our winner's 121 at most OpenSpiel's points for it,
-    and the loser's points at most OpenSpiel's (which may have counted its hand since)."""
+    and the others' points at most OpenSpiel's (which may have counted their hands since)."""
 
-    def __init__(self, options: dict):
-        super().__init__({"target_score": 121, **options})
+    def __init__(self, options: dict, players: int = 2):
+        super().__init__({"target_score": 121, **options}, players=players)
         self.ends = []
 
     def after(self, state, os_state, label):
@@ -1235,32 +1263,31 @@ class CribbageAt121Adapter(CribbageAdapter):
         self.os_state = os_state
 
     def returns(self, state):
-        theirs = list(self.os_state.returns())
-        points = [0.0, 0.0]
-        for seat in range(2):
-            points[self.os_player(state, seat)] = float(state.pvars["score"][seat])
-        ours = winner = self.os_player(state, state.vars["winner"])
-        os_points = [x - (self.bonus if x > 0 else -self.bonus) for x in theirs]
-        if "winner_by_index" in self.set_aside and min(os_points) >= self.GAME and winner != 0:
-            self.index_wins += 1
-            winner = 0
-        same = (theirs[winner] > 0 and points[ours] == self.GAME
-                and all(mine <= os for mine, os in zip(points, os_points)))
+        points = self.ours(state.pvars["score"])
+        os_points = [float(x) for x in str(self.os_state).split("Scores:")[1].split("\n")[0].split()]
+        ours = self.os_player(state, state.vars["winner"])
+        winner = self.os_winner(os_points, ours)
         self.ends.append((points, os_points))
-        return theirs if same else [x + (self.bonus if p == winner else -self.bonus) for p, x in enumerate(points)]
+        if points[ours] == self.GAME and all(mine <= os for mine, os in zip(points, os_points)):
+            points = os_points                    # the same game, OpenSpiel counted on
+        return self.with_bonus(points, winner)
 
 
-def test_cribbage_agrees_with_openspiel_game_by_game():
-    adapter = CribbageAdapter({})
-    disagreements, games = lockstep(adapter, 100)
-    assert games == 100 and disagreements == [], disagreements[:1]
+CRIBBAGE_PLAYERS = [(2, 80), (3, 25), (4, 25)]
 
 
-def test_cribbage_stops_at_121():
+@pytest.mark.parametrize("players, games", CRIBBAGE_PLAYERS, ids=[f"{n}p" for n, _ in CRIBBAGE_PLAYERS])
+def test_cribbage_agrees_with_openspiel_game_by_game(players, games):
+    disagreements, played = lockstep(CribbageAdapter({}, players=players), games)
+    assert played == games and disagreements == [], disagreements[:1]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_cribbage_stops_at_121(players):
     """Our default target: the same games up to the peg that reaches 121, the same winner."""
-    adapter = CribbageAt121Adapter({})
-    disagreements, games = lockstep(adapter, 40)
-    assert games == 40 and disagreements == [], disagreements[:1]
+    adapter = CribbageAt121Adapter({}, players=players)
+    disagreements, played = lockstep(adapter, 30 if players == 2 else 12)
+    assert disagreements == [], disagreements[:1]
     assert any(ours != os for ours, os in adapter.ends)       # OpenSpiel counted on past 121
 
 
@@ -1287,7 +1314,8 @@ def test_cribbage_winner_by_index_differs():
 
 @pytest.mark.slow
 def test_cribbage_agrees_with_openspiel_over_thousands_of_games():
-    disagreements, games = lockstep(CribbageAdapter({}), 2000, first_seed=7)
-    assert disagreements == [], disagreements[:1]
-    disagreements, games = lockstep(CribbageAt121Adapter({}), 500, first_seed=7)
-    assert disagreements == [], disagreements[:1]
+    for players, games in [(2, 2000), (3, 500), (4, 500)]:
+        disagreements, _ = lockstep(CribbageAdapter({}, players=players), games, first_seed=7)
+        assert disagreements == [], (players, disagreements[:1])
+        disagreements, _ = lockstep(CribbageAt121Adapter({}, players=players), games // 4, first_seed=7)
+        assert disagreements == [], (players, disagreements[:1])
