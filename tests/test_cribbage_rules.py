@@ -264,7 +264,7 @@ def test_with_three_the_next_who_can_play_plays_on_after_a_go():               #
     t = many(THREE, "9♠ 2♠", 3).play("put 8♣ in the crib", "put 8♦ in the crib", "put 8♥ in the crib")
     t.play("play K♣", "play K♦", "play K♥")                      # 30: pair, pair royal
     assert "Player 3 pegs 2 for a pair (2)" in t.text() and "Player 1 pegs 6 for a pair royal (6)" in t.text()
-    assert "Player 2 says go" in t.text()                        # and Player 3 cannot play either
+    assert "Player 2 says go\nPlayer 3 says go" in t.text()     # neither can play: each says go
     assert t.deciding == 0 and t.legal() == ["play A♥"]
     t.play("play A♥")
     assert "Player 1 pegs 2 for thirty-one (8)" in t.text() and t.deciding == 1
