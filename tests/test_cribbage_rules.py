@@ -44,9 +44,9 @@ def show(t: Table, whose: str) -> str:
     return line.split(": ", 1)[1]
 
 
-def test_two_players_and_a_52_card_pack_with_face_cards_worth_ten():            # R1, R2
+def test_two_players_three_or_four_and_a_52_card_pack_with_face_cards_worth_ten():  # R1, R2
     t = crib(P1_29, P2_29, "5♠")
-    assert t.program.players[:2] == (2, 2) and len(t.program.deck.display) == 52
+    assert t.program.players == (2, 4, 2) and len(t.program.deck.display) == 52
     values = dict(zip(t.program.deck.display, t.program.deck.attrs["value"][1]))
     assert [values[c] for c in ["A♠", "9♠", "10♠", "J♠", "Q♠", "K♠"]] == [1, 9, 10, 10, 10, 10]
 
@@ -69,6 +69,21 @@ def test_each_player_lays_two_cards_away_to_the_dealers_crib():               # 
     assert sorted(t.zone("crib")) == sorted("9♥ 10♥ Q♥ K♥".split())
     from interpreter import view
     assert view(t.program, t.state, 0)["zones"]["crib"].count(None) == 4    # face down, even to the dealer
+
+
+def test_both_may_lay_away_at_once_neither_seeing_the_others_cards():         # R4, C4
+    t = crib(P1_29, P2_29, "5♠", lay_away="together")
+    assert t.deciding == 0 and len(t.legal()) == 15             # Player 1 is asked first, dealer or not
+    assert prompt(t.program, t.state) == "Lay two cards away to your own crib"
+    t.play("put Q♥ K♥ in the crib")
+    assert t.deciding == 1 and t.zone("hand", 0) == P1_29.split()   # nothing moves before both chose
+    assert prompt(t.program, t.state) == "Lay two cards away to Player 1's crib"
+    t.play("put 9♥ 10♥ in the crib")
+    assert sorted(t.zone("crib")) == sorted("9♥ 10♥ Q♥ K♥".split())
+    assert t.zone("hand", 0) == "5♣ 5♦ 5♥ J♠".split() and t.zone("starter") == ["5♠"]
+    assert t.deciding == 1 and "Player 2 lays two cards away to the crib" in t.text()
+    peg_out(t)                                                   # next hand: Player 2 deals, Player 1 still first
+    assert "Player 2 deals; the crib is Player 2's" in t.text() and t.deciding == 0
 
 
 def test_the_question_says_whose_crib_the_cards_go_to():                       # R4
@@ -217,3 +232,62 @@ def test_a_short_game_to_61():                                                  
     t.state.pvars["score"][:] = [30, 59]
     t.play("play 4♣", "play 6♦", "play 5♣")
     assert not t.over and t.pvar("score", 1) == 64
+
+
+def many(hands, extra, players, **options) -> Table:
+    """Player 1 deals to `players`: the cards one at a time from Player 2 on, then `extra`
+    (with three, the crib's card from the pack; then the starter)."""
+    hands = [h.split() for h in hands]
+    order = hands[1:] + hands[:1]
+    stack = [c for cards in zip(*order) for c in cards] + extra.split()
+    options.setdefault("dealer", "seat_1")
+    return Table("cribbage", stack=stack, options=options, players=players)
+
+
+# Three players: each keeps K, two 5-and-more cards; Player 1 also holds the A♥.
+THREE = ["K♥ A♥ 5♥ 6♥ 8♥", "K♣ 5♣ 6♣ 7♣ 8♣", "K♦ 5♦ 6♦ 7♦ 8♦"]
+
+
+def test_three_players_five_cards_each_one_laid_away_and_one_from_the_pack():  # R17
+    t = many(THREE, "9♠ 2♠", 3)
+    assert [len(t.zone("hand", s)) for s in range(3)] == [5, 5, 5] and t.zone("crib") == ["9♠"]
+    assert t.deciding == 1 and t.legal() == ["put 5♣ in the crib", "put 6♣ in the crib", "put 7♣ in the crib",
+                                             "put 8♣ in the crib", "put K♣ in the crib"]
+    assert prompt(t.program, t.state) == "Lay a card away to Player 1's crib"
+    t.play("put 8♣ in the crib", "put 8♦ in the crib", "put 8♥ in the crib")
+    assert sorted(t.zone("crib")) == sorted("9♠ 8♣ 8♦ 8♥".split()) and t.zone("starter") == ["2♠"]
+    assert "Player 3 cuts and Player 1 turns up the starter: 2♠" in t.text()    # the dealer's right
+    assert t.deciding == 1                                       # the dealer's left leads
+
+
+def test_with_three_the_next_who_can_play_plays_on_after_a_go():               # R17, R7, R10
+    t = many(THREE, "9♠ 2♠", 3).play("put 8♣ in the crib", "put 8♦ in the crib", "put 8♥ in the crib")
+    t.play("play K♣", "play K♦", "play K♥")                      # 30: pair, pair royal
+    assert "Player 3 pegs 2 for a pair (2)" in t.text() and "Player 1 pegs 6 for a pair royal (6)" in t.text()
+    assert "Player 2 says go\nPlayer 3 says go" in t.text()     # neither can play: each says go
+    assert t.deciding == 0 and t.legal() == ["play A♥"]
+    t.play("play A♥")
+    assert "Player 1 pegs 2 for thirty-one (8)" in t.text() and t.deciding == 1
+
+
+def test_with_three_the_hands_are_shown_from_the_dealers_left():               # R17, R11
+    t = many(THREE, "9♠ 2♠", 3).play("put 8♣ in the crib", "put 8♦ in the crib", "put 8♥ in the crib")
+    lines = peg_out(t).text().splitlines()
+    order = [x.split(":")[0] for x in lines if re.match(r"Player \d's (hand|crib):", x)]
+    assert order == ["Player 2's hand", "Player 3's hand", "Player 1's hand", "Player 1's crib"]
+
+
+FOUR = ["K♥ 2♥ 3♥ 4♥ 9♠", "5♣ 2♣ 3♣ 4♣ 9♣", "10♦ 2♦ 3♦ 4♦ 9♦", "A♠ 2♠ 3♠ 4♠ 9♥"]
+
+
+def test_with_four_partners_peg_on_one_score_and_win_together():               # R17
+    t = many(FOUR, "Q♠", 4)
+    assert [len(t.zone("hand", s)) for s in range(4)] == [5] * 4 and t.zone("crib") == []
+    t.play("put 9♣ in the crib", "put 9♦ in the crib", "put 9♥ in the crib", "put 9♠ in the crib")
+    t.play("play 5♣", "play 10♦")                                # Player 3's fifteen
+    assert "Player 3 pegs 2 for fifteen (2)" in t.text()
+    assert [t.pvar("score", s) for s in range(4)] == [2, 0, 2, 0]    # Player 1 and Player 3 alike
+    t = many(FOUR, "Q♠", 4, target_score=2)
+    t.play("put 9♣ in the crib", "put 9♦ in the crib", "put 9♥ in the crib", "put 9♠ in the crib")
+    t.play("play 5♣", "play 10♦")
+    assert t.over and t.winners == [0, 2] and t.scores == [2, 0, 2, 0]

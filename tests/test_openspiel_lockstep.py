@@ -11,9 +11,12 @@ points give.  One adapter per game says how seats, deals, labels and returns cor
 
 Cards: OpenSpiel's id of a card is rank * 4 + suit, suits ♣ ♦ ♥ ♠ = 0..3, ranks 2..A = 0..12
 (hearts; oh_hell orders its suits ♣ ♦ ♠ ♥); spades.cc's is suit * 13 + rank; euchre has its
-own 24-card numbering and skat.cc suit * 8 + rank, ranks 7 8 9 Q K 10 A J (see each adapter); kuhn_poker's cards are J, Q, K = 0, 1, 2, leduc_poker's rank * 2 + suit;
+own 24-card numbering and skat.cc suit * 8 + rank, ranks 7 8 9 Q K 10 A J (see each adapter); kuhn_poker's cards are J, Q, K = 0, 1, 2, leduc_poker's rank * 2 + suit,
+cribbage.cc's suit * 13 + rank, ranks A 2 .. K;
 go_fish.cc knows only ranks, A..K = 0..12, and every card drawn from its pool is a chance action
-too (`after` feeds it ours, `differs` says when one side draws and the other not).
+too (`after` feeds it ours, `check` says when one side draws and the other not).  Cribbage is
+one OpenSpiel game a whole game of ours (hand after hand to 121, its chance actions fed between
+decisions), and its adapter's `check` compares both scores after every decision as well.
 Hold'em plays against `universal_poker` (the ACPC server's rules): fixed limit with 2 to 4
 players (HoldemAdapter), and all-ins and side pots, 2 to 9 players, against its no-limit game
 with our stacks and raise sizes (HoldemSidePotAdapter); its cards are rank * 4 + suit too.
@@ -25,12 +28,16 @@ partnership_bid_cap=thirteen, crazy_eights' may_draw_anyway=keep_drawing with
 draw_rule=up_to_limit and draw_limit=5, blackjack's twenty_one=may_hit, go_fish's
 hand_size=pagat for initial_cards=-1, empty_hand=draw_and_pass for ask_after_empty_draw=false,
 game_end=first_out for end_on_first_out=true, winner=first_out for most_books_wins=false,
-holdem's raise_all_in=no) and the adapter sets it.  Where it is OpenSpiel's bug, the difference
+holdem's raise_all_in=no, cribbage's lay_away=together and crib_flush=four_too) and the adapter
+sets it.  Where it is OpenSpiel's bug, the difference
 is set aside in the adapter (named there) and shown by a strict xfail test: spades' spades that
 are never broken, crazy_eights' card values, go_fish's book dealt (more cards dealt) and its
 returns of -1/(N-1) to all when nobody is out, universal_poker's pots split in fractions of a
 chip, its limit games without stacks (nobody all-in) and its limit games of five players or
-more, which it cannot load.
+more, which it cannot load, cribbage's winner by player number when both pass 121 in one show.
+Cribbage's game also ends otherwise than ours (after the action that reaches 121, points past
+it counted): the adapter plays ours to target_score=1000 and says 121 itself, and a second
+adapter (CribbageAt121Adapter) compares our own target's end, the winner and the points up to it.
 Blackjack, one player against the dealer with chance between decisions, has a loop of its own
 (blackjack_lockstep).  gin_rummy has no lockstep: OpenSpiel's
 knocker and defender declare melds and lay-offs as ~185 meld actions, one at a time, where
@@ -112,8 +119,9 @@ class Adapter:
     def after(self, state, os_state, label: str) -> None:
         """After a decision: apply OpenSpiel's decisions that ours made with it (see EuchreAdapter)."""
 
-    def differs(self, state, os_state) -> str | None:
-        """After a decision and `after`: what differs that the loop cannot see (see GoFishAdapter)."""
+    def check(self, state, os_state) -> str | None:
+        """After a decision (and `after`): what differs between the two states, if anything
+        (see CribbageAdapter, which compares the scores so)."""
         return None
 
     def allowed(self, state, options: list[str]) -> list[int]:
@@ -153,7 +161,7 @@ def lockstep(adapter: Adapter, deals: int, first_seed: int = 0):
             os_state.apply_action(action)
             adapter.after(state, os_state, options[i])
             n += 1
-            why = adapter.differs(state, os_state)
+            why = adapter.check(state, os_state)
             if why:
                 break
             if state.over or adapter.hand_key(state) != key:
@@ -1501,7 +1509,7 @@ class GoFishAdapter(Adapter):
             os_state.apply_action(self.rank(drawn.pop(0)))
         self.unfed = drawn
 
-    def differs(self, state, os_state):
+    def check(self, state, os_state):
         if self.unfed:
             return f"our engine drew {len(self.unfed)} cards more than OpenSpiel"
         if os_state.is_chance_node():
@@ -1587,3 +1595,247 @@ def test_go_fish_book_dealt_differs():
 def test_go_fish_first_out_winner_without_ending_differs():
     disagreements, _ = lockstep(GoFishAdapter({"winner": "first_out"}), 20)
     assert disagreements == [], disagreements[:1]
+
+
+# ---------------------------------------------------------------- cribbage
+
+
+class CribbageAdapter(Adapter):
+    """rulesets/cribbage.yaml (dealer=seat_1, lay_away=together, crib_flush=four_too,
+    target_score=1000: see below) and `cribbage(players=N, winner_bonus_reward=1000)`
+    (cribbage.cc), 2 to 4 players, one OpenSpiel game a whole game of ours: OpenSpiel plays
+    hand after hand to 121.  Its player 0 deals first and the deal goes to the left: our seat
+    s is its player (s - first dealer) % N.  Its chance actions are each hand's cards (six to
+    player 0, then six to player 1; with three or four players five each, and with three one
+    more for the crib) and, once all have laid away, the starter; ours are fed to it (`sync`).
+    Cards: suit * 13 + rank, suits ♣ ♦ ♥ ♠, ranks A 2 .. K; laying away two cards is one
+    action, 52 + 52 * a + b, a before b by rank then suit (one card: the card's id); 2756
+    passes.  Our engine says go by itself where a player cannot play; OpenSpiel asks for a
+    pass, the only legal action: `sync` makes it.  After every decision the scores must be
+    OpenSpiel's (`check`; at four, partners' alike); at the end, its returns: the points plus
+    the bonus to the winner (at four, half to each partner), the bonus taken from the losers
+    in equal shares.
+
+    Conventions, our options: OpenSpiel asks player 0, then 1 (2, 3), to lay away, whoever
+    deals; the cards go face down, so that is our lay_away=together (C4), asking Player 1
+    first (with dealer=seat_1, OpenSpiel's player 0).  Its crib counts a flush of four like a
+    hand (ScoreCrib calls the hand's ScoreHand): our crib_flush=four_too (C2).
+
+    Not a rule but how OpenSpiel ends: its game is over after the action in which a player
+    reaches 121 (IsTerminal), the points of that action all counted (a fifteen and a pair
+    with one card, the whole show with the pass that ends the play) and never capped; ours
+    ends at the peg that reaches the target, the score set to it (R16).  So ours plays on to
+    target_score=1000 and the adapter says 121 itself: the lockstep ends when a score reaches
+    121 (`hand_key`), the winner is the first of ours to reach 121, and the points are ours
+    up to the end of OpenSpiel's action, read from our pegs in order (`after`; a card played,
+    a deal, the go, the last card and his heels begin a new action of OpenSpiel's).
+    CribbageAt121Adapter plays our default target instead: the same game until then, and the
+    same winner.
+
+    OpenSpiel's bug, set aside: DetermineWinner gives the game to the lowest-numbered player
+    with 121, so when two pass 121 in one show (or a 31 with the last card and the show),
+    player 0 wins even where another counted first (the hands are counted from the dealer's
+    left, the dealer's hand and crib last, R11, R16).  With "winner_by_index" set aside the
+    adapter gives the bonus as OpenSpiel does in those games (counted in `index_wins`);
+    test_cribbage_winner_by_index_differs shows the difference."""
+    name = "cribbage"
+    hands_per_game = 1
+    RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+    PASS = 2756
+    GAME = 121
+    ONE = ("the go", "the last card", "his heels")    # pegs of an OpenSpiel action of their own
+
+    def __init__(self, options: dict, set_aside: tuple = ("winner_by_index",), bonus: float = 1000.0,
+                 players: int = 2):
+        self.players = players
+        super().__init__({"dealer": "seat_1", "lay_away": "together", "crib_flush": "four_too",
+                          "target_score": 1000, **options})
+        self.set_aside = set_aside
+        self.bonus = bonus
+        self.index_wins = 0
+        self.game = pyspiel.load_game("cribbage", {"players": players, "winner_bonus_reward": bonus})
+
+    def card_id(self, display):
+        return SUITS.index(display[-1]) * 13 + self.RANKS.index(display[:-1])
+
+    def hand_key(self, state):
+        return (max(state.pvars["score"]) >= self.GAME,)
+
+    def os_player(self, state, seat):
+        return (seat - self.first) % self.players
+
+    def side(self, p: int) -> int:
+        """Who wins with OpenSpiel's player p: at four, its partnership (p % 2)."""
+        return p % 2 if self.players == 4 else p
+
+    def deal(self, state):
+        self.first = state.vars["dealer"]
+        self.deals = self.starters = self.seen = 0
+        self.reached = None                 # our seat that reached 121 first
+        self.open_ = None                   # True in OpenSpiel's action that reached 121, False after it
+        self.points = [0] * self.players    # our points, up to the end of that action
+        os_state = self.game.new_initial_state()
+        self.sync(state, os_state)
+        return os_state
+
+    def sync(self, state, os_state):
+        """OpenSpiel's chance actions (a deal, the starter) and forced passes, up to its next
+        decision that is also ours."""
+        deck = self.program.deck.display
+        while not os_state.is_terminal():
+            if os_state.is_chance_node():
+                if self.deals == self.starters:          # a new hand: ours is dealt already
+                    assert state.vars["hands"] == self.deals + 1
+                    hands = [None] * self.players
+                    for seat in range(self.players):
+                        hands[self.os_player(state, seat)] = self.cards(state, seat)
+                    assert all(len(h) == (6 if self.players == 2 else 5) for h in hands), hands
+                    extra = [self.card_id(deck[c]) for c in state.zones["crib"]]   # three: one from the pack
+                    assert len(extra) == (self.players == 3)
+                    for c in sum(hands, []) + extra:
+                        os_state.apply_action(c)
+                    self.deals += 1
+                else:                                    # the starter, once all have laid away
+                    (starter,) = state.zones["starter"]
+                    os_state.apply_action(self.card_id(deck[starter]))
+                    self.starters += 1
+            elif os_state.legal_actions() == [self.PASS]:
+                os_state.apply_action(self.PASS)
+            else:
+                return
+
+    def after(self, state, os_state, label):
+        self.sync(state, os_state)
+        for e in state.log[self.seen:]:
+            text = e["text"] if e.get("type") == "log" else ""
+            peg = _PEG.match(text)
+            if self.open_ is not None and (" plays " in text or " deals; " in text or peg and peg.group(3) in self.ONE):
+                self.open_ = False                       # OpenSpiel's action that reached 121 is over
+            if peg and self.open_ is not False:
+                seat, total = int(peg.group(1)) - 1, int(peg.group(4))
+                self.points[seat] = total
+                if self.players == 4:
+                    self.points[(seat + 2) % 4] = total
+                if self.reached is None and total >= self.GAME:
+                    self.reached, self.open_ = seat, True
+        self.seen = len(state.log)
+
+    def ours(self, values) -> list[float]:
+        """Our seats' values by OpenSpiel's players."""
+        out = [0.0] * self.players
+        for seat in range(self.players):
+            out[self.os_player(state=None, seat=seat)] = float(values[seat])
+        return out
+
+    def check(self, state, os_state):
+        if os_state.is_terminal():
+            return None
+        ours = self.ours(state.pvars["score"])
+        if ours != list(os_state.returns()):
+            return f"scores {ours}, OpenSpiel {os_state.returns()}"
+        return None
+
+    def action(self, state, label):
+        words = label.split()
+        if words[0] == "put" and words[2] != "in":
+            a, b = sorted((self.card_id(w) for w in words[1:3]), key=lambda c: (c % 13, c // 13))
+            return 52 + 52 * a + b
+        return self.card_id(words[1])
+
+    def with_bonus(self, points: list[float], winner: int) -> list[float]:
+        """OpenSpiel's returns: points, the bonus to the winner's side, taken from the others."""
+        if self.players == 4:
+            return [x + (self.bonus if self.side(p) == self.side(winner) else -self.bonus) / 2
+                    for p, x in enumerate(points)]
+        return [x + (self.bonus if p == winner else -self.bonus / (self.players - 1)) for p, x in enumerate(points)]
+
+    def os_winner(self, points: list[float], winner: int) -> int:
+        """Our winner, or OpenSpiel's lowest-numbered player with 121 where that is set aside."""
+        first = min(p for p, x in enumerate(points) if x >= self.GAME)
+        if "winner_by_index" in self.set_aside and self.side(first) != self.side(winner):
+            self.index_wins += 1
+            return first
+        return winner
+
+    def returns(self, state):
+        points = self.ours(self.points)
+        if self.reached is None:
+            return points
+        return self.with_bonus(points, self.os_winner(points, self.os_player(state, self.reached)))
+
+
+_PEG = __import__("re").compile(r"^Player (\d+) pegs (\d+) for (.*) \((\d+)\)$")
+
+
+class CribbageAt121Adapter(CribbageAdapter):
+    """Our default target_score=121: ours ends at the peg that reaches 121, its score set to
+    121, where OpenSpiel counts the rest of that action (see CribbageAdapter).  The game is
+    compared as before up to there; at the end, our winner must be OpenSpiel's (the bug of
+    winner_by_index set aside as before), our winner's 121 at most OpenSpiel's points for it,
+    and the others' points at most OpenSpiel's (which may have counted their hands since)."""
+
+    def __init__(self, options: dict, players: int = 2):
+        super().__init__({"target_score": 121, **options}, players=players)
+        self.ends = []
+
+    def after(self, state, os_state, label):
+        super().after(state, os_state, label)
+        self.os_state = os_state
+
+    def returns(self, state):
+        points = self.ours(state.pvars["score"])
+        os_points = [float(x) for x in str(self.os_state).split("Scores:")[1].split("\n")[0].split()]
+        ours = self.os_player(state, state.vars["winner"])
+        winner = self.os_winner(os_points, ours)
+        self.ends.append((points, os_points))
+        if points[ours] == self.GAME and all(mine <= os for mine, os in zip(points, os_points)):
+            points = os_points                    # the same game, OpenSpiel counted on
+        return self.with_bonus(points, winner)
+
+
+CRIBBAGE_PLAYERS = [(2, 80), (3, 25), (4, 25)]
+
+
+@pytest.mark.parametrize("players, games", CRIBBAGE_PLAYERS, ids=[f"{n}p" for n, _ in CRIBBAGE_PLAYERS])
+def test_cribbage_agrees_with_openspiel_game_by_game(players, games):
+    disagreements, played = lockstep(CribbageAdapter({}, players=players), games)
+    assert played == games and disagreements == [], disagreements[:1]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_cribbage_stops_at_121(players):
+    """Our default target: the same games up to the peg that reaches 121, the same winner."""
+    adapter = CribbageAt121Adapter({}, players=players)
+    disagreements, played = lockstep(adapter, 30 if players == 2 else 12)
+    assert disagreements == [], disagreements[:1]
+    assert any(ours != os for ours, os in adapter.ends)       # OpenSpiel counted on past 121
+
+
+@pytest.mark.parametrize("options, why", [({"lay_away": "in_turn"}, "decides"),
+                                          ({"crib_flush": "five_only"}, "scores")],
+                         ids=["lay_away_in_turn", "crib_flush_five_only"])
+def test_cribbage_lay_away_and_crib_flush_are_our_options(options, why):
+    """OpenSpiel asks player 0 to lay away first, whoever deals: our lay_away=together (under
+    our default in_turn the non-dealer, its player 1, is asked first, at once); its crib
+    scores a four-card flush: our crib_flush=four_too (under our default five_only the
+    scores part when such a crib comes)."""
+    disagreements, _ = lockstep(CribbageAdapter(options), 30)
+    assert disagreements and why in disagreements[0][3], disagreements[:1]
+
+
+@pytest.mark.xfail(strict=True, reason="cribbage: OpenSpiel's DetermineWinner gives the game to the lowest-numbered "
+                   "player with 121, a bug: when both pass 121 in one show, its player 0 wins even where player 1, "
+                   "the non-dealer, counted out first (the hands are counted in order, the first to 121 wins); "
+                   "we give the bug no option")
+def test_cribbage_winner_by_index_differs():
+    disagreements, _ = lockstep(CribbageAdapter({}, set_aside=()), 20)
+    assert disagreements == [], disagreements[:1]
+
+
+@pytest.mark.slow
+def test_cribbage_agrees_with_openspiel_over_thousands_of_games():
+    for players, games in [(2, 1000), (3, 250), (4, 250)]:
+        disagreements, _ = lockstep(CribbageAdapter({}, players=players), games, first_seed=7)
+        assert disagreements == [], (players, disagreements[:1])
+        disagreements, _ = lockstep(CribbageAt121Adapter({}, players=players), games // 4, first_seed=7)
+        assert disagreements == [], (players, disagreements[:1])
