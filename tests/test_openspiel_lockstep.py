@@ -19,9 +19,11 @@ draw_rule=up_to_limit and draw_limit=5, blackjack's twenty_one=may_hit) and the 
 Where it is OpenSpiel's bug, the difference is set aside in the adapter (named there) and shown
 by a strict xfail test: spades' spades that are never broken, crazy_eights' card values.
 Blackjack, one player against the dealer with chance between decisions, has a loop of its own
-(blackjack_lockstep).  gin_rummy has no lockstep: OpenSpiel's
-knocker and defender declare melds and lay-offs as ~185 meld actions, one at a time, where
-ours choose one of the best layouts and lay off card by card; the mapping is not written."""
+(blackjack_lockstep).  gin_rummy has one too (gin_lockstep): OpenSpiel's knock is two
+actions (knock, then the discard) where ours is one option, so each of our options is a
+sequence of OpenSpiel actions compared level by level; its players lay down their melds one
+at a time (185 meld actions), which is our melding=one_by_one, and OpenSpiel's forced
+one-action steps are applied to it alone."""
 from __future__ import annotations
 
 import random
