@@ -199,3 +199,84 @@ def test_the_knocker_chooses_between_equally_good_arrangements():             # 
     t = gin(**hands).play("pass the upcard", "pass the upcard", "knock, discarding 2♣")
     t.play("lay down 7♣ 7♦ 7♥ 7♠, 3♥ 4♥ 5♥ 6♥")
     assert "Player 1 lays off" not in t.text() and t.pvar("score", 1) == 59 - 7
+
+
+def test_melds_laid_down_one_at_a_time_and_what_is_left_counts():              # C12
+    t = gin(melding="one_by_one").play("take A♠", "knock, discarding K♦")
+    assert t.deciding == 1 and t.legal() == ["lay down 9♣ 9♦ 9♠", "lay down 2♣ 3♣ 4♣", "lay down 5♥ 6♥ 7♥"]
+    t.play("lay down 9♣ 9♦ 9♠")
+    assert "lay down no more melds" not in t.legal()              # 2♣ 3♣ 4♣ 5♥ 6♥ 7♥ A♠ count 28: more than 10
+    t.play("lay down 5♥ 6♥ 7♥")
+    assert t.legal() == ["lay down 2♣ 3♣ 4♣", "lay down no more melds"]
+    t.play("lay down no more melds")                              # 10 left: enough, though 1 was possible
+    assert "Player 2 counts 10 deadwood (2♣ 3♣ 4♣ A♠)" in t.text()
+    assert t.deciding == 0 and t.legal() == ["lay off 8♥", "lay off no more cards"]
+    t.play("lay off 8♥")
+    assert t.legal() == ["lay down 2♦ 3♦ 4♦", "lay down no more melds"]   # the defender's own melds, if they like
+    t.play("lay down 2♦ 3♦ 4♦")
+    assert "Player 1 counts 53 deadwood" in t.text() and t.pvar("score", 1) == 43
+
+
+def test_one_at_a_time_a_knocker_may_not_stop_above_the_limit():               # C12
+    t = gin(melding="one_by_one").play("take A♠")
+    assert "knock, discarding K♦" in t.legal() and not [x for x in t.legal() if x.startswith("go gin")]
+    t.play("knock, discarding K♦", "lay down 2♣ 3♣ 4♣")
+    assert t.legal() == ["lay down 9♣ 9♦ 9♠", "lay down 5♥ 6♥ 7♥"]       # 46 left: no stopping yet
+
+
+def test_one_at_a_time_gin_is_all_ten_melded():                                 # C12, R10
+    t = gin(p2="5♥ 6♥ 7♥ 9♣ 9♦ 9♠ 2♣ 3♣ 4♣ 5♣", upcard="K♦", rest="Q♥", melding="one_by_one")
+    t.play("pass the upcard", "pass the upcard", "knock, discarding Q♥",
+           "lay down 9♣ 9♦ 9♠", "lay down 2♣ 3♣ 4♣ 5♣", "lay down 5♥ 6♥ 7♥")
+    assert "Player 2 has melded all ten cards: gin" in t.text() and "Player 1 may not lay off on a gin hand" in t.text()
+    t.play("lay down 2♦ 3♦ 4♦")
+    assert t.pvar("score", 1) == 25 + 61
+
+
+FIFTIETH = dict(p1="A♣ 2♣ 3♣ 4♦ 5♦ 6♦ 7♥ 8♥ K♠ Q♠", p2="K♦ Q♦ J♦ 9♦ 7♦ 3♦ A♠ 8♠ 10♠ 6♣", upcard="K♥")
+
+
+def _to_the_wall(**options):
+    """Both players draw from the stock and throw the card back; the 29th card drawn, by
+    Player 2, is the 9♥ that lets Player 1 knock."""
+    held = set((FIFTIETH["p1"] + " " + FIFTIETH["p2"] + " K♥").split())
+    rest = [c for c in (r + s for s in "♣♦♥♠" for r in "A 2 3 4 5 6 7 8 9 10 J Q K".split()) if c not in held and c != "9♥"]
+    t = gin(rest=" ".join(rest[:28] + ["9♥"] + rest[28:]), **FIFTIETH, **options)
+    t.play("pass the upcard", "pass the upcard")
+    while t.state.rounds == 1 and not any(x.endswith("and knock") for x in t.legal()):
+        if "draw from the stock" in t.legal():
+            t.play("draw from the stock")
+        drawn = [x[len("you draw "):] for x in t.text().splitlines() if x.startswith("you draw ")][-1]
+        t.play("discard " + drawn)
+    return t
+
+
+def test_the_fiftieth_card_may_be_taken_only_to_knock():                        # C13, R8
+    t = _to_the_wall()
+    assert t.state.rounds == 2 and "the hand is drawn" in t.text()          # by default the hand is drawn at once
+    t = _to_the_wall(fiftieth_card="may_knock")
+    assert len(t.zone("stock")) == 2 and t.deciding == 0
+    assert t.legal() == ["take 9♥ and knock", "leave it: the hand is drawn"]
+    t.play("take 9♥ and knock")
+    assert all(x.startswith("knock") for x in t.legal()) and "knock, discarding K♠" in t.legal()
+    t.play("knock, discarding K♠", "lay off no more cards")
+    assert "Player 1 takes 9♥, the fiftieth card, to knock" in t.text() and t.pvar("score", 0) > 0
+    t = _to_the_wall(fiftieth_card="may_knock").play("leave it: the hand is drawn")
+    assert t.state.rounds == 2 and t.pvar("score", 0) == t.pvar("score", 1) == 0
+
+
+def test_oklahoma_the_upcard_sets_the_knock_limit():                            # C14
+    assert not [x for x in gin(oklahoma="upcard").play("take A♠").legal() if x.startswith("knock")]   # an ace: gin only
+    assert "Player 1 deals; the upcard is A♠: gin only" in gin(oklahoma="upcard").text()
+    t = gin(upcard="7♦", oklahoma="upcard", knock_limit=5).play("take 7♦")      # 7 left: the 7♦ allows it
+    assert "knock, discarding K♦" in t.legal() and "knock with 7 or less" in t.text()
+    t = gin(upcard="6♦", oklahoma="upcard").play("take 6♦")                     # 6 left: the 6♦ allows it
+    assert "knock, discarding K♦" in t.legal()
+
+
+def test_oklahoma_a_spade_upcard_doubles_the_hand():                            # C14
+    p1 = "2♦ 3♦ 4♦ 8♥ K♣ Q♣ J♣ 10♣ 8♣ 6♣"
+    t = gin(p1=p1, upcard="7♠", oklahoma="upcard_spades_double").play("take 7♠", "knock, discarding K♦")
+    t.play("lay off 8♥")
+    assert "the upcard was a spade (7♠): the hand scores double" in t.text()
+    assert t.pvar("score", 1) == 2 * (14 - 7)                      # 8♣ 6♣ against the 7♠

@@ -39,12 +39,15 @@ Cribbage's game also ends otherwise than ours (after the action that reaches 121
 it counted): the adapter plays ours to target_score=1000 and says 121 itself, and a second
 adapter (CribbageAt121Adapter) compares our own target's end, the winner and the points up to it.
 Blackjack, one player against the dealer with chance between decisions, has a loop of its own
-(blackjack_lockstep).  gin_rummy has no lockstep: OpenSpiel's
-knocker and defender declare melds and lay-offs as ~185 meld actions, one at a time, where
-ours choose one of the best layouts and lay off card by card; the mapping is not written."""
+(blackjack_lockstep).  gin_rummy has one too (gin_lockstep): OpenSpiel's knock is two
+actions (knock, then the discard) where ours is one option, so each of our options is a
+sequence of OpenSpiel actions compared level by level; its players lay down their melds one
+at a time (185 meld actions), which is our melding=one_by_one, and OpenSpiel's forced
+one-action steps are applied to it alone."""
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -1829,6 +1832,374 @@ def test_cribbage_lay_away_and_crib_flush_are_our_options(options, why):
                    "we give the bug no option")
 def test_cribbage_winner_by_index_differs():
     disagreements, _ = lockstep(CribbageAdapter({}, set_aside=()), 20)
+
+
+# ---------------------------------------------------------------- gin_rummy
+
+
+GIN_OPTIONS = {"melding": "one_by_one", "fiftieth_card": "may_knock", "discard_taken": "allowed"}
+GIN_SUITS = "♠♣♦♥"                  # gin_rummy_utils.cc: suit order "scdh", card = suit * 13 + rank
+GIN_RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+GIN_BUGS = ("min_deadwood", "layoff_chain", "tie")     # OpenSpiel's bugs, set aside (see gin_lockstep)
+DRAW_UPCARD, DRAW_STOCK, PASS, KNOCK, MELD = 52, 53, 54, 55, 56
+
+
+def gin_card(display: str) -> int:
+    return GIN_SUITS.index(display[-1]) * 13 + GIN_RANKS.index(display[:-1])
+
+
+def gin_meld_id(cards: list[int]) -> int:
+    """gin_rummy_utils.cc's MeldToInt: sets by rank (5 a rank: the suit left out, or 4 for all
+    four), then runs of 3, 4 and 5 by suit and lowest rank."""
+    ranks, suits = sorted(c % 13 for c in cards), {c // 13 for c in cards}
+    if len(set(ranks)) == 1:
+        return ranks[0] * 5 + (4 if len(cards) == 4 else ({0, 1, 2, 3} - suits).pop())
+    (suit,) = suits
+    return {3: 65, 4: 109, 5: 149}[len(cards)] + suit * (14 - len(cards)) + ranks[0]
+
+
+def gin_actions(label: str, must_knock: bool) -> tuple[int, ...]:
+    """Our option -> the OpenSpiel actions it makes, in order: a knock is OpenSpiel's knock,
+    then its discard; the rest is one action each."""
+    cards = [gin_card(c) for c in re.findall(r"(?:10|[2-9AJQK])[♠♣♦♥]", label)]
+    if label.startswith("take") and label.endswith("and knock"):
+        return (KNOCK,)
+    if label.startswith("take"):
+        return (DRAW_UPCARD,)
+    if label.startswith("go gin, discarding"):                 # melding=best only
+        return (KNOCK, cards[0])
+    if label.startswith("lay down ") and len(cards) > 5:       # a whole layout: melding=best only
+        return (-1,)
+    if label.startswith("knock, discarding"):
+        return (cards[0],) if must_knock else (KNOCK, cards[0])
+    if label.startswith("lay down ") and cards:
+        return (MELD + gin_meld_id(cards),)
+    if label.startswith(("discard", "lay off ")) and cards:
+        return (cards[0],)
+    return {"pass the upcard": (PASS,), "draw from the stock": (DRAW_STOCK,), "lay off no more cards": (PASS,),
+            "lay down no more melds": (PASS,), "leave it: the hand is drawn": (PASS,)}[label]
+
+
+def _layoff_depths(os_state, knocker: int) -> dict[int, int]:
+    """How far each card laid off on a run is from the knocker's run: 1 next to it, 2 next to
+    a card at 1, and so on."""
+    utils = pyspiel.gin_rummy.GinRummyUtils(13, 4, 10)
+    reach = {c for m in os_state.layed_melds()[knocker] if m >= 65 for c in utils.int_to_meld[m]}
+    depth, laid = {}, set(os_state.layoffs())
+    for d in range(1, 14):
+        new = {c for c in laid - set(depth) if any(nb in reach for nb in _neighbours(c))}
+        depth.update({c: d for c in new})
+        reach = new
+    return depth
+
+
+def _neighbours(c: int) -> list[int]:
+    return [c + k for k in (-1, 1) if 0 <= c % 13 + k < 13]
+
+
+def gin_lockstep(deals: int, first_seed: int = 0, options: dict | None = None, os_params: dict | None = None,
+                 set_aside: tuple = GIN_BUGS, smart: float = 0.8, knock: float = 0.9):
+    """rulesets/gin_rummy.yaml with GIN_OPTIONS and `gin_rummy` (gin_rummy.cc), one OpenSpiel
+    game a hand (OpenSpiel plays one hand; ours plays hands to 100, each fed to a new game).
+    Returns (disagreements, hands played, what was set aside: {bug: times}, how the hands
+    ended: {knocked, gin, undercut, drawn, fiftieth card taken, laid off: hands}).
+
+    Seats: OpenSpiel's player 0 is our non-dealer (dealer.left), who has the first say on the
+    upcard; the deal is fed as its chance actions, player 0's ten cards, player 1's, the
+    upcard, and each card drawn from our stock when OpenSpiel's player draws from its.
+    Cards: suit * 13 + rank, suits ♠ ♣ ♦ ♥, ranks A..K; melds: 56 + MeldToInt (gin_meld_id).
+
+    Each of our options is a sequence of OpenSpiel actions (gin_actions): 'knock, discarding
+    X' is OpenSpiel's knock (55) and then its discard X, everything else one action.  At every
+    decision the deciding seat and the legal set are compared level by level: our options'
+    first actions against OpenSpiel's legal actions, then, after the chosen first action, the
+    second actions of the options that begin with it (the knock's discards) against OpenSpiel's
+    legal actions there.  OpenSpiel has decisions of one forced action where ours has none:
+    the non-dealer's draw from the stock after both passed the upcard (53), and 'pass' (54)
+    when nothing may be laid off, when a player has no meld left to lay down, and at the wall
+    when the fiftieth card cannot knock; those are applied to OpenSpiel alone, and only those.
+    When our hand ends OpenSpiel's must be over, with the returns our scores give (the hand's
+    points to its winner, minus to the other; 0 for a drawn hand).
+
+    OpenSpiel's bugs, set aside when named in `set_aside` and counted (else they show as
+    disagreements; see the xfail tests):
+    - min_deadwood: with eleven cards OpenSpiel's MinDeadwood takes the arrangement melding
+      the most and then drops its highest unmelded card, which is not always the least deadwood
+      after a discard; it then refuses a knock that LegalDiscards itself would allow.  Our knock
+      options are then set aside (not compared, not chosen).
+    - layoff_chain: AllLayoffs extends a knocker's run by cards laid off on it only one deep
+      (7♥ then 8♥ on 4-5-6♥, never 9♥ after them); a card extending a run past two laid-off
+      cards is set aside.
+    - tie: Returns gives a knocker whose deadwood equals the defender's 0, where the rules
+      (R13) have the knocker undercut.
+
+    OpenSpiel ends a hand drawn after 50 draws of the upcard, or when both players in turn take
+    the upcard and throw it back; no rule of Gin Rummy says so (it keeps the game finite), so
+    the agent never makes the 50th such draw or the second throw-back in a row."""
+    program = load_program(ruleset("gin_rummy"), {**GIN_OPTIONS, **(options or {})})
+    deck = program.deck.display
+    utils = pyspiel.gin_rummy.GinRummyUtils(13, 4, 10)
+    game = pyspiel.load_game("gin_rummy", os_params or {})
+    disagreements, hands, seed, aside = [], 0, first_seed, {b: 0 for b in set_aside}
+    seen = {"knocked": 0, "gin": 0, "undercut": 0, "drawn": 0, "fiftieth card taken": 0, "laid off": 0}
+    forced_phases = {pyspiel.gin_rummy.Phase.KNOCK, pyspiel.gin_rummy.Phase.LAYOFF, pyspiel.gin_rummy.Phase.WALL}
+
+    def hand_of(state, seat):
+        return {gin_card(deck[c]) for c in state.zones["hand"][seat]}
+
+    def new_hand(state):
+        os_state = game.new_initial_state()
+        nondealer = 1 - state.vars["dealer"]
+        for seat in (nondealer, 1 - nondealer):
+            for c in sorted(hand_of(state, seat)):
+                os_state.apply_action(c)
+        os_state.apply_action(gin_card(deck[state.vars["upcard"]]))
+        return os_state, nondealer
+
+    def forced(os_state, state, nondealer, drawer):
+        """OpenSpiel's one-action decisions that ours do not have, and its draws from the stock."""
+        while not os_state.is_terminal():
+            if os_state.is_chance_node():
+                new = hand_of(state, nondealer if drawer == 0 else 1 - nondealer) - set(os_state.hands()[drawer])
+                if len(new) != 1:
+                    return f"OpenSpiel's player {drawer} draws, ours holds {sorted(new)} new"
+                os_state.apply_action(new.pop())
+                continue
+            legal = os_state.legal_actions()
+            phase = os_state.current_phase()
+            if legal == [DRAW_STOCK] and phase == pyspiel.gin_rummy.Phase.FIRST_UPCARD:
+                drawer = os_state.current_player()
+                os_state.apply_action(DRAW_STOCK)
+            elif legal == [PASS] and phase in forced_phases and not ours_too(os_state, state, nondealer):
+                os_state.apply_action(PASS)
+            else:
+                return None
+        return None
+
+    def ours_too(os_state, state, nondealer):
+        """Does our engine ask the same player the same kind of question as OpenSpiel's forced pass?"""
+        if state.over or state.rounds != rounds:
+            return False
+        seat = state.pending[0]
+        if (0 if seat == nondealer else 1) != os_state.current_player():
+            return False
+        options = labels(program, state)
+        phase = os_state.current_phase()
+        if phase == pyspiel.gin_rummy.Phase.WALL:
+            return "leave it: the hand is drawn" in options
+        if phase == pyspiel.gin_rummy.Phase.LAYOFF and not os_state.finished_layoffs():
+            return "lay off no more cards" in options
+        return any(o.startswith("lay down ") for o in options)
+
+    rounds = None
+    while hands < deals:
+        rng, state = random.Random(seed), new_game(program, seed=seed, players=2)
+        why, n = None, 0
+        while why is None and not state.over and hands < deals:
+            os_state, nondealer = new_hand(state)
+            rounds, scores = state.rounds, list(state.pvars["score"])
+            upcard_draws, threw_back = 0, False
+            took = None
+            while why is None:
+                why = forced(os_state, state, nondealer, -1)
+                if why:
+                    break
+                seat = state.pending[0]
+                player = 0 if seat == nondealer else 1
+                if os_state.is_terminal() or os_state.current_player() != player:
+                    why = f"seat {seat} (OpenSpiel's player {player}) decides, OpenSpiel's " + (
+                        "hand is over" if os_state.is_terminal() else f"player {os_state.current_player()}")
+                    break
+                options = labels(program, state)
+                must_knock = state.vars["must_knock"]
+                seqs = [gin_actions(o, must_knock) for o in options]
+                legal = os_state.legal_actions()
+                allowed = list(range(len(options)))
+                firsts = sorted({s[0] for s in seqs})
+                held = sorted(hand_of(state, seat)) + ([os_state.upcard()] if must_knock is False
+                                                       and state.vars["stage"] == "wall" else [])
+                if "min_deadwood" in aside and KNOCK in firsts and KNOCK not in legal \
+                        and utils.min_deadwood(held) > os_state.knock_card() \
+                        and sorted(set(firsts) - {KNOCK}) == legal:
+                    aside["min_deadwood"] += 1
+                    allowed = [j for j in allowed if seqs[j][0] != KNOCK]
+                if "layoff_chain" in aside and any(o.startswith("lay off ") and o != "lay off no more cards" for o in options):
+                    depth = _layoff_depths(os_state, 1 - player)
+                    extra = [j for j in allowed if seqs[j][0] < 52 and seqs[j][0] not in legal
+                             and any(depth.get(nb, 0) >= 2 for nb in _neighbours(seqs[j][0]))
+                             and not any(depth.get(nb, 0) == 1 for nb in _neighbours(seqs[j][0]))]
+                    if extra:
+                        aside["layoff_chain"] += 1
+                        allowed = [j for j in allowed if j not in extra]
+                firsts = sorted({seqs[j][0] for j in allowed})
+                if firsts != legal or len({seqs[j] for j in allowed}) != len(allowed):
+                    why = f"legal {firsts} {[options[j] for j in allowed]}, OpenSpiel {legal}"
+                    break
+                k = _gin_choice(rng, options, allowed, state, seat, utils, smart, knock, deck, took,
+                                threw_back, upcard_draws)
+                seq = seqs[k]
+                os_state.apply_action(seq[0])
+                for level in range(1, len(seq)):
+                    below = sorted({seqs[j][level] for j in allowed if len(seqs[j]) > level and seqs[j][:level] == seq[:level]})
+                    if below != os_state.legal_actions():
+                        why = f"after {seq[:level]}: legal {below}, OpenSpiel {os_state.legal_actions()}"
+                        break
+                    os_state.apply_action(seq[level])
+                if why:
+                    break
+                label = options[k]
+                if label.startswith("take") and state.vars["stage"] == "play" and not label.endswith("knock"):
+                    upcard_draws += 1
+                if label.startswith("take"):
+                    took = gin_card(label.split()[1])
+                elif label.startswith("discard"):
+                    threw_back, took = seq[0] == took, None
+                elif label.startswith(("draw", "knock")):
+                    took = None
+                apply(program, state, k)
+                n += 1
+                if seq == (DRAW_STOCK,):
+                    why = forced(os_state, state, nondealer, player)
+                if state.over or state.rounds != rounds:
+                    hands += 1
+                    why = why or forced(os_state, state, nondealer, -1)
+                    if why:
+                        break
+                    if not os_state.is_terminal():
+                        why = "our hand is over, not OpenSpiel's"
+                        break
+                    gain = [state.pvars["score"][s] - scores[s] for s in range(2)]
+                    ours = [float(gain[nondealer] - gain[1 - nondealer]), float(gain[1 - nondealer] - gain[nondealer])]
+                    theirs = list(os_state.returns())
+                    dw = list(os_state.deadwood())
+                    knocker = os_state.knocked().index(True) if any(os_state.knocked()) else None
+                    seen["drawn" if knocker is None else "knocked"] += 1
+                    if knocker is not None:
+                        seen["gin"] += dw[knocker] == 0
+                        seen["undercut"] += dw[knocker] > 0 and dw[1 - knocker] <= dw[knocker]
+                        seen["laid off"] += len(os_state.layoffs()) > 0
+                        seen["fiftieth card taken"] += os_state.stock_size() == 2
+                    if ours != theirs and "tie" in aside and theirs == [0.0, 0.0] and any(os_state.knocked()) \
+                            and dw[0] == dw[1] and abs(ours[0]) == program.options["undercut_bonus"]:
+                        aside["tie"] += 1
+                    elif ours != theirs:
+                        why = f"hand's returns {ours}, OpenSpiel {theirs} (deadwood {dw})"
+                    break
+        if why:
+            disagreements.append((seed, state.rounds, n, why))
+            hands += not (state.over or state.rounds != rounds)      # the hand cut short
+        seed += 1
+    return disagreements, hands, aside, seen
+
+
+def _gin_choice(rng, options, allowed, state, seat, utils, smart, knock, deck, took, threw_back, upcard_draws):
+    """A player who knocks, `knock` of the times it can, and, `smart` of the time, keeps the cards that meld:
+    takes the upcard only when it lowers its deadwood, throws the card leaving the least.
+    Never the 50th draw of the upcard nor a second throw-back in a row (see gin_lockstep)."""
+    ok = [j for j in allowed
+          if not (threw_back and options[j].startswith("discard") and gin_card(options[j].split()[1]) == took)
+          and not (upcard_draws >= 49 and options[j].startswith("take") and not options[j].endswith("knock")
+                   and state.vars["stage"] == "play")]
+    knocks = [j for j in ok if options[j].startswith("knock") or options[j].endswith("and knock")]
+    hand = sorted(gin_card(deck[c]) for c in state.zones["hand"][seat])
+    gins = [j for j in knocks if options[j].startswith("knock")
+            and utils.min_deadwood([c for c in hand if c != gin_card(options[j].split()[-1])]) == 0]
+    if gins:
+        return rng.choice(gins)
+    if knocks and rng.random() < knock:
+        return rng.choice(knocks)
+    melds = [j for j in ok if options[j].startswith("lay down ") and options[j] != "lay down no more melds"]
+    if melds and rng.random() < smart:
+        return rng.choice(melds)
+    if rng.random() < smart:
+        discards = [j for j in ok if options[j].startswith("discard")]
+        if discards:
+            return min(discards, key=lambda j: (utils.min_deadwood([c for c in hand if c != gin_card(options[j].split()[1])]),
+                                                rng.random()))
+        takes = [j for j in ok if options[j].startswith("take") and not options[j].endswith("knock")]
+        if takes and len(hand) == 10:
+            upcard = gin_card(options[takes[0]].split()[1])
+            if utils.min_deadwood(hand + [upcard]) < utils.min_deadwood(hand):
+                return takes[0]
+            rest = [j for j in ok if j not in takes]
+            if rest:
+                return rng.choice(rest)
+    return rng.choice(ok)
+
+
+GIN_PLAYERS = [(0.8, 0.9), (0.8, 0.1), (0.3, 0.5)]     # (smart, knock): quick knocks; patient, for gin; sloppy, to the wall
+
+
+def test_gin_rummy_agrees_with_openspiel_hand_by_hand():
+    seen = {}
+    for k, (smart, knock) in enumerate(GIN_PLAYERS):
+        disagreements, hands, aside, ends = gin_lockstep(120, first_seed=1000 * k, smart=smart, knock=knock)
+        assert disagreements == [], disagreements[:3]
+        assert hands >= 120
+        seen = {e: seen.get(e, 0) + ends[e] for e in ends}
+    assert all(seen.values()), seen             # gin, undercuts, drawn hands, the fiftieth card, lay-offs: all met
+
+
+@pytest.mark.parametrize("options, params", [
+    ({"oklahoma": "upcard"}, {"oklahoma": True}),
+    ({"knock_limit": 7, "gin_bonus": 20, "undercut_bonus": 10}, {"knock_card": 7, "gin_bonus": 20, "undercut_bonus": 10}),
+    ({"dealer": "seat_1", "knock_limit": 0}, {"knock_card": 0}),
+], ids=["oklahoma", "knock_7_bonuses", "gin_only"])
+def test_gin_rummy_parameters_are_our_options(options, params):
+    """OpenSpiel's oklahoma (the upcard's value the knock limit, an ace gin only) is our
+    oklahoma=upcard; its knock_card, gin_bonus and undercut_bonus our knock_limit, gin_bonus and
+    undercut_bonus."""
+    disagreements, hands, _, _ = gin_lockstep(80, first_seed=50, options=options, os_params=params, smart=0.8, knock=0.3)
+    assert disagreements == [], disagreements[:3]
+
+
+@pytest.mark.parametrize("options, params, what", [
+    ({"melding": "best"}, {}, ""),
+    ({"fiftieth_card": "drawn"}, {}, "our hand is over"),
+    ({"discard_taken": "forbidden"}, {}, "legal"),
+    ({}, {"knock_card": 9}, "legal"),
+    ({}, {"undercut_bonus": 10}, "returns"),
+], ids=["melding_best", "fiftieth_card_drawn", "discard_taken_forbidden", "knock_card_9", "undercut_10"])
+def test_gin_rummy_lockstep_finds_another_rule(options, params, what):
+    """The loop is not blind: our default readings (a best layout found for the players, a
+    hand drawn at once at the wall, the card taken not thrown back) and OpenSpiel loaded with
+    another knock card or undercut bonus disagree within a few dozen hands."""
+    disagreements, _, _, _ = gin_lockstep(60, options=options, os_params=params, smart=0.8, knock=0.1)
+    assert disagreements and what in disagreements[0][3], disagreements[:1]
+
+
+@pytest.mark.xfail(strict=True, reason="gin_rummy: with eleven cards OpenSpiel's MinDeadwood melds the most it can and "
+                   "then drops the highest unmelded card, not always the least deadwood after a discard: holding "
+                   "5♣ 5♦ 5♥ 6♠ 6♣ 6♦ 6♥ 4♦ 7♦ 2♥ 4♥ a discard of 7♦ leaves 10 (the fives, the sixes, 4♦ 2♥ 4♥), "
+                   "but it counts 11 and refuses the knock its own LegalDiscards would allow; we give the bug no option")
+def test_gin_rummy_min_deadwood_differs():
+    from conftest import Table
+    p2 = "6♠ 5♣ 6♣ 4♦ 5♦ 6♦ 7♦ 4♥ 5♥ 6♥".split()              # the non-dealer's; the upcard 2♥ makes eleven
+    p1 = "K♠ Q♠ J♣ 10♣ 9♠ 8♠ K♦ Q♦ 9♣ 8♣".split()
+    t = Table("gin_rummy", stack=[c for pair in zip(p2, p1) for c in pair] + ["2♥"],
+              options={**GIN_OPTIONS, "dealer": "seat_1"}, players=2)
+    t.play("take 2♥")
+    assert "knock, discarding 7♦" in t.legal()
+    os_state = pyspiel.load_game("gin_rummy").new_initial_state()
+    for c in p2 + p1 + ["2♥"]:
+        os_state.apply_action(gin_card(c))
+    os_state.apply_action(DRAW_UPCARD)
+    assert KNOCK in os_state.legal_actions()
+
+
+@pytest.mark.xfail(strict=True, reason="gin_rummy: OpenSpiel's AllLayoffs extends a knocker's run by the cards laid off "
+                   "on it only one deep (7♥ then 8♥ on 4-5-6♥, never 9♥ after them), a bug: a card laid off may "
+                   "itself be extended (R12); we give it no option")
+def test_gin_rummy_layoff_chain_differs():
+    disagreements, _, _, _ = gin_lockstep(2, first_seed=16, smart=0.8, knock=0.1, set_aside=("min_deadwood", "tie"))
+    assert disagreements == [], disagreements[:1]
+
+
+@pytest.mark.xfail(strict=True, reason="gin_rummy: OpenSpiel's Returns gives a knocker whose deadwood equals the "
+                   "defender's 0 (neither scores), a bug: the rules (R13: Hoyle, Bicycle, Pagat) count a tie as an "
+                   "undercut, and no source we know scores it nothing; we give it no option")
+def test_gin_rummy_tie_differs():
+    disagreements, _, _, _ = gin_lockstep(3, first_seed=23, smart=0.8, knock=0.9, set_aside=("min_deadwood", "layoff_chain"))
     assert disagreements == [], disagreements[:1]
 
 
@@ -1839,3 +2210,9 @@ def test_cribbage_agrees_with_openspiel_over_thousands_of_games():
         assert disagreements == [], (players, disagreements[:1])
         disagreements, _ = lockstep(CribbageAt121Adapter({}, players=players), games // 4, first_seed=7)
         assert disagreements == [], (players, disagreements[:1])
+
+
+def test_gin_rummy_agrees_with_openspiel_over_thousands_of_hands():
+    for k, (smart, knock) in enumerate(GIN_PLAYERS):
+        disagreements, hands, _, _ = gin_lockstep(1000, first_seed=7 + 100000 * k, smart=smart, knock=knock)
+        assert disagreements == [], disagreements[:3]
