@@ -251,7 +251,8 @@ def test_a_player_caught_without_calling_draws_two():                           
 
 def test_a_player_who_forgets_and_is_not_caught_keeps_one_card():                # R10, C6
     t = two_left().play("say nothing", "say nothing", "say nothing")
-    assert hand(t, 1) == ["Y7"] and "caught" not in t.text() and t.deciding == 2
+    assert hand(t, 1) == ["Y7"] and "Player 2 does not call Uno, and nobody catches them" in t.text()
+    assert "caught without" not in t.text() and t.deciding == 2
 
 
 def test_a_call_and_a_catch_at_once_the_call_wins():                             # R10, C6
