@@ -207,3 +207,71 @@ def test_below_the_target_another_hand_is_dealt():                              
     t.state.zones["hand"][1][:] = [c for c in t.state.zones["hand"][1] if ix[c] == "R7"]
     t.refresh().play("play red 7")
     assert not t.over and t.var("hand_no") == 2 and "hand 2: Player 2 deals" in t.text()
+
+
+# R10, C6: the call of "Uno", a choice made together.  Player 2 (seat 1) is left with two cards,
+# red 7 and yellow 7, with Player 3 (blue only) to play after them.
+THIRD = "B1 B2 B3 B4 B6 B8 B9"
+
+
+def two_left(**options) -> Table:
+    options.setdefault("uno_call", "race")
+    t = uno(hands=(P1, P2, THIRD), stock=["B7", "Y8"], **options)
+    ix = t.program.deck.ids
+    t.state.zones["hand"][1][:] = [c for c in t.state.zones["hand"][1] if ix[c] in ("R7", "Y7")]
+    return t.refresh().play("play red 7")
+
+
+def test_by_default_nobody_calls_uno():                                          # R10, C6
+    t = two_left(uno_call="none")
+    assert t.deciding == 2 and t.legal() == ["draw a card"] and hand(t, 1) == ["Y7"]
+
+
+def test_a_player_left_with_one_card_may_call_while_the_others_may_catch():     # R10, C6
+    t = two_left()
+    assert t.deciding == 1 and t.legal() == ["call Uno", "say nothing"]
+    t.play("call Uno")
+    assert t.deciding == 0 and t.legal() == ["catch Player 2", "say nothing"]
+    assert "Player 2 calls Uno" not in t.text()              # sealed until everyone has chosen
+    t.play("catch Player 2")
+    assert t.deciding == 2 and t.legal() == ["catch Player 2", "say nothing"]
+
+
+def test_a_player_who_calls_uno_keeps_one_card():                                # R10, C6
+    t = two_left().play("call Uno", "say nothing", "say nothing")
+    assert "Player 2 calls Uno" in t.text() and hand(t, 1) == ["Y7"]
+    assert t.deciding == 2 and t.legal() == ["draw a card"]
+
+
+def test_a_player_caught_without_calling_draws_two():                            # R10, C6
+    t = two_left().play("say nothing", "say nothing", "catch Player 2")
+    assert "Player 3 calls out Player 2" in t.text() and "Player 2 is caught without calling Uno" in t.text()
+    assert hand(t, 1) == sorted(["Y7", "B7", "Y8"]) and t.deciding == 2
+
+
+def test_a_player_who_forgets_and_is_not_caught_keeps_one_card():                # R10, C6
+    t = two_left().play("say nothing", "say nothing", "say nothing")
+    assert hand(t, 1) == ["Y7"] and "Player 2 does not call Uno, and nobody catches them" in t.text()
+    assert "caught without" not in t.text() and t.deciding == 2
+
+
+def test_a_call_and_a_catch_at_once_the_call_wins():                             # R10, C6
+    t = two_left().play("call Uno", "catch Player 2", "catch Player 2")
+    assert "Player 2 called Uno in time: no penalty" in t.text() and hand(t, 1) == ["Y7"]
+    assert t.deciding == 2
+
+
+def test_a_card_drawn_and_played_that_leaves_one_card_is_called_too():          # R10, C6
+    t = uno(hands=(P1, P2, THIRD), stock=["R5"], uno_call="race")
+    ix = t.program.deck.ids
+    t.state.zones["hand"][1][:] = [c for c in t.state.zones["hand"][1] if ix[c] == "Y7"]
+    t.refresh().play("draw a card", "play red 5")
+    assert t.deciding == 1 and t.legal() == ["call Uno", "say nothing"]
+
+
+def test_a_wild_names_its_colour_before_the_call():                              # R8, R10
+    t = uno(hands=(P1, P2, THIRD), uno_call="race")
+    ix = t.program.deck.ids
+    t.state.zones["hand"][1][:] = [c for c in t.state.zones["hand"][1] if ix[c] in ("W4", "Y7")]
+    t.refresh().play("play wild draw four", "name yellow")
+    assert t.deciding == 1 and t.legal() == ["call Uno", "say nothing"]
