@@ -207,3 +207,11 @@ def test_the_parallel_api_asks_every_seat_of_the_choice_at_once():
 def _api_game(text, players=None):
     from interpreter.api import Game
     return Game(program(text), players=players)
+
+
+def test_a_player_listed_twice_chooses_once():
+    text = BIDS.replace("together: players", "together: \"players + players\"")
+    p, s = game(text=text, players=2)
+    apply(p, s, 0)
+    apply(p, s, 1)
+    assert s.over and s.pvars["bid"] == [1, 2] and s.pvars["bids_seen"] == [0, 1]

@@ -43,7 +43,7 @@ def _flags(s, l, k, rec) -> None:
 
 def open_window(k: str, players, cards: tuple, names: tuple):
     def open_(s, l):
-        order = [p for p in players(s, l) if not s.out[p]]
+        order = [p for p in dict.fromkeys(players(s, l)) if not s.out[p]]    # each once, in order
         rec = l[k] = [order, [None] * len(order), s.current, None, list(cards), [l.get(n) for n in names]]
         _flags(s, l, k, rec)
         s.scopes.append(("window", len(s.frames), -1, len(s.requests)))
