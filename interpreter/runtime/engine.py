@@ -753,7 +753,7 @@ def _waiting_locals(c: State) -> list:
 
 def window_seats(program: Program, s: State) -> list:
     """The players still to choose in the simultaneous choice pending now, the one asked
-    first; [] when the pending choice is not one (docs/language.md, "Simultaneous choices")."""
+    first; [] when the pending choice is not one (docs/language.md, "Choices made together")."""
     if s.pending is None:
         return []
     key = program.choices[s.pending[2]].window
