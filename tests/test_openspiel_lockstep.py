@@ -686,7 +686,21 @@ def test_kuhn_poker_agrees_with_openspiel_hand_by_hand():
 # ---------------------------------------------------------------- leduc poker
 
 
-class LeducAdapter(Adapter):
+class _Poker(Adapter):
+    """What the poker adapters share: fold, check or call, raise as OpenSpiel's 0, 1, 2; a
+    random player who folds one time in eight, so that hands reach the showdown."""
+
+    def action(self, state, label):
+        return {"fold": 0, "check": 1, "call": 1}.get(label.split()[0], 2)
+
+    def choose(self, rng, options):
+        """A fold one time in eight, so that hands reach the showdown; else any other option."""
+        if options[0] == "fold" and rng.random() < 0.875:
+            return rng.randrange(1, len(options))
+        return rng.randrange(len(options))
+
+
+class LeducAdapter(_Poker):
     """rulesets/leduc_poker.yaml and `leduc_poker` (leduc_poker.cc): one hand, our seat s its
     player s; a card's id is rank * 2 + suit (J, Q, K; ♠ ♥), dealt to player 0, then 1, and the
     board card as a chance action between the rounds; its actions are 0 fold, 1 call (our check
@@ -716,15 +730,6 @@ class LeducAdapter(Adapter):
     def os_player(self, state, seat):
         return seat
 
-    def action(self, state, label):
-        return {"fold": 0, "check": 1, "call": 1}.get(label.split()[0], 2)
-
-    def choose(self, rng, options):
-        """A fold one time in eight, so that hands reach the showdown; else any other option."""
-        if options[0] == "fold" and rng.random() < 0.875:
-            return rng.randrange(1, len(options))
-        return rng.randrange(len(options))
-
     def returns(self, state):
         return [float(x) for x in state.pvars["chips"]]
 
@@ -737,7 +742,7 @@ def test_leduc_poker_agrees_with_openspiel_hand_by_hand():
 # ---------------------------------------------------------------- hold'em (fixed limit)
 
 
-class HoldemAdapter(Adapter):
+class HoldemAdapter(_Poker):
     """rulesets/holdem.yaml and `universal_poker(betting=limit, ...)` (universal_poker.cc over
     the ACPC server's game.c), one OpenSpiel game a hand, 2 to 4 players.  OpenSpiel's player 0
     is the dealer's left, so our seat s is its player (s - dealer - 1) % N: heads-up that is
@@ -837,15 +842,6 @@ class HoldemAdapter(Adapter):
         while os_state.is_chance_node() and self.fed < len(board):
             os_state.apply_action(self.card_id(board[self.fed]))
             self.fed += 1
-
-    def action(self, state, label):
-        return {"fold": 0, "check": 1, "call": 1}.get(label.split()[0], 2)
-
-    def choose(self, rng, options):
-        """A fold one time in eight, so that hands reach the showdown; else any other option."""
-        if options[0] == "fold" and rng.random() < 0.875:
-            return rng.randrange(1, len(options))
-        return rng.randrange(len(options))
 
     def returns(self, state):
         events = self.hand_events(state)
