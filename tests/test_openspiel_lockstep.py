@@ -1001,15 +1001,15 @@ def test_holdem_side_pots_agree_over_thousands_of_hands():
     for players in range(2, 10):
         for chips in (30, 100):
             adapter = HoldemSidePotAdapter({"raise_all_in": "no", "chips": chips}, players=players)
-            disagreements, hands = lockstep(adapter, 1000, first_seed=7 + 100000 * players)
+            disagreements, hands = lockstep(adapter, 500, first_seed=7 + 100000 * players)
             assert disagreements == [], (players, chips, disagreements[:1])
 
 
 @pytest.mark.slow
 def test_holdem_agrees_with_openspiel_over_thousands_of_hands():
-    results = _run(_holdem(2), HOLDEM_OPTIONS + [{"heads_up_cap": "yes"}], 5000, first_seed=7)
+    results = _run(_holdem(2), HOLDEM_OPTIONS + [{"heads_up_cap": "yes"}], 2500, first_seed=7)
     for k, players in enumerate((3, 4)):
-        results += _run(_holdem(players), HOLDEM_OPTIONS, 2000, first_seed=7 + 100000 * (k + 1))
+        results += _run(_holdem(players), HOLDEM_OPTIONS, 1000, first_seed=7 + 100000 * (k + 1))
     assert all(not d and hands for _, hands, d in results), results
 
 
@@ -1556,7 +1556,7 @@ def test_go_fish_agrees_with_openspiel_move_by_move():
 
 @pytest.mark.slow
 def test_go_fish_agrees_with_openspiel_over_thousands_of_games():
-    results = _go_fish(GO_FISH_SETTINGS, 500, first_seed=7)
+    results = _go_fish(GO_FISH_SETTINGS, 250, first_seed=7)
     assert all(not d for _, _, d in results), results
 
 
