@@ -17,7 +17,7 @@ protocol holds: agents act, then learn the result.
 
 `parallel_env(...)` is the same game under PettingZoo's parallel API: each step takes the
 actions of every agent that acts now, which is one agent, or at a simultaneous choice
-(docs/language.md, "Simultaneous choices") every seat still to choose there, all at once.
+(docs/language.md, "Choices made together") every seat still to choose there, all at once.
 The others' masks are all zero and their actions are ignored.
 """
 from __future__ import annotations

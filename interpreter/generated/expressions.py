@@ -44,14 +44,6 @@ def _map_lit(*pairs) -> dict:
     return m
 
 
-def _keys(s, m):
-    """keys(m), charged as the closure back end's; a null map fails for it to tell."""
-    w = s.work = s.work + len(m)
-    if w > MAX_WORK:
-        too_much_work()
-    return list(m)
-
-
 def _charged(s, xs):
     """xs, its length charged to the work budget (as each collection built-in does)."""
     w = s.work = s.work + len(xs)
@@ -119,7 +111,7 @@ def _player(s, v):
 
 
 HELPERS = {
-    "_charged": _charged, "_map_lit": _map_lit, "_keys": _keys, "_charged_list": _charged_list, "_index": _index, "_best": _best,
+    "_charged": _charged, "_map_lit": _map_lit, "_charged_list": _charged_list, "_index": _index, "_best": _best,
     "_first_seat": _first_seat, "_clockwise": _clockwise, "_random": _random, "_player": _player, "_range": number_range, "_slice": list_slice, "_subsets": subsets_of,
     "_divide": divide, "_next_seat": next_seat, "_team_of": team_of, "_partners_of": partners_of, "_put": _put, "RulesFault": RulesFault, "_gt": lambda a, b: a > b, "_lt": lambda a, b: a < b,
 }
@@ -635,7 +627,7 @@ class Source:
     _b_runs = _b_sums = _b_groups
 
     def _b_keys(self, node):
-        return f"_keys(s, {self.text(node.args[0])})"
+        return f"list(_charged(s, {self.text(node.args[0])}))"
 
     def _b_range(self, node):
         return self._charged_list(node, "_range")

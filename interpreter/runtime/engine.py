@@ -250,7 +250,7 @@ def _too_long(limit: int) -> RulesFault:
 def _close(program: Program, s: State) -> None:
     """A game just over gets its result (and its end in the account); a decision asked while
     a choice made together is being revealed is a rules error (runtime/windows.py)."""
-    if s.pending is not None and s.scopes and windows.decided_in_reveal(s):
+    if s.pending is not None and program.window_keys and windows.decided_in_reveal(s):
         raise RulesFault(_at(program, s.pc - 1, RulesFault(
             "a decision inside the steps of a choice made together ('do'), from a procedure or trigger they "
             "run: make it after the choice")))
@@ -710,7 +710,7 @@ def _dealt(program: Program, s: State, seat: int, known: set, rng, options: bool
     name of a hidden card drawn afresh by a second, independent renaming (of the pending
     options too, when `options`: some name a card unseen)."""
     c = s.copy()
-    seals = windows.keys_of(program)
+    seals = program.window_keys
     if seals:
         for loc in _waiting_locals(c):
             windows.forget(c, loc, seals, seat)       # the others' sealed choices: asked again
@@ -872,7 +872,7 @@ def _rename_cards(program: Program, c: State, real: State, known: set, pool: lis
         if typ in CARD_TYPES and name in c.pvars:
             c.pvars[name] = [seen(v) for v in c.pvars[name]]
     waiting = [(c.pc, c.locals)] + [(ret, loc) for ret, loc in c.frames]
-    seals = windows.keys_of(program)
+    seals = program.window_keys
     done = set()
     for pc, loc in waiting:             # each frame's locals, with the names its scope types as cards
         if id(loc) in done:

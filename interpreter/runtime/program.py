@@ -3,6 +3,7 @@ values, instructions and choices."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from ..errors import UsageError, did_you_mean
 from ..limits import DEFAULT_MAX_STEPS
@@ -186,6 +187,11 @@ class Program:
     def seat_name(self, seat: int) -> str:
         """The name of the seat at index `seat` (0 for seat 1), made by the checker."""
         return self.seat_names[seat] if 0 <= seat < len(self.seat_names) else f"#{seat + 1}"
+
+    @cached_property
+    def window_keys(self) -> frozenset:
+        """The locals holding the records of the program's choices made together (runtime/windows.py)."""
+        return frozenset(c.window for c in self.choices if c.window is not None)
 
     def sides(self, players: int, names=None) -> list:
         """The teams of a game of `players`: [(name, [seat, ...]), ...] in team order, or [] when

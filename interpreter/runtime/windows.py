@@ -122,11 +122,6 @@ def decided_in_reveal(s) -> bool:
     return any(scope[0] == "reveal" for scope in s.scopes)
 
 
-def keys_of(program) -> frozenset:
-    """The locals that hold the records of the program's windows."""
-    return frozenset(c.window for c in program.choices if c.window is not None)
-
-
 def records(locals_: dict, keys) -> list:
     """(key, record) of each window open in these locals."""
     return [(k, locals_[k]) for k in keys if k in locals_]
