@@ -1,0 +1,592 @@
+"""Expressions (lang/expr_ir.py) written as kernel source: every value an int64 (a number, a
+card or seat, a zone's row, 0/1 for a bool, a text by its number in the kernel's table of
+texts; NULL for null), a list a one-dimensional int64 array.
+
+An expression is written as statements before its use (`emit` returns the name or literal
+holding its value), so that `and`, `or` and `if ... else` compute only what Python would
+compute, and a null where a value is needed, a zero divisor or a budget passed ends the
+game with BAIL: the Python back end then plays that game, and says what is wrong.  A
+collection that is only gone through (count, any, sum, filter, ...) is not made: its
+elements are walked in a loop (`each`), the work the built-ins charge counted as they go.
+"""
+from __future__ import annotations
+
+from contextlib import contextmanager
+
+from ..lang import expr_ir as E
+from ..lang.types import BOOL, CARD, NUM, PLAYER, STR, ZONE, elem_of, is_map
+
+BAIL = "return BAIL"
+
+
+class Uncovered(Exception):
+    """What the kernel does not cover: the ruleset is played by the generated Python."""
+
+
+class Out:
+    """Lines of source at an indentation, and fresh names."""
+
+    def __init__(self, indent=1):
+        self.lines, self.indent, self.count = [], indent, 0
+
+    def line(self, text: str) -> None:
+        self.lines.append("    " * self.indent + text)
+
+    def fresh(self, prefix="t") -> str:
+        self.count += 1
+        return f"{prefix}{self.count}"
+
+    @contextmanager
+    def block(self, head: str):
+        self.line(head)
+        self.indent += 1
+        yield
+        self.indent -= 1
+
+
+class Exprs:
+    """The expression writer; `texts` numbers the texts, `tables` holds the module's constant
+    arrays (card attributes, constant lists)."""
+
+    def __init__(self, ruleset, out: Out):
+        self.r = ruleset
+        self.out = out
+        self.texts: dict = {}
+        self.tables: dict = {}          # name -> list of int
+        self.attr_names: dict = {}
+        self.locals: set = set()        # kernel names of the rules' locals, set to NULL at the start
+        self.buffers: list = []         # (name, capacity) of the arrays made once a game, one per place
+        self.calls = 0
+
+    # -- values ------------------------------------------------------------------------
+    def text_id(self, text: str) -> int:
+        return self.texts.setdefault(text, len(self.texts))
+
+    def scalar(self, value, typ=None) -> str:
+        """A constant as kernel source."""
+        if value is None:
+            return "NULL"
+        if isinstance(value, bool):
+            return "1" if value else "0"
+        if isinstance(value, int):
+            return str(value)
+        if isinstance(value, str):
+            return str(self.text_id(value))
+        if isinstance(value, float):
+            if value.is_integer() and typ != NUM:
+                return str(int(value))
+            raise Uncovered("numbers that are not whole")
+        if isinstance(value, (list, tuple)):
+            raise Uncovered("a list where one value is wanted")
+        raise Uncovered(f"a constant of kind {type(value).__name__}")
+
+    def table(self, values) -> str:
+        """The name of a module-level constant array holding `values`."""
+        key = tuple(values)
+        for name, vals in self.tables.items():
+            if vals == key:
+                return name
+        name = f"T{len(self.tables)}"
+        self.tables[name] = key
+        return name
+
+    def attr_table(self, name: str) -> str:
+        if name not in self.attr_names:
+            typ, values = self.r.deck.attrs[name]
+            if typ not in (NUM, BOOL, STR, CARD, PLAYER):
+                raise Uncovered(f"a card attribute of type {typ}")
+            if typ == NUM and any(isinstance(v, float) and not v.is_integer() for v in values):
+                raise Uncovered("a card attribute that is not a whole number")
+            self.attr_names[name] = self.table([int(self.scalar(v)) if v is not None else -(1 << 62)
+                                                for v in values])
+        return self.attr_names[name]
+
+    def buffer(self, capacity: str) -> str:
+        """An array of its own for one place of the source, made as the game starts: a list
+        made there is dead when the place is reached again (no list is kept in a name)."""
+        name = f"B{len(self.buffers)}"
+        self.buffers.append((name, capacity))
+        return name
+
+    def tmp(self, value: str) -> str:
+        t = self.out.fresh()
+        self.out.line(f"{t} = {value}")
+        return t
+
+    def not_null(self, v: str) -> None:
+        if v != "NULL" and not v.lstrip("-").isdigit():
+            with self.out.block(f"if {v} == NULL:"):
+                self.out.line(BAIL)
+        elif v == "NULL":
+            self.out.line(BAIL)
+
+    def charge(self, amount: str) -> None:
+        self.out.line(f"W += {amount}")
+
+    # -- one value ---------------------------------------------------------------------
+    def emit(self, node, env: dict) -> str:
+        """Source of the value of `node` (a name or a literal), its statements written."""
+        if node.is_const:
+            return self.scalar(node.const, node.type)
+        if is_map(node.type):
+            raise Uncovered("maps")
+        method = getattr(self, "_" + type(node).__name__, None)
+        if method is None:
+            raise Uncovered(f"the expression {type(node).__name__}")
+        return method(node, env)
+
+    def _Local(self, node, env):
+        if node.name in env:
+            return env[node.name]
+        if elem_of(node.type) is not None and node.type != ZONE:
+            raise Uncovered("a list held in a local name")
+        name = env["#frame"] + node.name
+        self.locals.add(name)
+        return name
+
+    def _GlobalVar(self, node, env):
+        if elem_of(node.type) is not None and node.type != ZONE:
+            raise Uncovered("a variable holding a list")
+        return "G_" + node.name
+
+    def _SharedZone(self, node, env):
+        return str(self.zone_base(node.name))
+
+    def _PlayerZone(self, node, env):
+        owner = self.emit(node.owner, env)
+        self.not_null(owner)
+        return self.tmp(f"{self.zone_base(node.name)} + {owner}")
+
+    def _PlayerVar(self, node, env):
+        if elem_of(node.type) is not None:
+            raise Uncovered("a player variable holding a list")
+        if node.name in self.r.symbols.team_vars:
+            raise Uncovered("team variables")
+        owner = self.emit(node.owner, env)
+        self.not_null(owner)
+        return self.tmp(f"P_{node.name}[{owner}]")
+
+    def _Current(self, node, env):
+        return "CUR"
+
+    def _NumPlayers(self, node, env):
+        return "n"
+
+    def _CardAttr(self, node, env):
+        c = self.emit(node.obj, env)
+        self.not_null(c)
+        return self.tmp(f"{self.attr_table(node.name)}[{c}]")
+
+    def _PlayerProp(self, node, env):
+        p = self.emit(node.obj, env)
+        name = node.name
+        if name not in ("index", "seat", "left", "right", "eliminated"):
+            raise Uncovered(f"a player's {name}")
+        self.not_null(p)
+        if name == "index":
+            return p
+        if name == "seat":
+            return self.tmp(f"{p} + 1")
+        if name == "eliminated":
+            return self.tmp(f"OUT[{p}]")
+        return self.tmp(f"next_seat(OUT, n, {p}, {1 if name == 'left' else -1})")
+
+    def _ZoneProp(self, node, env):
+        z = self.emit(node.obj, env)
+        if node.name == "size":
+            return self.tmp(f"ZN[{z}]")
+        at = f"ZN[{z}] - 1" if node.name == "top" else "0"
+        return self.tmp(f"Z[{z}, {at}] if ZN[{z}] > 0 else NULL")
+
+    def _Neg(self, node, env):
+        a = self.emit(node.a, env)
+        self.not_null(a)
+        return self.tmp(f"-{a}")
+
+    def _Not(self, node, env):
+        a = self.emit(node.a, env)
+        return self.tmp(f"1 if ({a} == 0 or {a} == NULL) else 0")
+
+    def _And(self, node, env):
+        return self._short(node, env, "and")
+
+    def _Or(self, node, env):
+        return self._short(node, env, "or")
+
+    def _short(self, node, env, op):
+        t = self.out.fresh()
+        a = self.emit(node.a, env)
+        self.out.line(f"{t} = {a}")
+        test = f"{t} != 0 and {t} != NULL" if op == "and" else f"{t} == 0 or {t} == NULL"
+        with self.out.block(f"if {test}:"):
+            b = self.emit(node.b, env)
+            self.out.line(f"{t} = {b}")
+        return t
+
+    def _IfElse(self, node, env):
+        t = self.out.fresh()
+        c = self.emit(node.cond, env)
+        with self.out.block(f"if {c} != 0 and {c} != NULL:"):
+            self.out.line(f"{t} = {self.emit(node.yes, env)}")
+        with self.out.block("else:"):
+            self.out.line(f"{t} = {self.emit(node.no, env)}")
+        return t
+
+    def _Arith(self, node, env):
+        if node.op == "/":
+            raise Uncovered("division with '/' (it can make numbers that are not whole)")
+        a = self.emit(node.a, env)
+        b = self.emit(node.b, env)
+        self.not_null(a)
+        self.not_null(b)
+        if node.op in ("//", "%"):
+            with self.out.block(f"if {b} == 0:"):
+                self.out.line(BAIL)
+        return self.tmp(f"{a} {node.op} {b}")
+
+    def _Compare(self, node, env):
+        if elem_of(node.a.type) is not None and node.a.type != ZONE or elem_of(node.b.type) is not None and node.b.type != ZONE:
+            raise Uncovered("lists compared")
+        a = self.emit(node.a, env)
+        b = self.emit(node.b, env)
+        if node.op in ("==", "!="):
+            return self.tmp(f"1 if {a} {node.op} {b} else 0")
+        if STR in (node.a.type, node.b.type):
+            raise Uncovered("texts compared by order")
+        self.not_null(a)
+        self.not_null(b)
+        return self.tmp(f"1 if {a} {node.op} {b} else 0")
+
+    def _Member(self, node, env):
+        x = self.emit(node.a, env)
+        t = self.out.fresh()
+        self.out.line(f"{t} = 0")
+        charge = not node.b.is_const
+        self.each(node.b, env, lambda e: self.out.line(f"if {e} == {x}: {t} = 1"), charge=charge)
+        if node.op == "not in":
+            self.out.line(f"{t} = 1 - {t}")
+        return t
+
+    def _Index(self, node, env):
+        arr = self.array(node.coll, env)
+        i = self.emit(node.index, env)
+        self.not_null(i)
+        return self.tmp(f"{arr}[{i}] if -len({arr}) <= {i} < len({arr}) else NULL")
+
+    def _UserCall(self, node, env):
+        f = node.function
+        if f.random_via is not None:
+            raise Uncovered("a function that draws random numbers")
+        self.calls += 1
+        if self.calls > 20000:
+            raise Uncovered("functions called too deeply")
+        inner = {"#frame": "F_"}
+        for (name, _), arg in zip(f.params, node.args):
+            if elem_of(arg.type) is not None and arg.type != ZONE:
+                inner[name] = self.array(arg, env)
+            else:
+                inner[name] = self.tmp(self.emit(arg, env))
+        if elem_of(f.body.type) is not None and f.body.type != ZONE:
+            return self.array(f.body, inner)
+        return self.emit(f.body, inner)
+
+    def _BuiltinCall(self, node, env):
+        name = node.name
+        method = getattr(self, "b_" + name, None)
+        if method is None:
+            raise Uncovered(f"the built-in function {name}()")
+        return method(node, env)
+
+    # -- built-ins of one value ----------------------------------------------------------
+    def _each_arg(self, node, env, body):
+        """Go through the first argument, binding each element (to the body's name, if any)."""
+        self.each(node.args[0], env, body)
+
+    def _with(self, node, env, e):
+        inner = dict(env)
+        inner[node.var] = e
+        return inner
+
+    def b_count(self, node, env):
+        t = self.out.fresh()
+        self.out.line(f"{t} = 0")
+        if node.body is None:
+            self._each_arg(node, env, lambda e: self.out.line(f"{t} += 1"))
+        else:
+            def body(e):
+                v = self.emit(node.body, self._with(node, env, e))
+                self.out.line(f"if {v} != 0 and {v} != NULL: {t} += 1")
+            self._each_arg(node, env, body)
+        return t
+
+    def b_any(self, node, env):
+        return self._any_all(node, env, True)
+
+    def b_all(self, node, env):
+        return self._any_all(node, env, False)
+
+    def _any_all(self, node, env, any_):
+        t = self.out.fresh()
+        self.out.line(f"{t} = {0 if any_ else 1}")
+
+        def body(e):
+            with self.out.block(f"if {t} == {0 if any_ else 1}:"):
+                v = e if node.body is None else self.emit(node.body, self._with(node, env, e))
+                truth = f"({v} != 0 and {v} != NULL)"
+                self.out.line(f"if {truth if any_ else 'not ' + truth}: {t} = {1 if any_ else 0}")
+        self._each_arg(node, env, body)
+        return t
+
+    def b_sum(self, node, env):
+        t = self.out.fresh()
+        self.out.line(f"{t} = 0")
+
+        def body(e):
+            v = e if node.body is None else self.emit(node.body, self._with(node, env, e))
+            self.not_null(v)
+            self.out.line(f"{t} += {v}")
+        self._each_arg(node, env, body)
+        return t
+
+    def b_min(self, node, env):
+        return self._extreme(node, env, "<")
+
+    def b_max(self, node, env):
+        return self._extreme(node, env, ">")
+
+    def _extreme(self, node, env, better):
+        if STR in (elem_of(node.args[0].type), getattr(node.body, "type", None)):
+            raise Uncovered("texts compared by order")
+        t = self.out.fresh()
+        self.out.line(f"{t} = NULL")
+
+        def body(e):
+            v = e if node.body is None else self.emit(node.body, self._with(node, env, e))
+            self.not_null(v)
+            self.out.line(f"if {t} == NULL or {v} {better} {t}: {t} = {v}")
+        self._each_arg(node, env, body)
+        return t
+
+    def b_min_by(self, node, env):
+        return self._by(node, env, "<")
+
+    def b_max_by(self, node, env):
+        return self._by(node, env, ">")
+
+    def _by(self, node, env, better):
+        if node.body.type == STR:
+            raise Uncovered("texts compared by order")
+        t, k = self.out.fresh(), self.out.fresh("k")
+        self.out.line(f"{t} = NULL")
+        self.out.line(f"{k} = NULL")
+
+        def body(e):
+            v = self.emit(node.body, self._with(node, env, e))
+            with self.out.block(f"if {t} == NULL:"):
+                self.out.line(f"{t} = {e}")
+                self.out.line(f"{k} = {v}")
+            with self.out.block("else:"):
+                self.not_null(v)
+                self.not_null(k)
+                self.out.line(f"if {v} {better} {k}: {t} = {e}; {k} = {v}")
+        self._each_arg(node, env, body)
+        return t
+
+    def b_first(self, node, env):
+        t, done = self.out.fresh(), self.out.fresh("d")
+        self.out.line(f"{t} = NULL")
+        self.out.line(f"{done} = 0")
+
+        def body(e):
+            with self.out.block(f"if {done} == 0:"):
+                if node.body is None:
+                    self.out.line(f"{t} = {e}; {done} = 1")
+                    return
+                v = self.emit(node.body, self._with(node, env, e))
+                self.out.line(f"if {v} != 0 and {v} != NULL: {t} = {e}; {done} = 1")
+        self.each(node.args[0], env, body, charge=node.body is not None)
+        return t
+
+    def b_top(self, node, env):
+        return self._end(node, env, top=True)
+
+    def b_bottom(self, node, env):
+        return self._end(node, env, top=False)
+
+    def _end(self, node, env, top):
+        arg = node.args[0]
+        if arg.type == ZONE:
+            z = self.emit(arg, env)
+            return self.tmp(f"Z[{z}, {'ZN[' + z + '] - 1' if top else '0'}] if ZN[{z}] > 0 else NULL")
+        arr = self.array(arg, env)
+        return self.tmp(f"{arr}[{'len(' + arr + ') - 1' if top else '0'}] if len({arr}) > 0 else NULL")
+
+    def b_abs(self, node, env):
+        v = self.emit(node.args[0], env)
+        self.not_null(v)
+        return self.tmp(f"abs({v})")
+
+    def b_player(self, node, env):
+        v = self.emit(node.args[0], env)
+        self.not_null(v)
+        return self.tmp(f"{v} % n")
+
+    def b_random(self, node, env):
+        arg = node.args[0]
+        if isinstance(arg, E.Players):
+            return self.tmp("below(R, 0, n)")
+        arr = self.array(arg, env)
+        return self.tmp(f"{arr}[below(R, 0, len({arr}))] if len({arr}) > 0 else NULL")
+
+    # -- collections ---------------------------------------------------------------------
+    def each(self, node, env, body, charge=True) -> None:
+        """Write a loop over the elements of collection `node`, `body(element)` writing what is
+        done with each; `charge`: count each element to the work budget."""
+        out = self.out
+        if node.is_const:
+            values = node.const
+            if not isinstance(values, (list, tuple)):
+                raise Uncovered("a constant collection that is not a list")
+            arr = self.table([int(self.scalar(v)) for v in values])
+            e = out.fresh("e")
+            with out.block(f"for {e} in {arr}:"):
+                if charge:
+                    self.charge("1")
+                body(e)
+            return
+        if isinstance(node, E.ListLit):
+            for item in node.items:
+                e = self.tmp(self.emit(item, env))
+                if charge:
+                    self.charge("1")
+                body(e)
+            return
+        if node.type == ZONE:
+            z = self.emit(node, env)
+            i, e = out.fresh("i"), out.fresh("e")
+            with out.block(f"for {i} in range(ZN[{z}]):"):
+                out.line(f"{e} = Z[{z}, {i}]")
+                if charge:
+                    self.charge("1")
+                body(e)
+            return
+        if is_map(node.type):
+            raise Uncovered("maps")
+        if isinstance(node, E.Players):
+            e = out.fresh("e")
+            with out.block(f"for {e} in range(n):"):
+                if charge:
+                    self.charge("1")
+                body(e)
+            return
+        if isinstance(node, E.Active):
+            e = out.fresh("e")
+            with out.block(f"for {e} in range(n):"):
+                with out.block(f"if not OUT[{e}]:"):
+                    if charge:
+                        self.charge("1")
+                    body(e)
+            return
+        if isinstance(node, E.BuiltinCall) and node.name == "filter":
+            def kept(e):
+                v = self.emit(node.body, self._with(node, env, e))
+                with out.block(f"if {v} != 0 and {v} != NULL:"):
+                    if charge:
+                        self.charge("1")
+                    body(e)
+            self.each(node.args[0], env, kept)
+            return
+        if isinstance(node, E.BuiltinCall) and node.name == "map":
+            def mapped(e):
+                v = self.emit(node.body, self._with(node, env, e))
+                if charge:
+                    self.charge("1")
+                body(v)
+            self.each(node.args[0], env, mapped)
+            return
+        if isinstance(node, E.BuiltinCall) and node.name == "clockwise":
+            p = self.emit(node.args[0], env)
+            self.not_null(p)
+            i, e = out.fresh("i"), out.fresh("e")
+            with out.block(f"for {i} in range(n):"):
+                out.line(f"{e} = ({p} + {i}) % n")
+                with out.block(f"if not OUT[{e}]:"):
+                    if charge:
+                        self.charge("1")
+                    body(e)
+            return
+        arr = self.array(node, env)
+        e = out.fresh("e")
+        with out.block(f"for {e} in {arr}:"):
+            if charge:
+                self.charge("1")
+            body(e)
+
+    def array(self, node, env) -> str:
+        """The name of a new array holding the elements of collection `node` (a copy: it does
+        not change when the zone it came from does)."""
+        out = self.out
+        if node.is_const:
+            return self.tmp(f"{self.table([int(self.scalar(v)) for v in node.const])}.copy()")
+        if node.type == ZONE:
+            z = self.emit(node, env)
+            buf = self.buffer("NC")
+            out.line(f"{buf}[:ZN[{z}]] = Z[{z}, :ZN[{z}]]")
+            return self.tmp(f"{buf}[:ZN[{z}]]")
+        if isinstance(node, E.ListLit):
+            items = [self.emit(x, env) for x in node.items]
+            buf = self.buffer(str(max(1, len(items))))
+            for i, x in enumerate(items):
+                out.line(f"{buf}[{i}] = {x}")
+            return self.tmp(f"{buf}[:{len(items)}]")
+        if isinstance(node, E.Join):
+            a, b = self.array(node.a, env), self.array(node.b, env)
+            self.charge(f"len({a}) + len({b})")
+            return self.tmp(f"np.concatenate(({a}, {b}))")
+        if isinstance(node, E.BuiltinCall) and node.name == "range":
+            args = [self.emit(a, env) for a in node.args]
+            for a in args:
+                self.not_null(a)
+            lo, hi = (args[0], args[1]) if len(args) > 1 else ("0", args[0])
+            with out.block(f"if {hi} - {lo} > 10000:"):
+                out.line(BAIL)
+            return self.tmp(f"np.arange({lo}, max({lo}, {hi}), dtype=np.int64)")
+        if isinstance(node, (E.Local, E.UserCall)) and not (isinstance(node, E.Local) and node.name in env):
+            if isinstance(node, E.UserCall):
+                return self._UserCall(node, env)
+            raise Uncovered("a list held in a local name")
+        if isinstance(node, E.Local):
+            return env[node.name]
+        if isinstance(node, E.IfElse):
+            t = out.fresh("a")
+            c = self.emit(node.cond, env)
+            with out.block(f"if {c} != 0 and {c} != NULL:"):
+                out.line(f"{t} = {self.array(node.yes, env)}")
+            with out.block("else:"):
+                out.line(f"{t} = {self.array(node.no, env)}")
+            return t
+        if isinstance(node, (E.Players, E.Active, E.BuiltinCall)):
+            if isinstance(node, E.BuiltinCall) and node.name not in ("filter", "map", "clockwise"):
+                raise Uncovered(f"the built-in function {node.name}() as a list")
+            buf, k = self.buffer(self.capacity(node)), out.fresh("k")
+            out.line(f"{k} = 0")
+
+            def keep(e):
+                out.line(f"{buf}[{k}] = {e}")
+                out.line(f"{k} += 1")
+            self.each(node, env, keep, charge=False)
+            return self.tmp(f"{buf}[:{k}]")
+        raise Uncovered(f"the list expression {type(node).__name__}")
+
+    def capacity(self, node) -> str:
+        """How many elements a made list may hold at most."""
+        if isinstance(node, (E.Players, E.Active)) or (isinstance(node, E.BuiltinCall) and node.name == "clockwise"):
+            return "n"
+        if isinstance(node, E.BuiltinCall) and node.name in ("filter", "map"):
+            return self.capacity(node.args[0])
+        if node.type == ZONE or elem_of(node.type) == CARD:
+            return "NC"
+        raise Uncovered(f"a list made from {type(node).__name__}")
+
+    def zone_base(self, name: str) -> int:
+        return self.zone_rows[name]

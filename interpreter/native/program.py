@@ -1,0 +1,126 @@
+"""The native back end: the generated Python's Program, which plays every game a person or
+a planning bot is in, and beside it a kernel that plays whole games between random bots,
+compiled by Numba (the optional extra `native`), for simulate, compare and bench.
+
+`build_native(ruleset)` never fails for want of Numba or of coverage: the program's
+`native` is then None and `native_reason` says why in one line, and simulations play the
+generated Python.  A game the kernel gives up on (BAIL: a fault, a budget passed) is
+played again by the generated Python from its seed, so that it fails, or ends, exactly as
+it does there."""
+from __future__ import annotations
+
+import time
+
+from ..generated.program import build_generated
+from .expressions import Uncovered
+from .prelude import PRELUDE
+from .steps import KernelWriter
+
+MAX_ROUNDS = 256        # per-round statistics the kernel keeps of a game; a longer one is played in Python
+BLOCK = 512             # games a call of the kernel plays
+
+
+def build_native(ruleset):
+    """The generated Program, with its kernel (`program.native`) where Numba is installed and
+    the kernel covers the ruleset."""
+    program = build_generated(ruleset)
+    program.native, program.native_reason = None, None
+    try:
+        import numba  # noqa: F401
+    except ImportError:
+        program.native_reason = "Numba is not installed (pip install 'card-interpreter[native]')"
+        return program
+    try:
+        source = kernel_source(ruleset)
+    except Uncovered as e:
+        program.native_reason = f"the native kernel does not cover {e}"
+        return program
+    program.native = Kernel(source, ruleset, program)
+    return program
+
+
+def kernel_source(ruleset) -> str:
+    """The kernel's whole source: the prelude and the ruleset's game (Uncovered if the kernel
+    does not cover it)."""
+    writer = KernelWriter(ruleset, ruleset.players[1])
+    return PRELUDE + "\n" + writer.source()
+
+
+class Kernel:
+    """A compiled kernel (compiled when first used) and what reading its arrays needs."""
+
+    def __init__(self, source: str, ruleset, program):
+        self.source = source
+        self.stats = [(st.name, st.per, st.value.type) for st in ruleset.statistics]
+        self.has_score = ruleset.result.score is not None
+        self.score_type = ruleset.result.score.type if self.has_score else None
+        self.max_players = ruleset.players[1]
+        self._batch = None
+        self.compile_seconds = None
+
+    def compiled(self):
+        if self._batch is None:
+            start = time.perf_counter()
+            namespace: dict = {}
+            exec(compile(self.source, "<native kernel>", "exec"), namespace)     # our own text: no file's
+            self._batch = namespace["batch"]
+            self._warm(namespace)
+            self.compile_seconds = time.perf_counter() - start
+        return self._batch
+
+    def _warm(self, namespace):
+        """Compile now (Numba compiles at the first call), on one game of the fewest players."""
+        self.play(0, 1, self.max_players)
+
+    def play(self, seed: int, games: int, n: int):
+        """(rows, bailed): each game's row as lab.simulation.game_row makes it, None for a game
+        the kernel gave up on."""
+        import numpy as np
+        batch = self._batch
+        per_game = [s for s in self.stats if s[1] != "round"]
+        per_round = [s for s in self.stats if s[1] == "round"]
+        rows = []
+        done = 0
+        while done < games:
+            g = min(BLOCK, games - done)
+            win = np.zeros((g, 2 * n + 2), np.int64)
+            score = np.zeros((g, n), np.int64)
+            gstat = np.zeros((g, max(1, len(per_game))), np.int64)
+            rstat = np.empty((g, MAX_ROUNDS, max(1, len(per_round))), np.int64)
+            info = np.zeros((g, 5), np.int64)
+            batch(seed + done, g, n, win, score, gstat, rstat, info)
+            rows.extend(self._rows(seed + done, g, n, win, score, gstat, rstat, info, per_game, per_round))
+            done += g
+        return rows
+
+    def _rows(self, seed, g, n, win, score, gstat, rstat, info, per_game, per_round):
+        out = []
+        null = -(1 << 62)
+        win, score, gstat, info = win.tolist(), score.tolist(), gstat.tolist(), info.tolist()
+        for k in range(g):
+            status, dec, rounds, nr, nw = info[k]
+            if status != 0:
+                out.append(None)
+                continue
+            stats, gi = {}, 0
+            rounds_rows = rstat[k, :nr].tolist() if per_round else ()
+            ri = 0
+            for name, per, typ in self.stats:
+                if per == "round":
+                    stats[name] = [_value(row[ri], typ, null) for row in rounds_rows]
+                    ri += 1
+                else:
+                    stats[name] = _value(gstat[k][gi], typ, null)
+                    gi += 1
+            out.append({"seed": seed + k, "winners": win[k][:nw],
+                        "scores": [_value(v, self.score_type, null) for v in score[k]] if self.has_score else [],
+                        "decisions": dec, "rounds": rounds, "stats": stats})
+        return out
+
+
+def _value(v, typ, null):
+    if v == null:
+        return None
+    if typ == "bool":
+        return bool(v)
+    return v

@@ -1,0 +1,614 @@
+"""Steps (lang/ir.py) written as the kernel's source: one function `game` that plays a
+whole game from its seed, the random bots inside (each seat's own SplitMix64, seeded as
+playing/agents.Seating seeds it), and `batch`, which plays many and fills arrays.
+
+Control flow is written as Python's own: a `turns` is a while loop, a choice computes its
+legal options into an array and the seat's bot picks one, a procedure or trigger is
+written in where it is called, with locals of its own.  `end_turn`, `end_round` and
+`end_game` set EX, which every step after one that may end something tests.
+
+The kernel keeps count of decisions, of steps (never fewer than the VM counts) and of the
+built-ins' work; whatever it cannot do as Python would (a null where a value is needed, a
+card not in the zone it should leave, a budget passed) ends the game with BAIL, and the
+Python back end plays it again from its seed."""
+from __future__ import annotations
+
+from ..lang import ir
+from ..lang import expr_ir as E
+from ..lang.expr_ir import ListLit, draws_random
+from ..lang.types import BOOL, CARD, NUM, PLAYER, STR, ZONE, elem_of, is_map
+from .expressions import BAIL, Exprs, Out, Uncovered
+
+EXITS = {"turn": 1, "round": 2, "game": 3}
+MAX_INLINE_DEPTH = 12
+
+
+class KernelWriter(Exprs):
+    def __init__(self, ruleset, max_players: int):
+        super().__init__(ruleset, Out(indent=1))
+        r = ruleset
+        self.maxp = max_players
+        self.zone_rows, row = {}, 0
+        for z in r.zones.values():
+            if z.piles:
+                raise Uncovered("zones of piles")
+            self.zone_rows[z.name] = row
+            row += max_players if z.per_player else 1
+        self.rows = row
+        self.frames = 0
+        self.depth = 0
+        self.exits_memo = {}
+        self.stats_src = []             # (function name, its lines, its value) of each statistic
+        self.stat_locals = {}
+        for name, v in list(r.variables.items()) + list(r.player_variables.items()):
+            if v.type not in (NUM, BOOL, STR, CARD, PLAYER, ZONE):
+                raise Uncovered(f"a variable of type {v.type} ('{name}')")
+        if r.symbols.team_vars:
+            raise Uncovered("team variables")
+
+    # -- the source ---------------------------------------------------------------------
+    def source(self) -> str:
+        r = self.r
+        body = self.out
+        env = self.frame()
+        body.line("# setup")
+        self.steps(r.flow.setup, env)
+        with body.block("while EX == 0:"):
+            body.line("ROUNDS += 1")
+            body.line("STEPS += 5")
+            self.dispatch("round_start", {})
+            self.steps(r.flow.round, env)
+            body.line("if EX == 2: EX = 0")
+            with body.block("if EX == 0:"):
+                self.dispatch("round_end", {})
+                self.round_tally()
+                with body.block("if EX == 0:"):
+                    u = self.emit(r.flow.until, env)
+                    body.line(f"if {u} != 0 and {u} != NULL: break")
+            body.line("if EX == 3: break")
+            body.line("if EX != 0: " + BAIL)
+        body.line("EX = 0")
+        self.steps(r.flow.end, env)
+        body.line("if EX != 0: " + BAIL)
+        self.result()
+        head = self.head()
+        return "\n".join(self.tables_source() + self.stats_source() + head + body.lines
+                         + ["    return 0", ""] + self.batch_source())
+
+    def tables_source(self) -> list:
+        return [f"{name} = np.array({list(values)!r}, dtype=np.int64)" for name, values in self.tables.items()] + \
+            ["BAIL = 1", f"NC = {len(self.r.deck.ids)}", f"ROWS = {self.rows}", ""]
+
+    def stats_source(self) -> list:
+        """One function per statistic: its value, or NULL where the rules cannot compute it."""
+        lines = []
+        for fn, body, value in self.stats_src:
+            lines += ["", "@njit(cache=False)", f"def {fn}(n, Z, ZN, OUT, CUR, {self.state_args()}):", "    W = 0"]
+            lines += [f"    {name} = NULL" for name in sorted(self.stat_locals.get(fn, ()))]
+            lines += [x.replace("return BAIL", "return NULL") for x in body]
+            lines.append(f"    return {value}")
+        return lines
+
+    def head(self) -> list:
+        r = self.r
+        lines = ["", "", "@njit(cache=False)",
+                  "def game(seed, n, WIN, SCORE, GSTAT, RSTAT, info):",
+                  "    R = np.empty(n + 1, np.uint64)",
+                  "    R[0] = seeded(seed)",
+                  "    for p in range(n):",
+                  "        R[p + 1] = seeded(seed * 1000 + p + 1)",
+                  "    Z = np.empty((ROWS, NC), np.int64)",
+                  "    ZN = np.zeros(ROWS, np.int64)",
+                  f"    for c in range(NC): Z[{self.zone_rows[r.start_zone]}, c] = c",
+                  f"    ZN[{self.zone_rows[r.start_zone]}] = NC",
+                  "    OUT = np.zeros(n, np.int64)",
+                  "    CUR = NULL", "    EX = 0", "    W = 0", "    STEPS = 0", "    DEC = 0", "    ROUNDS = 0",
+                  "    NR = 0", "    SB = np.empty(NC + 1, np.int64)"]
+        for name in sorted(self.locals):
+            lines.append(f"    {name} = NULL")
+        for name, capacity in self.buffers:
+            lines.append(f"    {name} = np.empty({capacity}, np.int64)")
+        init = Out(indent=1)
+        keep, self.out = self.out, init
+        try:
+            env = {"#frame": "I_"}
+            for name, v in r.variables.items():
+                init.line(f"G_{name} = {self.emit(v.initial, env)}")
+            for name, v in r.player_variables.items():
+                init.line(f"P_{name} = np.empty(n, np.int64)")
+                p = init.fresh("p")
+                with init.block(f"for {p} in range(n):"):
+                    init.line(f"P_{name}[{p}] = {self.emit(v.initial, {'#frame': 'I_', 'p': p})}")
+        finally:
+            self.out = keep
+        for name in sorted(self.locals):        # names the initial values bound
+            if name.startswith("I_"):
+                lines.append(f"    {name} = NULL")
+        return lines + init.lines
+
+    def batch_source(self) -> list:
+        return ["", "",
+                "@njit(cache=False)",
+                "def batch(seed0, games, n, WIN, SCORE, GSTAT, RSTAT, INFO):",
+                "    for g in range(games):",
+                "        INFO[g, 0] = game(seed0 + g, n, WIN[g], SCORE[g], GSTAT[g], RSTAT[g], INFO[g])",
+                "    return games", ""]
+
+    # -- frames ---------------------------------------------------------------------------
+    def frame(self) -> dict:
+        """A fresh set of locals (the flow's, a procedure's, a trigger dispatch's)."""
+        self.frames += 1
+        return {"#frame": f"L{self.frames}_"}
+
+    # -- what ends the game --------------------------------------------------------------
+    def result(self):
+        r, out = self.r, self.out
+        out.line("# the result")
+        env = self.frame()
+        k = out.fresh("k")
+        out.line(f"{k} = 0")
+
+        def winner(e):
+            self.not_null(e)
+            out.line(f"if {k} >= len(WIN): " + BAIL)
+            out.line(f"WIN[{k}] = {e}")
+            out.line(f"{k} += 1")
+        self.each(r.result.winners, env, winner, charge=False)
+        out.line(f"info[4] = {k}")
+        if r.result.score is not None:
+            if r.result.score.type not in (NUM, BOOL):
+                raise Uncovered(f"scores of type {r.result.score.type}")
+            p = out.fresh("p")
+            with out.block(f"for {p} in range(n):"):
+                v = self.emit(r.result.score, {**env, "p": p})
+                out.line(f"SCORE[{p}] = {v}")
+        out.line("W = 0")
+        for i, st in enumerate(s for s in r.statistics if s.per != "round"):
+            out.line(f"GSTAT[{i}] = {self.statistic(st)}")
+        out.line("if NR < ROUNDS:")
+        keep = out.indent
+        out.indent += 1
+        self._tally_row()
+        out.indent = keep
+        out.line("info[1] = DEC")
+        out.line("info[2] = ROUNDS")
+        out.line("info[3] = NR")
+
+    def statistic(self, st) -> str:
+        """A statistic's value, or NULL where it cannot be computed (tally.measured)."""
+        if st.value.type not in (NUM, BOOL):
+            raise Uncovered(f"a statistic of type {st.value.type}")
+        if draws_random(st.value):
+            raise Uncovered("a statistic that draws random numbers")
+        t = self.out.fresh("s")
+        inner = Out(indent=1)
+        keep, self.out = self.out, inner
+        before = set(self.locals)
+        try:
+            v = self.emit(st.value, self.frame())
+        finally:
+            self.out = keep
+        fn = f"stat{len(self.stats_src)}"
+        self.stat_locals[fn] = self.locals - before
+        self.locals = before
+        self.stats_src.append((fn, inner.lines, v))
+        keep.line(f"{t} = {fn}(n, Z, ZN, OUT, CUR, {self.state_args()})")
+        return t
+
+    def round_tally(self):
+        if any(st.per == "round" for st in self.r.statistics):
+            self._tally_row()
+
+    def _tally_row(self):
+        out = self.out
+        per = [st for st in self.r.statistics if st.per == "round"]
+        if not per:
+            return
+        out.line(f"if NR >= RSTAT.shape[0]: " + BAIL)
+        for i, st in enumerate(per):
+            out.line(f"RSTAT[NR, {i}] = {self.statistic(st)}")
+        out.line("NR += 1")
+
+    def state_args(self) -> str:
+        names = [f"G_{v}" for v in self.r.variables] + [f"P_{v}" for v in self.r.player_variables]
+        return ", ".join(names) if names else "0"
+
+    # -- steps -----------------------------------------------------------------------------
+    def steps(self, steps, env) -> None:
+        out = self.out
+        opened = 0
+        for step in steps:
+            self.step(step, env)
+            if self.may_exit(step):
+                out.line("if EX == 0:")
+                out.indent += 1
+                opened += 1
+                out.line("pass")
+        out.indent -= opened
+
+    def may_exit(self, step) -> bool:
+        key = id(step)
+        if key in self.exits_memo:
+            return self.exits_memo[key]
+        self.exits_memo[key] = False        # (a procedure calling itself: written in, refused below)
+        found = False
+        if isinstance(step, ir.Exit):
+            found = True
+        elif isinstance(step, ir.Call):
+            found = any(self.may_exit(s) for s in self.r.procedures[step.procedure])
+        elif isinstance(step, ir.Emit):
+            found = any(self.may_exit(s) for t in self.r.triggers.get(step.event, ()) for s in t.body)
+        elif isinstance(step, ir.Turns):
+            found = any(self.may_exit(s) for s in step.body) or self._triggers_exit("turn_start", "turn_end")
+        elif not isinstance(step, ir.Effect):
+            for value in vars(step).values():
+                if isinstance(value, (list, tuple)):
+                    for s in value:
+                        if not isinstance(s, (ir.Alternative,)) and hasattr(s, "path") and self.may_exit(s):
+                            found = True
+                        if isinstance(s, ir.Alternative) and s.body and any(self.may_exit(x) for x in s.body):
+                            found = True
+        self.exits_memo[key] = found
+        return found
+
+    def _triggers_exit(self, *events) -> bool:
+        return any(self.may_exit(s) for e in events for t in self.r.triggers.get(e, ()) for s in t.body)
+
+    def step(self, step, env) -> None:
+        method = getattr(self, "s_" + type(step).__name__, None)
+        if method is None:
+            raise Uncovered(f"the step {type(step).__name__}")
+        self.out.line("STEPS += 2")
+        method(step, env)
+
+    def dispatch(self, event, payload_values: dict) -> None:
+        triggers = self.r.triggers.get(event)
+        if not triggers:
+            return
+        self.inline_depth()
+        env = self.frame()
+        out = self.out
+        for name, v in payload_values.items():
+            local = env["#frame"] + name
+            self.locals.add(local)
+            out.line(f"{local} = {v}")
+        out.line("STEPS += 2")
+        opened = 0
+        for t in triggers:
+            if t.when is not None:
+                c = self.emit(t.when, env)
+                with out.block(f"if {c} != 0 and {c} != NULL:"):
+                    self.steps(t.body, env)
+            else:
+                self.steps(t.body, env)
+            if any(self.may_exit(s) for s in t.body):
+                out.line("if EX == 0:")
+                out.indent += 1
+                opened += 1
+                out.line("pass")
+        out.indent -= opened
+        self.depth -= 1
+
+    def inline_depth(self):
+        self.depth += 1
+        if self.depth > MAX_INLINE_DEPTH:
+            raise Uncovered("procedures or triggers calling one another too deeply")
+
+    # effects
+    def s_Log(self, s, env):
+        pass
+
+    def s_Reveal(self, s, env):
+        pass
+
+    def s_Shuffle(self, s, env):
+        z = self.emit(s.zone, env)
+        self.charge(f"ZN[{z}]")
+        self.out.line(f"shuffle(R, Z, ZN, {z})")
+
+    def s_Sort(self, s, env):
+        out = self.out
+        z = self.emit(s.zone, env)
+        self.charge(f"ZN[{z}] * 4")
+        i = out.fresh("i")
+        if s.key.type == STR:
+            raise Uncovered("a sort by texts")
+        with out.block(f"for {i} in range(ZN[{z}]):"):
+            v = self.emit(s.key, {**env, s.var: f"Z[{z}, {i}]"})
+            out.line(f"SB[{i}] = {v}")
+            out.line(f"if SB[{i}] == NULL and ZN[{z}] > 1: " + BAIL)
+        out.line(f"sort_zone(Z, ZN, {z}, SB)")
+
+    def s_Move(self, s, env):
+        out = self.out
+        if s.card is not None:
+            c = self.emit(s.card, env)
+            src = self.emit(s.src, env)
+            out.line(f"if not take_out(Z, ZN, {src}, {c}): " + BAIL)
+            dst = self.emit(s.dst, env)
+            out.line(f"put(Z, ZN, {dst}, {c}, {s.bottom})")
+            return
+        if s.cards is not None:
+            cards = self.array(s.cards, env)
+            src = self.emit(s.src, env)
+            dst = self.emit(s.dst, env)
+            self.charge(f"len({cards}) * (ZN[{src}] + 1)")
+            e = out.fresh("e")
+            with out.block(f"for {e} in {cards}:"):
+                out.line(f"if not take_out(Z, ZN, {src}, {e}): " + BAIL)
+                out.line(f"put(Z, ZN, {dst}, {e}, {s.bottom})")
+            return
+        self._move_top(s.src, s.dst, s.count, s.bottom, env)
+
+    def s_Draw(self, s, env):
+        self._move_top(s.src, s.dst, s.count, False, env)
+
+    def _move_top(self, src_node, dst_node, count, bottom, env):
+        out = self.out
+        src = self.emit(src_node, env)
+        dst = self.emit(dst_node, env)
+        k = out.fresh("k")
+        if count is None:
+            out.line(f"{k} = ZN[{src}]")
+        else:
+            c = self.emit(count, env)
+            self.not_null(c)
+            out.line(f"{k} = max(0, min({c}, ZN[{src}]))")
+        self.charge(k)
+        with out.block(f"for _ in range({k}):"):
+            out.line(f"ZN[{src}] -= 1")
+            out.line(f"put(Z, ZN, {dst}, Z[{src}, ZN[{src}]], {bottom})")
+
+    def s_Deal(self, s, env):
+        out = self.out
+        src = self.emit(s.src, env)
+        seats, k = self.buffer("n"), out.fresh("k")
+        out.line(f"{k} = 0")
+        if s.players is not None:
+            arr = self.array(s.players, env)
+            e = out.fresh("e")
+            with out.block(f"for {e} in {arr}:"):
+                out.line(f"if {k} >= n: " + BAIL)
+                out.line(f"{seats}[{k}] = {e}; {k} += 1")
+        else:
+            p = out.fresh("p")
+            with out.block(f"for {p} in range(n):"):
+                out.line(f"if not OUT[{p}]: {seats}[{k}] = {p}; {k} += 1")
+        with out.block(f"if {k} > 0:"):
+            first = self.emit(s.first, env) if s.first is not None else f"{seats}[0]"
+            i, rot = out.fresh("i"), out.fresh("a")
+            out.line(f"{i} = 0")
+            p = out.fresh("p")
+            with out.block(f"for {p} in range({k}):"):
+                out.line(f"if {seats}[{p}] == {first}: {i} = {p}; break")
+            out.line(f"{rot} = np.concatenate(({seats}[{i}:{k}], {seats}[:{i}]))")
+            c = self.emit(s.count, env)
+            self.not_null(c)
+            m, total = out.fresh("k"), out.fresh("k")
+            out.line(f"{m} = max(0, min({c}, ZN[{src}]))")
+            out.line(f"{total} = min({m} * {k}, ZN[{src}])")
+            self.charge(total)
+            j = out.fresh("j")
+            with out.block(f"for {j} in range({total}):"):
+                out.line(f"ZN[{src}] -= 1")
+                out.line(f"put(Z, ZN, {self.zone_rows[s.zone]} + {rot}[{j} % {k}], Z[{src}, ZN[{src}]], False)")
+
+    def s_Gather(self, g, env):
+        out = self.out
+        d = self.emit(g.dst, env)
+        for name, per_player, piles in g.zones:
+            if piles:
+                raise Uncovered("zones of piles")
+            base = self.zone_rows[name]
+            rows = [f"{base} + q" for q in ["__"]] if per_player else [str(base)]
+            if per_player:
+                q = out.fresh("q")
+                with out.block(f"for {q} in range(n):"):
+                    self._gather_row(f"{base} + {q}", d)
+            else:
+                self._gather_row(rows[0], d)
+
+    def _gather_row(self, row, d):
+        out = self.out
+        z = out.fresh("z")
+        out.line(f"{z} = {row}")
+        self.charge(f"ZN[{z}]")
+        with out.block(f"if {z} != {d}:"):
+            i = out.fresh("i")
+            with out.block(f"for {i} in range(ZN[{z}]):"):
+                out.line(f"Z[{d}, ZN[{d}]] = Z[{z}, {i}]; ZN[{d}] += 1")
+            out.line(f"ZN[{z}] = 0")
+
+    def s_Set(self, s, env):
+        for a in s.items:
+            self.assign(a, s.add, env)
+
+    def assign(self, a, add, env):
+        out, t = self.out, a.target
+        if isinstance(t, ir.EntryTarget):
+            raise Uncovered("maps")
+        if elem_of(t.type) is not None and t.type != ZONE:
+            raise Uncovered("a variable holding a list")
+        v = self.emit(a.value, env)
+        if isinstance(t, ir.CurrentTarget):
+            self.not_null(v)
+            out.line(f"CUR = {v}")
+            return
+        if isinstance(t, ir.GlobalTarget):
+            place = f"G_{t.name}"
+        else:
+            if t.team:
+                raise Uncovered("team variables")
+            owner = self.emit(t.owner, env)
+            self.not_null(owner)
+            place = f"P_{t.name}[{owner}]"
+        if add:
+            self.not_null(v)
+            cur = self.tmp(place)
+            self.not_null(cur)
+            v = self.tmp(f"{cur} + {v}")
+        if t.type == NUM or add:
+            out.line(f"if {v} != NULL and not (-1000000000000000000 < {v} < 1000000000000000000): " + BAIL)
+        out.line(f"{place} = {v}")
+
+    def s_Eliminate(self, s, env):
+        p = self.emit(s.player, env)
+        self.not_null(p)
+        self.out.line(f"OUT[{p}] = 1")
+
+    # control flow
+    def s_Exit(self, s, env):
+        self.out.line(f"EX = {EXITS[s.to]}")
+
+    def s_If(self, s, env):
+        out = self.out
+        if s.fixed is not None:
+            live = s.then if s.fixed else s.else_
+            self.steps(live or (), env)
+            return
+        c = self.emit(s.cond, env)
+        with out.block(f"if {c} != 0 and {c} != NULL:"):
+            out.line("pass")
+            self.steps(s.then, env)
+        if s.else_:
+            with out.block("else:"):
+                out.line("pass")
+                self.steps(s.else_, env)
+
+    def s_Repeat(self, s, env):
+        out = self.out
+        with out.block("while True:"):
+            self.steps(s.body, env)
+            out.line("if EX != 0: break")
+            out.line("STEPS += 1")
+            u = self.emit(s.until, env)
+            out.line(f"if {u} != 0 and {u} != NULL: break")
+            self.limits()
+
+    def s_While(self, s, env):
+        out = self.out
+        with out.block("while True:"):
+            c = self.emit(s.cond, env)
+            out.line("STEPS += 2")
+            out.line(f"if not ({c} != 0 and {c} != NULL): break")
+            self.steps(s.body, env)
+            out.line("if EX != 0: break")
+            self.limits()
+
+    def limits(self):
+        self.out.line(f"if STEPS > {self.r.flow.max_steps} or W > 5000000: " + BAIL)
+
+    def s_ForEach(self, s, env):
+        out = self.out
+        if s.elem_type not in (CARD, PLAYER, NUM, STR, BOOL):
+            raise Uncovered(f"for_each over elements of type {s.elem_type}")
+        if isinstance(s.items, E.Players):
+            arr = "range(n)"
+        else:
+            arr = self.array(s.items, env)
+        var = env["#frame"] + s.var
+        self.locals.add(var)
+        with out.block(f"for {var} in {arr}:"):
+            out.line("STEPS += 2")
+            self.steps(s.body, env)
+            out.line("if EX != 0: break")
+
+    def s_Turns(self, s, env):
+        out = self.out
+        if s.order is not None:
+            raise Uncovered("turns in a fixed order")
+        if s.first is not None:
+            f = self.emit(s.first, env)
+            out.line(f"CUR = {f}")
+        else:
+            p = out.fresh("p")
+            with out.block("if CUR == NULL or OUT[CUR]:"):
+                out.line("CUR = NULL")
+                with out.block(f"for {p} in range(n):"):
+                    out.line(f"if not OUT[{p}]: CUR = {p}; break")
+        cnt, lim = out.fresh("k"), out.fresh("k")
+        out.line(f"{cnt} = 0")
+        if s.count is not None:
+            c = self.emit(s.count, env)
+            self.not_null(c)
+            out.line(f"{lim} = {c}")
+        else:
+            out.line(f"{lim} = -1")
+        with out.block("while True:"):
+            out.line("STEPS += 4")
+            self.limits()
+            if s.until is not None:
+                u = self.emit(s.until, env)
+                out.line(f"if {u} != 0 and {u} != NULL: break")
+            out.line(f"if {cnt} == {lim} or CUR == NULL: break")
+            out.line(f"{cnt} += 1")
+            self.dispatch("turn_start", {})
+            with out.block("if EX == 0:"):
+                out.line("pass")
+                self.steps(s.body, env)
+            out.line("if EX == 1: EX = 0")
+            out.line("if EX != 0: break")
+            self.dispatch("turn_end", {})
+            out.line("if EX == 1: EX = 0")
+            out.line("if EX != 0: break")
+            if s.next is not None:
+                nx = self.emit(s.next, env)
+                out.line(f"CUR = {nx}")
+            else:
+                out.line("CUR = next_seat(OUT, n, CUR, 1)")
+
+    def s_Choose(self, s, env):
+        out = self.out
+        if s.window is not None:
+            raise Uncovered("choices made together")
+        if s.elem_type not in (CARD, PLAYER, NUM, STR, BOOL):
+            raise Uncovered(f"a choice among values of type {s.elem_type}")
+        var = env["#frame"] + s.var
+        self.locals.add(var)
+        opts, k = self.buffer(self.option_capacity(s.options)), out.fresh("k")
+        out.line(f"{k} = 0")
+
+        def consider(e):
+            if s.where is None:
+                out.line(f"{opts}[{k}] = {e}; {k} += 1")
+                return
+            w = self.emit(s.where, {**env, s.var: e})
+            out.line(f"if {w} != 0 and {w} != NULL: {opts}[{k}] = {e}; {k} += 1")
+        self.each(s.options, env, consider, charge=False)
+        with out.block(f"if {k} == 0:"):
+            if s.otherwise is None:
+                out.line(BAIL)
+            else:
+                out.line(f"{var} = NULL")
+                self.steps(s.otherwise, env)
+        with out.block("else:"):
+            who = self.emit(s.by, env) if s.by is not None else "CUR"
+            self.not_null(who)
+            out.line("DEC += 1")
+            out.line(f"{var} = {opts}[below(R, {who} + 1, {k})]")
+            out.line("W = 0")
+
+    def option_capacity(self, node) -> str:
+        if node.is_const:
+            return str(max(1, len(node.const)))
+        if isinstance(node, ListLit):
+            return str(max(1, len(node.items)))
+        return self.capacity(node)
+
+    def s_Call(self, s, env):
+        self.inline_depth()
+        inner = self.frame()
+        out = self.out
+        values = [(name, self.emit(e, env)) for name, e in s.args]
+        for name, v in values:
+            local = inner["#frame"] + name
+            self.locals.add(local)
+            out.line(f"{local} = {v}")
+        out.line("STEPS += 2")
+        self.steps(self.r.procedures[s.procedure], inner)
+        self.depth -= 1
+
+    def s_Emit(self, s, env):
+        values = {name: self.emit(e, env) for name, e in s.payload}
+        self.dispatch(s.event, values)
+
