@@ -24,6 +24,8 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 def measure(path: str, games: int, players: int | None = None, backend: str = "generated") -> dict:
     program = load_program(path, backend=backend)
+    if backend == "native":
+        return measure_native(program, games, players)
     decisions = 0
     start = time.perf_counter()
     for seed in range(games):
@@ -40,14 +42,35 @@ def measure(path: str, games: int, players: int | None = None, backend: str = "g
             "us_per_decision": round(elapsed / decisions * 1e6, 1) if decisions else None}
 
 
+def measure_native(program, games: int, players: int | None) -> dict:
+    """Whole games played by the native kernel, its random bots inside (each seat's own
+    generator, as simulate's): compiling (or reading the cache) is not timed, but reported."""
+    if program.native is None:
+        raise SystemExit(f"bench: {program.name}: {program.native_reason}")
+    n = program.player_count(players)
+    kernel = program.native
+    kernel.compiled()
+    start = time.perf_counter()
+    rows = kernel.play(0, games, n)
+    elapsed = time.perf_counter() - start
+    done = [r for r in rows if r is not None]
+    decisions = sum(r["decisions"] for r in done)
+    return {"ruleset": program.name, "players": n, "games": games, "seconds": round(elapsed, 4),
+            "games_per_s": round(games / elapsed, 1), "decisions_per_game": round(decisions / max(1, len(done)), 1),
+            "decisions_per_s": round(decisions / elapsed),
+            "us_per_decision": round(elapsed / decisions * 1e6, 3) if decisions else None,
+            "gave_up": games - len(done), "compile_s": round(kernel.compile_seconds, 2),
+            "from_cache": kernel.from_cache}
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("rulesets", nargs="*", help="ruleset files (default: every file in rulesets/)")
     p.add_argument("--games", type=int, default=200)
     p.add_argument("--players", type=int)
     p.add_argument("--json", action="store_true", help="print the figures as JSON")
-    p.add_argument("--backend", choices=["generated", "closures"], default="generated",
-                   help="the back end (default: generated)")
+    p.add_argument("--backend", choices=["generated", "closures", "native"], default="generated",
+                   help="the back end (default: generated; native: whole games in the Numba kernel)")
     args = p.parse_args(argv)
     paths = args.rulesets or sorted(str(x) for x in (ROOT / "rulesets").glob("*.yaml"))
     rows = [measure(path, args.games, args.players, args.backend) for path in paths]

@@ -9,6 +9,7 @@ from __future__ import annotations
 from .closures.expressions import Closures
 from .closures.program import build_program
 from .generated.program import build_generated
+from .native.program import build_native, native_installed
 from .check.expressions import ExprChecker
 from .check.ruleset import check_ruleset
 from .check.schema import findings
@@ -27,8 +28,16 @@ from .source.overlay import combine, load_rules, load_rules_text
 # makes it (`--backend`, `backend=`): no setting of the process decides it, so programs of
 # both back ends can be built side by side, and a forked or remote worker plays the back
 # end of the program it is given.
-BACKENDS = {"generated": build_generated, "closures": build_program}
+# `native` is the generated Program with a Numba kernel beside it that plays whole games
+# between random bots (simulate, compare, bench): where Numba is installed it is what
+# simulate and compare use unless told otherwise (docs/native.md).
+BACKENDS = {"generated": build_generated, "closures": build_program, "native": build_native}
 DEFAULT_BACKEND = "generated"
+
+
+def simulation_backend() -> str:
+    """The back end simulate and compare use when --backend is not given."""
+    return "native" if native_installed() else DEFAULT_BACKEND
 
 
 def build(ruleset: Ruleset, backend: str = DEFAULT_BACKEND) -> Program:

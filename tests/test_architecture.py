@@ -19,8 +19,9 @@ ALLOWED = {
     "check": {"source", "lang"},
     "closures": {"lang", "runtime"},
     "generated": {"lang", "runtime", "closures"},      # closures: the layout it writes, the closures it falls back on
+    "native": {"lang", "runtime", "closures", "generated"},    # generated: the Program beside its kernel
     "runtime": set(),
-    "pipeline": {"source", "lang", "check", "closures", "generated", "runtime"},
+    "pipeline": {"source", "lang", "check", "closures", "generated", "native", "runtime"},
     "playing": {"pipeline", "source", "lang", "check", "closures", "runtime"},
     "lab": {"pipeline", "source", "lang", "check", "closures", "runtime", "playing"},
     "authoring": {"pipeline", "source", "lang", "check", "closures", "runtime", "playing"},

@@ -102,8 +102,29 @@ def _seats(args, program) -> tuple[list, list]:
             args.ismcts_seats + (rest if args.bot == "ismcts" else []))
 
 
+def lab_backend(args) -> str:
+    """--backend, or the simulations' default (native where Numba is installed)."""
+    from .. import pipeline
+    return args.backend or pipeline.simulation_backend()
+
+
+def native_note(args, programs, stderr) -> None:
+    """Where the native back end plays: asked for by name, its kernel compiles whatever the
+    number of games; where it cannot play, one line says why (when it was asked for, or the
+    run is long enough that it would have played)."""
+    from ..lab.simulation import NATIVE_GAMES
+    for program in programs:
+        if getattr(program, "backend", None) != "native":
+            continue
+        if program.native is not None:
+            program.native.asked = args.backend == "native"
+        elif args.backend == "native" or args.games >= NATIVE_GAMES:
+            print(f"native playouts: {program.native_reason}; the generated Python plays {program.name}", file=stderr)
+
+
 def run_simulate(args, stdout, stderr) -> int:
-    program = load_program(args.ruleset, parse_options(args.option), backend=args.backend)
+    program = load_program(args.ruleset, parse_options(args.option), backend=lab_backend(args))
+    native_note(args, [program], stderr)
     outputs.check_targets(args, [program])
     note = warnings_note(program, args.ruleset)
     if note:
@@ -122,6 +143,7 @@ def run_simulate(args, stdout, stderr) -> int:
 
 def run_compare(args, stdout, stderr) -> int:
     variants = load_variants(args)
+    native_note(args, [program for _, program in variants], stderr)
     outputs.check_targets(args, [program for _, program in variants])
     for line in doubts(variants):
         print(line, file=stderr)
@@ -174,7 +196,7 @@ def load_variants(args) -> list:
     """[(name, Program)]: the base, then each variant, every one checked before a game is
     played, all built by the back end of --backend."""
     def loaded(path, options):
-        return load_program(path, options, backend=args.backend)
+        return load_program(path, options, backend=lab_backend(args))
     base_options = parse_options(args.base_option, "--base-option")
     variants = [("base" + (f" ({_named(base_options)})" if base_options else ""), loaded(args.base, base_options))]
     if args.option:

@@ -224,9 +224,13 @@ def _parser(command):
     p = _command_parser(command)
     if command not in ("validate", "options", "compile", "diff", "new", "list", "schema", "rules", "serve"):
         from .. import pipeline
-        p.add_argument("--backend", choices=list(pipeline.BACKENDS), default=pipeline.DEFAULT_BACKEND,
-                       help="how the rules run: 'generated' Python (the default, fastest) or 'closures' "
-                            "(the reference the generated code is tested against)")
+        lab = command in ("simulate", "compare")
+        p.add_argument("--backend", choices=list(pipeline.BACKENDS),
+                       default=None if lab else pipeline.DEFAULT_BACKEND,
+                       help="how the rules run: 'generated' Python (the default, fastest), 'closures' "
+                            "(the reference the generated code is tested against) or 'native' (generated, with "
+                            "whole games between random bots played by a Numba kernel; the default of simulate "
+                            "and compare where Numba is installed: docs/native.md)")
     return p
 
 

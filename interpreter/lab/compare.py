@@ -33,9 +33,10 @@ def compare(variants: list, games: int, players: int | None = None, seed: int = 
     jobs = settings[0][1]
     runs = []
     for index, (name, program) in enumerate(variants):
-        rows, start = [], time.perf_counter()
+        rows = []
         runs.append([name, program, rows, 0.0])
-        played = played_rows(program, n, games, seed, seating, jobs, cluster)
+        played = played_rows(program, n, games, seed, seating, jobs, cluster)     # (a native kernel compiled)
+        start = time.perf_counter()
         try:
             for row in played:
                 rows.append(row)

@@ -56,8 +56,8 @@ def simulate(program, games: int, players: int | None = None, seed: int = 0, mc_
     seating = Seating(tuple(mc_seats), playouts, tuple(ismcts_seats), iterations)
     n, jobs = checked_run(program, games, players, seed, seating, jobs)
     rows = []
+    played = played_rows(program, n, games, seed, seating, jobs, cluster)     # (a native kernel compiled: not timed)
     start = time.perf_counter()
-    played = played_rows(program, n, games, seed, seating, jobs, cluster)
     try:
         for row in played:
             rows.append(row)
@@ -94,9 +94,36 @@ def played_rows(program, n, games, seed, seating: Seating, jobs, cluster=None):
     if cluster is not None:
         from .cluster import rows
         return rows(cluster, program, n, games, seed, seating, game_row)
+    kernel = native_kernel(program, seating, games)
+    if kernel is not None:
+        kernel.compiled()                   # before any worker is forked: they inherit it
     if jobs == 1:
+        if kernel is not None:
+            return _native_rows(program, kernel, n, games, seed, seating)
         return (game_row(program, n, seed + k, seating) for k in range(games))
     return _rows_from_workers(program, n, games, seed, seating, jobs)
+
+
+NATIVE_GAMES = 1000     # games from which a kernel not yet compiled pays its compiling (docs/native.md)
+
+
+def native_kernel(program, seating: Seating, games: int):
+    """The native kernel that plays these games (program.native: the native back end where it
+    covers the ruleset), or None: only random bots use it, and it is compiled for a run of
+    NATIVE_GAMES games or more, or when asked for by name, or when it is in the cache."""
+    kernel = getattr(program, "native", None)
+    if kernel is None or seating.mc_seats or seating.ismcts_seats:
+        return None
+    return kernel if kernel.asked or games >= NATIVE_GAMES or kernel.cached() else None
+
+
+def _native_rows(program, kernel, n, games, seed, seating):
+    """The rows of game_row, played by the kernel in blocks; a game it gave up on is played
+    by the generated Python (which raises its error, or plays it to its end)."""
+    for start in range(0, games, MAX_BLOCK * 10):
+        count = min(MAX_BLOCK * 10, games - start)
+        for k, row in enumerate(kernel.play(seed + start, count, n)):
+            yield row if row is not None else game_row(program, n, seed + start + k, seating)
 
 
 def report(program, n, rows, seed, seating: Seating, jobs, elapsed, asked) -> dict:
@@ -206,6 +233,9 @@ def _work(blocks, writer) -> None:
 def _played_block(block) -> list:
     """The results of a block of consecutive games, None for a game that raised an error."""
     first, count, n, seating = block
+    kernel = native_kernel(_program, seating, 0)
+    if kernel is not None and kernel.is_compiled:
+        return kernel.play(first, count, n)     # None for a game it gave up on: the parent plays it
     return [_game_or_none(first + i, n, seating) for i in range(count)]
 
 

@@ -9,9 +9,11 @@ played again by the generated Python from its seed, so that it fails, or ends, e
 it does there."""
 from __future__ import annotations
 
+import os
 import time
 
 from ..generated.program import build_generated
+from .cache import Entry
 from .expressions import Uncovered
 from .prelude import PRELUDE
 from .steps import KernelWriter
@@ -20,14 +22,19 @@ MAX_ROUNDS = 256        # per-round statistics the kernel keeps of a game; a lon
 BLOCK = 512             # games a call of the kernel plays
 
 
+def native_installed() -> bool:
+    """Whether Numba can be imported (without importing it)."""
+    import importlib.util
+    return importlib.util.find_spec("numba") is not None
+
+
 def build_native(ruleset):
     """The generated Program, with its kernel (`program.native`) where Numba is installed and
     the kernel covers the ruleset."""
     program = build_generated(ruleset)
+    program.backend = "native"
     program.native, program.native_reason = None, None
-    try:
-        import numba  # noqa: F401
-    except ImportError:
+    if not native_installed():
         program.native_reason = "Numba is not installed (pip install 'card-interpreter[native]')"
         return program
     try:
@@ -35,7 +42,7 @@ def build_native(ruleset):
     except Uncovered as e:
         program.native_reason = f"the native kernel does not cover {e}"
         return program
-    program.native = Kernel(source, ruleset, program)
+    program.native = Kernel(source, ruleset)
     return program
 
 
@@ -49,34 +56,57 @@ def kernel_source(ruleset) -> str:
 class Kernel:
     """A compiled kernel (compiled when first used) and what reading its arrays needs."""
 
-    def __init__(self, source: str, ruleset, program):
+    def __init__(self, source: str, ruleset):
         self.source = source
         self.stats = [(st.name, st.per, st.value.type) for st in ruleset.statistics]
         self.has_score = ruleset.result.score is not None
         self.score_type = ruleset.result.score.type if self.has_score else None
-        self.max_players = ruleset.players[1]
+        self.max_players, self.min_players = ruleset.players[1], ruleset.players[0]
         self._batch = None
         self.compile_seconds = None
+        self.asked = False          # --backend native: compiled whatever the number of games
+
+    @property
+    def is_compiled(self) -> bool:
+        return self._batch is not None
+
+    def cached(self) -> bool:
+        """Whether the compiled kernel is at hand without compiling: here, or in the cache."""
+        if self._batch is not None:
+            return True
+        entry = Entry(self.source.replace("cache=False", "cache=True"))
+        return entry.usable and entry.warm()
 
     def compiled(self):
+        """The kernel's `batch`, compiled: read from the cache (native/cache.py) where it is
+        there and sound, else compiled (and kept there where the cache can be had)."""
         if self._batch is None:
             start = time.perf_counter()
-            namespace: dict = {}
-            exec(compile(self.source, "<native kernel>", "exec"), namespace)     # our own text: no file's
+            source = self.source.replace("cache=False", "cache=True")
+            entry = Entry(source)
+            sound = entry.warm() if entry.usable else False
+            if entry.usable:
+                namespace = _module(entry, source).__dict__
+            else:
+                namespace = {"__name__": "card_kernel"}
+                exec(compile(self.source, "<native kernel>", "exec"), namespace)     # our own text
             self._batch = namespace["batch"]
             self._warm(namespace)
+            if entry.usable and not sound:
+                entry.seal()
+            self.from_cache = sound
             self.compile_seconds = time.perf_counter() - start
         return self._batch
 
     def _warm(self, namespace):
         """Compile now (Numba compiles at the first call), on one game of the fewest players."""
-        self.play(0, 1, self.max_players)
+        self.play(0, 1, self.min_players)
 
     def play(self, seed: int, games: int, n: int):
         """(rows, bailed): each game's row as lab.simulation.game_row makes it, None for a game
         the kernel gave up on."""
         import numpy as np
-        batch = self._batch
+        batch = self.compiled()
         per_game = [s for s in self.stats if s[1] != "round"]
         per_round = [s for s in self.stats if s[1] == "round"]
         rows = []
@@ -116,6 +146,19 @@ class Kernel:
                         "scores": [_value(v, self.score_type, null) for v in score[k]] if self.has_score else [],
                         "decisions": dec, "rounds": rounds, "stats": stats})
         return out
+
+
+def _module(entry, source: str):
+    """The kernel as a module of its own (what Numba reads back from its cache names it),
+    run from our own text: the file beside it was compared with that text (cache.Entry.warm)."""
+    import sys
+    import types
+    name = "card_interpreter_kernel_" + os.path.basename(entry.folder)
+    module = types.ModuleType(name)
+    module.__file__ = entry.module
+    sys.modules[name] = module
+    exec(compile(source, entry.module, "exec"), module.__dict__)
+    return module
 
 
 def _value(v, typ, null):

@@ -165,11 +165,9 @@ class KernelWriter(Exprs):
         out.line("W = 0")
         for i, st in enumerate(s for s in r.statistics if s.per != "round"):
             out.line(f"GSTAT[{i}] = {self.statistic(st)}")
-        out.line("if NR < ROUNDS:")
-        keep = out.indent
-        out.indent += 1
-        self._tally_row()
-        out.indent = keep
+        if any(st.per == "round" for st in r.statistics):     # a last round cut short by end_game
+            with out.block("if NR < ROUNDS:"):
+                self._tally_row()
         out.line("info[1] = DEC")
         out.line("info[2] = ROUNDS")
         out.line("info[3] = NR")
