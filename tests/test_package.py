@@ -371,7 +371,7 @@ def test_a_card_typed_names_the_one_option_that_plays_it_with_something_else():
 
 WITHOUT_EXTRAS = """
 import sys, importlib.abc
-EXTRAS = {"numpy", "gymnasium", "pettingzoo", "pyspiel", "open_spiel", "ray", "matplotlib", "aiohttp", "asyncpg"}
+EXTRAS = {"numpy", "gymnasium", "pettingzoo", "pyspiel", "open_spiel", "ray", "matplotlib", "aiohttp", "asyncpg", "numba", "llvmlite"}
 class NotInstalled(importlib.abc.MetaPathFinder):
     def find_spec(self, name, path=None, target=None):
         if name.split(".")[0] in EXTRAS:

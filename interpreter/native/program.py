@@ -25,7 +25,10 @@ BLOCK = 512             # games a call of the kernel plays
 def native_installed() -> bool:
     """Whether Numba can be imported (without importing it)."""
     import importlib.util
-    return importlib.util.find_spec("numba") is not None
+    try:
+        return importlib.util.find_spec("numba") is not None
+    except (ImportError, ValueError):
+        return False
 
 
 def build_native(ruleset):

@@ -16,7 +16,7 @@ from __future__ import annotations
 from ..lang import ir
 from ..lang import expr_ir as E
 from ..lang.expr_ir import ListLit, draws_random
-from ..lang.types import BOOL, CARD, NUM, PLAYER, STR, ZONE, elem_of, is_map
+from ..lang.types import BOOL, CARD, NUM, PLAYER, STR, ZONE, elem_of
 from .expressions import BAIL, Exprs, Out, Uncovered
 
 EXITS = {"turn": 1, "round": 2, "game": 3}
@@ -202,7 +202,7 @@ class KernelWriter(Exprs):
         per = [st for st in self.r.statistics if st.per == "round"]
         if not per:
             return
-        out.line(f"if NR >= RSTAT.shape[0]: " + BAIL)
+        out.line("if NR >= RSTAT.shape[0]: " + BAIL)
         for i, st in enumerate(per):
             out.line(f"RSTAT[NR, {i}] = {self.statistic(st)}")
         out.line("NR += 1")

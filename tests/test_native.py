@@ -1,0 +1,215 @@
+"""The native back end (interpreter/native/, docs/native.md): a Numba kernel that plays whole
+games between random bots must give, game for game, the rows the generated Python gives
+(same deals, same bots, same decisions, results and statistics); what it does not cover,
+and a game it gives up on, are played by the generated Python; its compiled code is kept
+in a private cache that nothing planted there gets past."""
+from __future__ import annotations
+
+import glob
+import os
+import pathlib
+
+import pytest
+
+from interpreter import load_program
+from interpreter.lab.simulation import game_row, simulate
+from interpreter.native import cache as native_cache
+from interpreter.native.expressions import Uncovered
+from interpreter.native.program import build_native, kernel_source, native_installed
+from interpreter.pipeline import _checked, load_rules
+from interpreter.playing.agents import Seating
+
+pytestmark = [pytest.mark.extras,
+              pytest.mark.skipif(not native_installed(), reason="needs the native extra (Numba)")]
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+SHIPPED = sorted(glob.glob(str(ROOT / "rulesets" / "*.yaml")))
+
+
+def covered(path, options=None) -> bool:
+    data, source = load_rules(path)
+    try:
+        kernel_source(_checked(data, source, options, None))
+        return True
+    except Uncovered:
+        return False
+
+
+def python_rows(program, n, seed, games):
+    return [game_row(program, n, seed + k, Seating()) for k in range(games)]
+
+
+def assert_same_games(program, games, seed=0, players=None):
+    n = program.player_count(players)
+    rows = program.native.play(seed, games, n)
+    expected = python_rows(program, n, seed, games)
+    bailed = [k for k, row in enumerate(rows) if row is None]
+    differ = [seed + k for k, (row, want) in enumerate(zip(rows, expected)) if row is not None and row != want]
+    assert not differ, f"{program.name}: games {differ[:5]} differ from the generated Python's"
+    assert len(bailed) <= games // 20, f"{program.name}: the kernel gave up on {len(bailed)} of {games} games"
+
+
+@pytest.mark.parametrize("name", ["hearts2", "war"])
+def test_the_kernel_plays_the_games_the_generated_python_plays(name):
+    program = load_program(str(ROOT / "rulesets" / f"{name}.yaml"), backend="native")
+    assert program.native is not None, program.native_reason
+    assert_same_games(program, 300)
+
+
+def test_seeds_mean_the_same_games_from_any_first_seed():
+    program = load_program(str(ROOT / "rulesets" / "hearts2.yaml"), backend="native")
+    assert_same_games(program, 50, seed=123456)
+
+
+def test_simulate_reports_are_identical_to_the_bit(tmp_path):
+    import io
+    from interpreter.cli.main import run
+    out = {}
+    for backend in ("native", "generated"):
+        csv = tmp_path / f"{backend}.csv"
+        code = run(["simulate", str(ROOT / "rulesets" / "hearts2.yaml"), "--games", "400", "--jobs", "1",
+                    "--backend", backend, "--csv", str(csv)], stdout=io.StringIO(), stderr=io.StringIO())
+        assert code == 0
+        out[backend] = csv.read_bytes()
+    assert out["native"] == out["generated"]
+
+
+def test_workers_play_the_kernel_and_agree_with_one_process():
+    program = load_program(str(ROOT / "rulesets" / "hearts2.yaml"), backend="native")
+    program.native.asked = True
+    one = simulate(program, 300, jobs=1)
+    two = simulate(program, 300, jobs=2)
+    for report in (one, two):
+        report.pop("games_per_s"), report.pop("jobs")
+    assert one == two
+
+
+def test_a_ruleset_the_kernel_does_not_cover_says_why_in_one_line():
+    import io
+    from interpreter.cli.main import run
+    uncovered = next(p for p in SHIPPED if not covered(p))
+    stderr = io.StringIO()
+    assert run(["simulate", uncovered, "--games", "5", "--backend", "native"], stdout=io.StringIO(), stderr=stderr) == 0
+    err = stderr.getvalue().strip().splitlines()
+    said = [line for line in err if line.startswith("native playouts:")]
+    assert len(said) == 1 and "does not cover" in said[0] and "the generated Python plays" in said[0]
+
+
+def test_without_numba_the_generated_python_plays(monkeypatch):
+    import interpreter.native.program as native
+    monkeypatch.setattr(native, "native_installed", lambda: False)
+    data, source = load_rules(str(ROOT / "rulesets" / "war.yaml"))
+    program = native.build_native(_checked(data, source, None, None))
+    assert program.native is None and "Numba is not installed" in program.native_reason
+    assert simulate(program, 3)["games"] == 3
+
+
+def test_mc_seats_are_played_by_the_python_bots():
+    from interpreter.lab.simulation import native_kernel
+    program = load_program(str(ROOT / "rulesets" / "hearts2.yaml"), backend="native")
+    assert native_kernel(program, Seating(mc_seats=(1,)), 5000) is None
+    assert native_kernel(program, Seating(), 5000) is program.native
+
+
+WAR_LIMIT = """
+name: steps_run_out
+players: 2
+deck:
+  product:
+    suit: [{id: S}, {id: H}]
+    rank: [{id: "2"}, {id: "3"}]
+  id: "{rank}{suit}"
+  zone: stock
+zones:
+  stock: {visibility: hidden}
+  hand: {per_player: true, visibility: owner}
+flow:
+  max_steps: 60
+  setup: [shuffle: stock, {deal: {from: stock, to: hand, count: 2}}]
+  round:
+    - turns:
+        count: 2
+        do:
+          - choose: current.hand
+            as: card
+          - move: {card: card, from: current.hand, to: stock}
+          - move: {from: stock, to: current.hand}
+  until: "false"
+result:
+  winners: "[player(0)]"
+"""
+
+
+def test_a_game_the_kernel_gives_up_on_fails_as_the_generated_python_says():
+    from interpreter import load_program_text
+    from interpreter.errors import RulesFault
+    program = load_program_text(WAR_LIMIT, "limit.yaml", backend="native")
+    assert program.native is not None, program.native_reason
+    assert program.native.play(0, 3, 2) == [None, None, None]
+    program.native.asked = True
+    with pytest.raises(RulesFault) as native:
+        simulate(program, 3)
+    with pytest.raises(RulesFault) as python:
+        simulate(load_program_text(WAR_LIMIT, "limit.yaml", backend="generated"), 3)
+    assert str(native.value) == str(python.value) and "steps" in str(native.value)
+
+
+# -- the cache -----------------------------------------------------------------------------------
+def fresh_war():
+    """A war kernel not yet compiled in this process."""
+    data, source = load_rules(str(ROOT / "rulesets" / "war.yaml"))
+    return build_native(_checked(data, source, None, None)).native
+
+
+def test_the_cache_keeps_a_compiled_kernel_and_binds_every_file(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    first = fresh_war()
+    rows = first.play(0, 20, 2)
+    assert not first.from_cache
+    top = pathlib.Path(native_cache.root())
+    assert oct(top.stat().st_mode & 0o777) == "0o700"
+    (entry,) = [p for p in top.iterdir() if p.is_dir()]
+    assert (entry / "manifest.json").exists() and any((entry / "__pycache__").iterdir())
+    second = fresh_war()
+    assert second.cached() and second.play(0, 20, 2) == rows and second.from_cache
+
+
+@pytest.mark.parametrize("plant", ["changed", "extra", "link", "module"])
+def test_a_file_planted_in_the_cache_is_never_run(tmp_path, monkeypatch, plant):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    rows = fresh_war().play(0, 10, 2)
+    top = pathlib.Path(native_cache.root())
+    (entry,) = [p for p in top.iterdir() if p.is_dir()]
+    compiled = sorted((entry / "__pycache__").glob("*.nbc"))
+    if plant == "changed":
+        compiled[0].write_bytes(compiled[0].read_bytes() + b"\0")
+    elif plant == "extra":
+        (entry / "__pycache__" / "kernel.evil-1.py311.nbi").write_bytes(b"not ours")
+    elif plant == "link":
+        compiled[0].unlink()
+        os.symlink("/dev/zero", compiled[0])
+    else:
+        (entry / "kernel.py").write_text("raise SystemExit('planted')\n")
+    again = fresh_war()
+    assert not again.cached()
+    assert again.play(0, 10, 2) == rows and not again.from_cache
+
+
+def test_a_cache_folder_others_may_write_to_is_not_used(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    shared = tmp_path / "card-interpreter"
+    shared.mkdir(mode=0o777)
+    shared.chmod(0o777)
+    kernel = fresh_war()
+    assert kernel.play(0, 5, 2) and not kernel.from_cache
+    assert not (shared / "native").exists() or not any((shared / "native").iterdir())
+
+
+# -- every covered shipped ruleset ---------------------------------------------------------------
+@pytest.mark.slow
+@pytest.mark.parametrize("path", SHIPPED, ids=lambda p: pathlib.Path(p).stem)
+def test_every_covered_ruleset_plays_the_same_thousand_games(path):
+    if not covered(path):
+        pytest.skip("not covered by the kernel (docs/native.md)")
+    program = load_program(path, backend="native")
+    assert_same_games(program, 1000)
