@@ -123,8 +123,8 @@ def test_a_command_run_with_backend_closures_changes_no_default_of_the_library(t
 def test_an_unknown_back_end_is_a_usage_error_that_names_the_back_ends(tiny):
     from interpreter.api import load_game
     from interpreter.errors import UsageError
-    for build in (lambda: load_program(tiny, backend="native"), lambda: load_game(tiny, backend="native")):
-        with pytest.raises(UsageError, match="no back end 'native'; choose one of: generated, closures"):
+    for build in (lambda: load_program(tiny, backend="numba"), lambda: load_game(tiny, backend="numba")):
+        with pytest.raises(UsageError, match="no back end 'numba'; choose one of: generated, closures, native"):
             build()
 
 

@@ -328,7 +328,7 @@ def test_ctrl_c_prints_what_the_games_so_far_say_and_exits_130(monkeypatch):
             raise KeyboardInterrupt
         return real(program, n, seed, *rest)
     monkeypatch.setattr(simulation, "game_row", game_row)
-    code, out, err = _call("simulate", HEARTS2, "--games", "50", "--jobs", "1")
+    code, out, err = _call("simulate", HEARTS2, "--games", "50", "--jobs", "1", "--backend", "generated")
     assert code == 130 and err.strip() == "interrupted"
     assert "7 games between random bots" in out and "interrupted: the games played so far" in out
 

@@ -123,13 +123,17 @@ class Entry:
         data = _read(os.path.join(self.folder, name))
         return None if data is None else hmac.new(self.key, data, hashlib.sha256).hexdigest()
 
+    def sound(self) -> bool:
+        """Whether what Numba compiled is here and bound to the key (nothing is changed)."""
+        try:
+            return self._sound()
+        except (OSError, ValueError):
+            return False
+
     def warm(self) -> bool:
         """Whether what Numba compiled is here and sound (if anything is not, the folder is
         emptied, for a fresh compile); the module's file is (re)written as the source."""
-        try:
-            sound = self._sound()
-        except (OSError, ValueError):
-            sound = False
+        sound = self.sound()
         if not sound:
             shutil.rmtree(self.folder, ignore_errors=True)
             if not private(self.folder):

@@ -13,13 +13,14 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 
+from ..errors import InterpreterError
 from ..lang import expr_ir as E
 from ..lang.types import BOOL, CARD, NUM, PLAYER, STR, ZONE, elem_of, is_map
 
 BAIL = "return BAIL"
 
 
-class Uncovered(Exception):
+class Uncovered(InterpreterError):
     """What the kernel does not cover: the ruleset is played by the generated Python."""
 
 
@@ -80,6 +81,11 @@ class Exprs:
             raise Uncovered("a list where one value is wanted")
         raise Uncovered(f"a constant of kind {type(value).__name__}")
 
+    def number(self, value) -> int:
+        """A constant as the int64 the kernel holds."""
+        v = self.scalar(value)
+        return -(1 << 62) if v == "NULL" else int(v)
+
     def table(self, values) -> str:
         """The name of a module-level constant array holding `values`."""
         key = tuple(values)
@@ -97,8 +103,7 @@ class Exprs:
                 raise Uncovered(f"a card attribute of type {typ}")
             if typ == NUM and any(isinstance(v, float) and not v.is_integer() for v in values):
                 raise Uncovered("a card attribute that is not a whole number")
-            self.attr_names[name] = self.table([int(self.scalar(v)) if v is not None else -(1 << 62)
-                                                for v in values])
+            self.attr_names[name] = self.table([self.number(v) for v in values])
         return self.attr_names[name]
 
     def buffer(self, capacity: str) -> str:
@@ -447,7 +452,7 @@ class Exprs:
             values = node.const
             if not isinstance(values, (list, tuple)):
                 raise Uncovered("a constant collection that is not a list")
-            arr = self.table([int(self.scalar(v)) for v in values])
+            arr = self.table([self.number(v) for v in values])
             e = out.fresh("e")
             with out.block(f"for {e} in {arr}:"):
                 if charge:
@@ -527,7 +532,7 @@ class Exprs:
         not change when the zone it came from does)."""
         out = self.out
         if node.is_const:
-            return self.tmp(f"{self.table([int(self.scalar(v)) for v in node.const])}.copy()")
+            return self.tmp(f"{self.table([self.number(v) for v in node.const])}.copy()")
         if node.type == ZONE:
             z = self.emit(node, env)
             buf = self.buffer("NC")

@@ -45,6 +45,9 @@ def build_native(ruleset):
     except Uncovered as e:
         program.native_reason = f"the native kernel does not cover {e}"
         return program
+    except Exception as e:      # a bug of the kernel's writer: the games are still played, in Python
+        program.native_reason = f"the native kernel could not be written ({type(e).__name__}: a bug of ours)"
+        return program
     program.native = Kernel(source, ruleset)
     return program
 
@@ -78,7 +81,7 @@ class Kernel:
         if self._batch is not None:
             return True
         entry = Entry(self.source.replace("cache=False", "cache=True"))
-        return entry.usable and entry.warm()
+        return entry.usable and entry.sound()
 
     def compiled(self):
         """The kernel's `batch`, compiled: read from the cache (native/cache.py) where it is
@@ -87,7 +90,10 @@ class Kernel:
             start = time.perf_counter()
             source = self.source.replace("cache=False", "cache=True")
             entry = Entry(source)
-            sound = entry.warm() if entry.usable else False
+            try:
+                sound = entry.warm() if entry.usable else False
+            except OSError:         # (another process emptying the same folder meanwhile)
+                entry.folder, sound = None, False
             if entry.usable:
                 namespace = _module(entry, source).__dict__
             else:
