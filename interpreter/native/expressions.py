@@ -238,12 +238,14 @@ class Exprs:
         return t
 
     def _Arith(self, node, env):
-        if node.op == "/":
-            raise Uncovered("division with '/' (it can make numbers that are not whole)")
         a = self.emit(node.a, env)
         b = self.emit(node.b, env)
         self.not_null(a)
         self.not_null(b)
+        if node.op == "/":          # values.divide: a whole quotient is a whole number; any other, Python's
+            with self.out.block(f"if {b} == 0 or {a} % {b} != 0 or abs({a}) > 9007199254740992:"):
+                self.out.line(BAIL)
+            return self.tmp(f"{a} // {b}")
         if node.op in ("//", "%"):
             with self.out.block(f"if {b} == 0:"):
                 self.out.line(BAIL)
@@ -589,8 +591,18 @@ class Exprs:
             return "n"
         if isinstance(node, E.BuiltinCall) and node.name in ("filter", "map"):
             return self.capacity(node.args[0])
-        if node.type == ZONE or elem_of(node.type) == CARD:
+        if node.type == ZONE:
             return "NC"
+        if node.is_const:
+            return str(max(1, len(node.const)))
+        if isinstance(node, E.ListLit):
+            return str(max(1, len(node.items)))
+        if isinstance(node, E.UserCall):
+            return self.capacity(node.function.body)
+        if isinstance(node, E.IfElse):
+            return f"max({self.capacity(node.yes)}, {self.capacity(node.no)})"
+        if isinstance(node, E.Join):
+            return f"{self.capacity(node.a)} + {self.capacity(node.b)}"
         raise Uncovered(f"a list made from {type(node).__name__}")
 
     def zone_base(self, name: str) -> int:

@@ -17,6 +17,7 @@ from ..lang import ir
 from ..lang import expr_ir as E
 from ..lang.expr_ir import ListLit, draws_random
 from ..lang.types import BOOL, CARD, NUM, PLAYER, STR, ZONE, elem_of
+from ..closures.layout import unset_names
 from .expressions import BAIL, Exprs, Out, Uncovered
 
 EXITS = {"turn": 1, "round": 2, "game": 3}
@@ -40,6 +41,9 @@ class KernelWriter(Exprs):
         self.exits_memo = {}
         self.stats_src = []             # (function name, its lines, its value) of each statistic
         self.stat_locals = {}
+        self.stat_buffers = {}
+        self.opt_width = 1              # the widest row of a choice among kinds' options (OPT)
+        self.among = False
         for name, v in list(r.variables.items()) + list(r.player_variables.items()):
             if v.type not in (NUM, BOOL, STR, CARD, PLAYER, ZONE):
                 raise Uncovered(f"a variable of type {v.type} ('{name}')")
@@ -85,6 +89,7 @@ class KernelWriter(Exprs):
         for fn, body, value in self.stats_src:
             lines += ["", "@njit(cache=False)", f"def {fn}(n, Z, ZN, OUT, CUR, {self.state_args()}):", "    W = 0"]
             lines += [f"    {name} = NULL" for name in sorted(self.stat_locals.get(fn, ()))]
+            lines += [f"    {name} = np.empty({capacity}, np.int64)" for name, capacity in self.stat_buffers[fn]]
             lines += [x.replace("return BAIL", "return NULL") for x in body]
             lines.append(f"    return {value}")
         return lines
@@ -104,11 +109,8 @@ class KernelWriter(Exprs):
                   "    OUT = np.zeros(n, np.int64)",
                   "    CUR = NULL", "    EX = 0", "    W = 0", "    STEPS = 0", "    DEC = 0", "    ROUNDS = 0",
                   "    NR = 0", "    SB = np.empty(NC + 1, np.int64)"]
-        for name in sorted(self.locals):
-            lines.append(f"    {name} = NULL")
-        for name, capacity in self.buffers:
-            lines.append(f"    {name} = np.empty({capacity}, np.int64)")
         init = Out(indent=1)
+        init.count = self.out.count         # its names are not the body's
         keep, self.out = self.out, init
         try:
             env = {"#frame": "I_"}
@@ -121,9 +123,12 @@ class KernelWriter(Exprs):
                     init.line(f"P_{name}[{p}] = {self.emit(v.initial, {'#frame': 'I_', 'p': p})}")
         finally:
             self.out = keep
-        for name in sorted(self.locals):        # names the initial values bound
-            if name.startswith("I_"):
-                lines.append(f"    {name} = NULL")
+        for name in sorted(self.locals):
+            lines.append(f"    {name} = NULL")
+        for name, capacity in self.buffers:     # (those of the initial values too)
+            lines.append(f"    {name} = np.empty({capacity}, np.int64)")
+        if self.among:
+            lines.append(f"    OPT = np.empty((10000, {self.opt_width}), np.int64)")
         return lines + init.lines
 
     def batch_source(self) -> list:
@@ -181,13 +186,15 @@ class KernelWriter(Exprs):
         t = self.out.fresh("s")
         inner = Out(indent=1)
         keep, self.out = self.out, inner
-        before = set(self.locals)
+        before, buffers = set(self.locals), len(self.buffers)
         try:
             v = self.emit(st.value, self.frame())
         finally:
             self.out = keep
         fn = f"stat{len(self.stats_src)}"
         self.stat_locals[fn] = self.locals - before
+        self.stat_buffers[fn] = self.buffers[buffers:]
+        del self.buffers[buffers:]
         self.locals = before
         self.stats_src.append((fn, inner.lines, v))
         keep.line(f"{t} = {fn}(n, Z, ZN, OUT, CUR, {self.state_args()})")
@@ -592,6 +599,80 @@ class KernelWriter(Exprs):
         if isinstance(node, ListLit):
             return str(max(1, len(node.items)))
         return self.capacity(node)
+
+    def s_ChooseAmong(self, s, env):
+        """vm.among_options then vm.pick: each kind's options (the combinations of its names'
+        lists, where `when` and `where` hold) as rows [kind, value, ...] of OPT, one picked by the
+        seat's bot, its names bound, its kind's steps run."""
+        out = self.out
+        if s.window is not None:
+            raise Uncovered("choices made together")
+        for a in s.alternatives:
+            for name, _, typ in a.names:
+                if typ not in (CARD, PLAYER, NUM, STR, BOOL):
+                    raise Uncovered(f"a choice among kinds with values of type {typ}")
+        self.opt_width = max(self.opt_width, 1 + max(len(a.names) for a in s.alternatives))
+        self.among = True
+        k = out.fresh("k")
+        out.line(f"{k} = 0")
+        for index, a in enumerate(s.alternatives):
+            def kind(index=index, a=a):
+                self._combinations(a, index, list(a.names), dict(env), [], k)
+            if a.when is not None:
+                w = self.emit(a.when, env)
+                with out.block(f"if {w} != 0 and {w} != NULL:"):
+                    kind()
+            else:
+                kind()
+        with out.block(f"if {k} == 0:"):
+            if s.otherwise is None:
+                out.line(BAIL)
+            else:
+                for name in unset_names(s):
+                    local = env["#frame"] + name
+                    self.locals.add(local)
+                    out.line(f"{local} = NULL")
+                self.steps(s.otherwise, env)
+        with out.block("else:"):
+            who = self.emit(s.by, env) if s.by is not None else "CUR"
+            self.not_null(who)
+            out.line("DEC += 1")
+            row = out.fresh("r")
+            out.line(f"{row} = below(R, {who} + 1, {k})")
+            out.line("W = 0")
+            for index, a in enumerate(s.alternatives):
+                with out.block(f"{'if' if index == 0 else 'elif'} OPT[{row}, 0] == {index}:"):
+                    for i, (name, _, _) in enumerate(a.names):
+                        local = env["#frame"] + name
+                        self.locals.add(local)
+                        out.line(f"{local} = OPT[{row}, {i + 1}]")
+                    out.line("pass")
+                    if a.body is not None:
+                        self.steps(a.body, env)
+
+    def _combinations(self, a, index, names, env, bound, k):
+        out = self.out
+        if not names:
+            self.charge("1")
+            if a.where is not None:
+                w = self.emit(a.where, env)
+                head = f"if {w} != 0 and {w} != NULL:"
+            else:
+                head = "if True:"
+            with out.block(head):
+                out.line(f"if {k} >= 10000: " + BAIL)
+                out.line(f"OPT[{k}, 0] = {index}")
+                for i, v in enumerate(bound):
+                    out.line(f"OPT[{k}, {i + 1}] = {v}")
+                out.line(f"{k} += 1")
+            return
+        (name, lst, _), rest = names[0], names[1:]
+
+        def each(e):
+            inner = dict(env)
+            inner[name] = e
+            self._combinations(a, index, rest, inner, bound + [e], k)
+        self.each(lst, env, each, charge=False)
 
     def s_Call(self, s, env):
         self.inline_depth()
