@@ -178,7 +178,7 @@ def test_interrupting_simulate_stops_its_workers_quietly(sig):
     import sys
     import time
     p = subprocess.Popen([sys.executable, "-c", "from interpreter.cli.main import main; main()", "simulate", str(RULESETS[0].parent / "hearts2.yaml"),
-                          "--games", "100000", "--jobs", "2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          "--games", "100000", "--jobs", "2", "--backend", "generated"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                          start_new_session=True, text=True)
     time.sleep(1.5)
     workers = subprocess.run(["pgrep", "-P", str(p.pid)], capture_output=True, text=True).stdout.split()
