@@ -18,6 +18,12 @@ from ..lang import expr_ir as E
 from ..lang.types import BOOL, CARD, NUM, PLAYER, STR, ZONE, elem_of, is_map
 
 BAIL = "return BAIL"
+SCALARS = (NUM, BOOL, STR, CARD, PLAYER)
+
+
+def is_list(typ) -> bool:
+    """A list (not a zone): held as a one-dimensional int64 array."""
+    return elem_of(typ) is not None and typ != ZONE and not is_map(typ)
 
 
 class Uncovered(InterpreterError):
@@ -56,6 +62,7 @@ class Exprs:
         self.tables: dict = {}          # name -> list of int
         self.attr_names: dict = {}
         self.locals: set = set()        # kernel names of the rules' locals, set to NULL at the start
+        self.list_locals: set = set()   # those holding a list: an empty array at the start
         self.buffers: list = []         # (name, capacity) of the arrays made once a game, one per place
         self.calls = 0
 
@@ -143,15 +150,19 @@ class Exprs:
     def _Local(self, node, env):
         if node.name in env:
             return env[node.name]
-        if elem_of(node.type) is not None and node.type != ZONE:
-            raise Uncovered("a list held in a local name")
-        name = env["#frame"] + node.name
-        self.locals.add(name)
+        return self.local(env["#frame"] + node.name, node.type)
+
+    def local(self, name: str, typ) -> str:
+        """A rules' local by its kernel name, set up as the game starts (a list: an array)."""
+        if is_list(typ):
+            if elem_of(typ) not in SCALARS:
+                raise Uncovered(f"a local name holding a {typ}")
+            self.list_locals.add(name)
+        else:
+            self.locals.add(name)
         return name
 
     def _GlobalVar(self, node, env):
-        if elem_of(node.type) is not None and node.type != ZONE:
-            raise Uncovered("a variable holding a list")
         return "G_" + node.name
 
     def _SharedZone(self, node, env):
@@ -165,8 +176,6 @@ class Exprs:
     def _PlayerVar(self, node, env):
         if elem_of(node.type) is not None:
             raise Uncovered("a player variable holding a list")
-        if node.name in self.r.symbols.team_vars:
-            raise Uncovered("team variables")
         owner = self.emit(node.owner, env)
         self.not_null(owner)
         return self.tmp(f"P_{node.name}[{owner}]")
@@ -185,11 +194,13 @@ class Exprs:
     def _PlayerProp(self, node, env):
         p = self.emit(node.obj, env)
         name = node.name
-        if name not in ("index", "seat", "left", "right", "eliminated"):
+        if name not in ("index", "seat", "left", "right", "eliminated", "team"):
             raise Uncovered(f"a player's {name}")
         self.not_null(p)
         if name == "index":
             return p
+        if name == "team":
+            return self.tmp(f"TM[{p}]")
         if name == "seat":
             return self.tmp(f"{p} + 1")
         if name == "eliminated":
@@ -558,12 +569,18 @@ class Exprs:
             with out.block(f"if {hi} - {lo} > 10000:"):
                 out.line(BAIL)
             return self.tmp(f"np.arange({lo}, max({lo}, {hi}), dtype=np.int64)")
-        if isinstance(node, (E.Local, E.UserCall)) and not (isinstance(node, E.Local) and node.name in env):
-            if isinstance(node, E.UserCall):
-                return self._UserCall(node, env)
-            raise Uncovered("a list held in a local name")
-        if isinstance(node, E.Local):
-            return env[node.name]
+        if isinstance(node, E.UserCall):
+            return self._UserCall(node, env)
+        if isinstance(node, (E.Local, E.GlobalVar)):
+            return self.emit(node, env)
+        if isinstance(node, E.PlayerProp) and node.name == "partners":
+            p = self.emit(node.obj, env)
+            self.not_null(p)
+            buf, k, q = self.buffer("n"), out.fresh("k"), out.fresh("q")
+            out.line(f"{k} = 0")
+            with out.block(f"for {q} in range(n):"):
+                out.line(f"if {q} != {p} and TM[{q}] == TM[{p}]: {buf}[{k}] = {q}; {k} += 1")
+            return self.tmp(f"{buf}[:{k}]")
         if isinstance(node, E.IfElse):
             t = out.fresh("a")
             c = self.emit(node.cond, env)
@@ -575,7 +592,10 @@ class Exprs:
         if isinstance(node, (E.Players, E.Active, E.BuiltinCall)):
             if isinstance(node, E.BuiltinCall) and node.name not in ("filter", "map", "clockwise"):
                 raise Uncovered(f"the built-in function {node.name}() as a list")
-            buf, k = self.buffer(self.capacity(node)), out.fresh("k")
+            capacity = self.capacity(node)
+            if capacity is None:            # known only here: from the list it is made from
+                return self._made_from(node, env)
+            buf, k = self.buffer(capacity), out.fresh("k")
             out.line(f"{k} = 0")
 
             def keep(e):
@@ -585,8 +605,29 @@ class Exprs:
             return self.tmp(f"{buf}[:{k}]")
         raise Uncovered(f"the list expression {type(node).__name__}")
 
-    def capacity(self, node) -> str:
-        """How many elements a made list may hold at most."""
+    def _made_from(self, node, env) -> str:
+        """filter or map of a list whose length is known only as the game runs: the list is
+        made first, and an array as long as it."""
+        out = self.out
+        src = self.array(node.args[0], env)
+        buf, k, e = out.fresh("a"), out.fresh("k"), out.fresh("e")
+        out.line(f"{buf} = np.empty(len({src}), np.int64)")
+        out.line(f"{k} = 0")
+        with out.block(f"for {e} in {src}:"):
+            self.charge("1")
+            v = self.emit(node.body, self._with(node, env, e))
+            if node.name == "filter":
+                with out.block(f"if {v} != 0 and {v} != NULL:"):
+                    out.line(f"{buf}[{k}] = {e}")
+                    out.line(f"{k} += 1")
+            else:
+                out.line(f"{buf}[{k}] = {v}")
+                out.line(f"{k} += 1")
+        return self.tmp(f"{buf}[:{k}]")
+
+    def capacity(self, node):
+        """How many elements a made list may hold at most, as the game starts (None: known
+        only as it runs, a list held in a name or made from one)."""
         if isinstance(node, (E.Players, E.Active)) or (isinstance(node, E.BuiltinCall) and node.name == "clockwise"):
             return "n"
         if isinstance(node, E.BuiltinCall) and node.name in ("filter", "map"):
@@ -597,12 +638,18 @@ class Exprs:
             return str(max(1, len(node.const)))
         if isinstance(node, E.ListLit):
             return str(max(1, len(node.items)))
+        if isinstance(node, (E.GlobalVar, E.Local)):
+            return None
+        if isinstance(node, E.PlayerProp):      # (partners)
+            return "n"
         if isinstance(node, E.UserCall):
             return self.capacity(node.function.body)
-        if isinstance(node, E.IfElse):
-            return f"max({self.capacity(node.yes)}, {self.capacity(node.no)})"
-        if isinstance(node, E.Join):
-            return f"{self.capacity(node.a)} + {self.capacity(node.b)}"
+        if isinstance(node, (E.IfElse, E.Join)):
+            a, b = (node.yes, node.no) if isinstance(node, E.IfElse) else (node.a, node.b)
+            ca, cb = self.capacity(a), self.capacity(b)
+            if ca is None or cb is None:
+                return None
+            return f"max({ca}, {cb})" if isinstance(node, E.IfElse) else f"{ca} + {cb}"
         raise Uncovered(f"a list made from {type(node).__name__}")
 
     def zone_base(self, name: str) -> int:

@@ -79,6 +79,46 @@ def next_seat(OUT, n, p, step):
 
 
 @njit(cache=False)
+def swap_rows(Z, ZN, a, b):
+    """effects.swap: the two zones' cards exchanged."""
+    for i in range(max(ZN[a], ZN[b])):
+        t = Z[a, i]
+        Z[a, i] = Z[b, i]
+        Z[b, i] = t
+    t = ZN[a]
+    ZN[a] = ZN[b]
+    ZN[b] = t
+
+
+@njit(cache=False)
+def undo_journal(Z, ZN, JR, JC, JN, every, want):
+    """effects.undo_journal: the journal's entries (those tagged `want`, unless `every`)
+    taken back, latest first; returns the entries kept (at the front of JR, in their order)
+    and the work charged."""
+    work = JN
+    for i in range(JN - 1, -1, -1):
+        if not every and JR[i, 3] != want:
+            continue
+        a, b = JR[i, 1], JR[i, 2]
+        if JR[i, 0] == 0:
+            work += ZN[a] + ZN[b]
+            swap_rows(Z, ZN, a, b)
+        else:
+            work += JR[i, 5] * (ZN[b] + 1)
+            for j in range(JR[i, 4] + JR[i, 5] - 1, JR[i, 4] - 1, -1):
+                if take_out(Z, ZN, b, JC[j]):
+                    put(Z, ZN, a, JC[j], False)
+        JR[i, 0] = -1
+    kept = 0
+    for i in range(JN):
+        if JR[i, 0] != -1:
+            for c in range(6):
+                JR[kept, c] = JR[i, c]
+            kept += 1
+    return kept, work
+
+
+@njit(cache=False)
 def take_out(Z, ZN, z, c):
     """Remove card c from zone z, keeping the order; False if it is not there."""
     k = ZN[z]

@@ -18,9 +18,12 @@ from ..lang import expr_ir as E
 from ..lang.expr_ir import ListLit, draws_random
 from ..lang.types import BOOL, CARD, NUM, PLAYER, STR, ZONE, elem_of
 from ..closures.layout import unset_names
-from .expressions import BAIL, Exprs, Out, Uncovered
+from .expressions import BAIL, SCALARS, Exprs, Out, Uncovered, is_list
 
 EXITS = {"turn": 1, "round": 2, "game": 3}
+JOURNAL, JOURNAL_CARDS = 4096, 16384        # entries and the cards they move (a game with more: BAIL)
+MAX_REQUESTS = 64                           # requests open at once (one inside another's answer)
+OPEN, REFUSED, REDIRECTED = 0, 1, 2
 MAX_INLINE_DEPTH = 12
 
 
@@ -41,14 +44,19 @@ class KernelWriter(Exprs):
         self.exits_memo = {}
         self.stats_src = []             # (function name, its lines, its value) of each statistic
         self.stat_locals = {}
+        self.stat_list_locals = {}
         self.stat_buffers = {}
         self.opt_width = 1              # the widest row of a choice among kinds' options (OPT)
         self.among = False
-        for name, v in list(r.variables.items()) + list(r.player_variables.items()):
-            if v.type not in (NUM, BOOL, STR, CARD, PLAYER, ZONE):
+        self.journal = False            # the journal's arrays are made (JR entries, JC their cards)
+        self.requests = False           # the open requests' stack is made (RQ: from, to, status, target, piece)
+        for name, v in r.variables.items():
+            if v.type not in SCALARS + (ZONE,) and not (is_list(v.type) and elem_of(v.type) in SCALARS):
                 raise Uncovered(f"a variable of type {v.type} ('{name}')")
-        if r.symbols.team_vars:
-            raise Uncovered("team variables")
+        for name, v in r.player_variables.items():
+            if v.type not in SCALARS + (ZONE,):
+                raise Uncovered(f"a player variable of type {v.type} ('{name}')")
+        self.team_vars = r.symbols.team_vars
 
     # -- the source ---------------------------------------------------------------------
     def source(self) -> str:
@@ -80,8 +88,11 @@ class KernelWriter(Exprs):
                          + ["    return 0", ""] + self.batch_source())
 
     def tables_source(self) -> list:
+        teams = dict(self.r.teams)
+        of = [list(teams.get(k, ())) + [0] * (self.maxp - len(teams.get(k, ()))) for k in range(self.maxp + 1)]
         return [f"{name} = np.array({list(values)!r}, dtype=np.int64)" for name, values in self.tables.items()] + \
-            ["BAIL = 1", f"NC = {len(self.r.deck.ids)}", f"ROWS = {self.rows}", ""]
+            ["BAIL = 1", f"NC = {len(self.r.deck.ids)}", f"ROWS = {self.rows}",
+             f"TEAMS = np.array({of!r}, dtype=np.int64)    # players -> the team of each seat", ""]
 
     def stats_source(self) -> list:
         """One function per statistic: its value, or NULL where the rules cannot compute it."""
@@ -89,6 +100,7 @@ class KernelWriter(Exprs):
         for fn, body, value in self.stats_src:
             lines += ["", "@njit(cache=False)", f"def {fn}(n, Z, ZN, OUT, CUR, {self.state_args()}):", "    W = 0"]
             lines += [f"    {name} = NULL" for name in sorted(self.stat_locals.get(fn, ()))]
+            lines += [f"    {name} = np.empty(0, np.int64)" for name in sorted(self.stat_list_locals.get(fn, ()))]
             lines += [f"    {name} = np.empty({capacity}, np.int64)" for name, capacity in self.stat_buffers[fn]]
             lines += [x.replace("return BAIL", "return NULL") for x in body]
             lines.append(f"    return {value}")
@@ -107,6 +119,7 @@ class KernelWriter(Exprs):
                   f"    for c in range(NC): Z[{self.zone_rows[r.start_zone]}, c] = c",
                   f"    ZN[{self.zone_rows[r.start_zone]}] = NC",
                   "    OUT = np.zeros(n, np.int64)",
+                  "    TM = TEAMS[n]",
                   "    CUR = NULL", "    EX = 0", "    W = 0", "    STEPS = 0", "    DEC = 0", "    ROUNDS = 0",
                   "    NR = 0", "    SB = np.empty(NC + 1, np.int64)"]
         init = Out(indent=1)
@@ -115,20 +128,36 @@ class KernelWriter(Exprs):
         try:
             env = {"#frame": "I_"}
             for name, v in r.variables.items():
-                init.line(f"G_{name} = {self.emit(v.initial, env)}")
+                if is_list(v.type):
+                    init.line(f"G_{name} = {self.array(v.initial, env)}.copy()")
+                else:
+                    init.line(f"G_{name} = {self.emit(v.initial, env)}")
             for name, v in r.player_variables.items():
                 init.line(f"P_{name} = np.empty(n, np.int64)")
                 p = init.fresh("p")
                 with init.block(f"for {p} in range(n):"):
-                    init.line(f"P_{name}[{p}] = {self.emit(v.initial, {'#frame': 'I_', 'p': p})}")
+                    lead = p
+                    if name in self.team_vars:      # computed for the team's first player, and shared
+                        lead, q = init.fresh("q"), init.fresh("q")
+                        init.line(f"{lead} = {p}")
+                        with init.block(f"for {q} in range({p}):"):
+                            init.line(f"if TM[{q}] == TM[{p}]: {lead} = {q}; break")
+                    init.line(f"P_{name}[{p}] = {self.emit(v.initial, {'#frame': 'I_', 'p': lead})}")
         finally:
             self.out = keep
         for name in sorted(self.locals):
             lines.append(f"    {name} = NULL")
+        for name in sorted(self.list_locals):
+            lines.append(f"    {name} = np.empty(0, np.int64)")
         for name, capacity in self.buffers:     # (those of the initial values too)
             lines.append(f"    {name} = np.empty({capacity}, np.int64)")
         if self.among:
             lines.append(f"    OPT = np.empty((10000, {self.opt_width}), np.int64)")
+        if self.requests:
+            lines += [f"    RQ = np.empty(({MAX_REQUESTS}, 5), np.int64)", "    RQN = 0"]
+        if self.journal:
+            lines += [f"    JR = np.empty(({JOURNAL}, 6), np.int64)", f"    JC = np.empty({JOURNAL_CARDS}, np.int64)",
+                      "    JN = 0", "    JCN = 0"]
         return lines + init.lines
 
     def batch_source(self) -> list:
@@ -186,13 +215,15 @@ class KernelWriter(Exprs):
         t = self.out.fresh("s")
         inner = Out(indent=1)
         keep, self.out = self.out, inner
-        before, buffers = set(self.locals), len(self.buffers)
+        before, before_lists, buffers = set(self.locals), set(self.list_locals), len(self.buffers)
         try:
             v = self.emit(st.value, self.frame())
         finally:
             self.out = keep
         fn = f"stat{len(self.stats_src)}"
         self.stat_locals[fn] = self.locals - before
+        self.stat_list_locals[fn] = self.list_locals - before_lists
+        self.list_locals = before_lists
         self.stat_buffers[fn] = self.buffers[buffers:]
         del self.buffers[buffers:]
         self.locals = before
@@ -273,9 +304,8 @@ class KernelWriter(Exprs):
         self.inline_depth()
         env = self.frame()
         out = self.out
-        for name, v in payload_values.items():
-            local = env["#frame"] + name
-            self.locals.add(local)
+        for name, (v, typ) in payload_values.items():
+            local = self.local(env["#frame"] + name, typ)
             out.line(f"{local} = {v}")
         out.line("STEPS += 2")
         opened = 0
@@ -424,6 +454,64 @@ class KernelWriter(Exprs):
                 out.line(f"Z[{d}, ZN[{d}]] = Z[{z}, {i}]; ZN[{d}] += 1")
             out.line(f"ZN[{z}] = 0")
 
+    def zone_ref(self, ref, env) -> str:
+        base = self.zone_rows[ref.name]
+        if ref.owner is None:
+            return str(base)
+        owner = self.emit(ref.owner, env)
+        self.not_null(owner)
+        return self.tmp(f"{base} + {owner}")
+
+    def note(self, kind, a, b, tag, env, start="0", count="0"):
+        """An entry of the journal: [kind (0 swap, 1 move), zone a, zone b, tag, first card, cards]."""
+        out = self.out
+        self.journal = True
+        t = "NULL" if tag is None else self.emit(tag, env)
+        out.line(f"if JN >= {JOURNAL}: " + BAIL)
+        out.line(f"JR[JN, 0] = {kind}; JR[JN, 1] = {a}; JR[JN, 2] = {b}; JR[JN, 3] = {t}; "
+                 f"JR[JN, 4] = {start}; JR[JN, 5] = {count}")
+        out.line("JN += 1")
+
+    def s_Swap(self, s, env):
+        a, b = self.zone_ref(s.a, env), self.zone_ref(s.b, env)
+        self.charge(f"ZN[{a}] + ZN[{b}]")
+        self.out.line(f"if {a} != {b}: swap_rows(Z, ZN, {a}, {b})")
+        if s.journal:
+            self.note(0, a, b, s.tag, env)
+
+    def s_JournalMove(self, s, env):
+        out = self.out
+        self.journal = True
+        if s.many:
+            cards = self.array(s.cards, env)
+        else:
+            c = self.emit(s.cards, env)
+            self.not_null(c)
+            cards = self.buffer("1")
+            out.line(f"{cards}[0] = {c}")
+        src, dst = self.zone_ref(s.src, env), self.zone_ref(s.dst, env)
+        self.charge(f"len({cards}) * (ZN[{src}] + 1)")
+        out.line(f"if JCN + len({cards}) > {JOURNAL_CARDS}: " + BAIL)
+        start = self.tmp("JCN")
+        e = out.fresh("e")
+        with out.block(f"for {e} in {cards}:"):
+            out.line(f"if not take_out(Z, ZN, {src}, {e}): " + BAIL)
+            out.line(f"put(Z, ZN, {dst}, {e}, False)")
+            out.line(f"JC[JCN] = {e}; JCN += 1")
+        self.note(1, src, dst, s.tag, env, start, f"len({cards})")
+
+    def s_UndoJournal(self, s, env):
+        self.journal = True
+        want = "NULL" if s.tag is None else self.emit(s.tag, env)
+        w = self.out.fresh("w")
+        self.out.line(f"JN, {w} = undo_journal(Z, ZN, JR, JC, JN, {0 if s.tag is not None else 1}, {want})")
+        self.charge(w)
+        self.out.line("if JN == 0: JCN = 0")
+
+    def s_ClearJournal(self, s, env):
+        self.journal = True
+        self.out.line("JN = 0; JCN = 0")
+
     def s_Set(self, s, env):
         for a in s.items:
             self.assign(a, s.add, env)
@@ -432,8 +520,11 @@ class KernelWriter(Exprs):
         out, t = self.out, a.target
         if isinstance(t, ir.EntryTarget):
             raise Uncovered("maps")
-        if elem_of(t.type) is not None and t.type != ZONE:
-            raise Uncovered("a variable holding a list")
+        if is_list(t.type):
+            if not isinstance(t, ir.GlobalTarget) or add:
+                raise Uncovered("a player variable holding a list")
+            out.line(f"G_{t.name} = {self.value(a.value, env)}")
+            return
         v = self.emit(a.value, env)
         if isinstance(t, ir.CurrentTarget):
             self.not_null(v)
@@ -442,8 +533,6 @@ class KernelWriter(Exprs):
         if isinstance(t, ir.GlobalTarget):
             place = f"G_{t.name}"
         else:
-            if t.team:
-                raise Uncovered("team variables")
             owner = self.emit(t.owner, env)
             self.not_null(owner)
             place = f"P_{t.name}[{owner}]"
@@ -455,6 +544,10 @@ class KernelWriter(Exprs):
         if t.type == NUM or add:
             out.line(f"if {v} != NULL and not (-1000000000000000000 < {v} < 1000000000000000000): " + BAIL)
         out.line(f"{place} = {v}")
+        if isinstance(t, ir.PlayerTarget) and t.team:       # the owner's partners alike
+            q = out.fresh("q")
+            with out.block(f"for {q} in range(n):"):
+                out.line(f"if TM[{q}] == TM[{owner}]: P_{t.name}[{q}] = {v}")
 
     def s_Eliminate(self, s, env):
         p = self.emit(s.player, env)
@@ -521,7 +614,8 @@ class KernelWriter(Exprs):
     def s_Turns(self, s, env):
         out = self.out
         if s.order is not None:
-            raise Uncovered("turns in a fixed order")
+            self._turns_in_order(s, env)
+            return
         if s.first is not None:
             f = self.emit(s.first, env)
             out.line(f"CUR = {f}")
@@ -547,20 +641,41 @@ class KernelWriter(Exprs):
                 out.line(f"if {u} != 0 and {u} != NULL: break")
             out.line(f"if {cnt} == {lim} or CUR == NULL: break")
             out.line(f"{cnt} += 1")
-            self.dispatch("turn_start", {})
-            with out.block("if EX == 0:"):
-                out.line("pass")
-                self.steps(s.body, env)
-            out.line("if EX == 1: EX = 0")
-            out.line("if EX != 0: break")
-            self.dispatch("turn_end", {})
-            out.line("if EX == 1: EX = 0")
-            out.line("if EX != 0: break")
+            self._turn(s, env)
             if s.next is not None:
                 nx = self.emit(s.next, env)
                 out.line(f"CUR = {nx}")
             else:
                 out.line("CUR = next_seat(OUT, n, CUR, 1)")
+
+    def _turns_in_order(self, s, env):
+        """A turn for each player of `order` (computed once) still in the game, in its order."""
+        out = self.out
+        items, i = self.value(s.order, env), out.fresh("k")
+        out.line(f"{i} = 0")
+        with out.block("while True:"):
+            out.line("STEPS += 4")
+            self.limits()
+            out.line(f"while {i} < len({items}) and OUT[{items}[{i}]]: {i} += 1")
+            out.line(f"if {i} >= len({items}): break")
+            if s.until is not None:
+                u = self.emit(s.until, env)
+                out.line(f"if {u} != 0 and {u} != NULL: break")
+            out.line(f"CUR = {items}[{i}]")
+            out.line(f"{i} += 1")
+            self._turn(s, env)
+
+    def _turn(self, s, env):
+        out = self.out
+        self.dispatch("turn_start", {})
+        with out.block("if EX == 0:"):
+            out.line("pass")
+            self.steps(s.body, env)
+        out.line("if EX == 1: EX = 0")
+        out.line("if EX != 0: break")
+        self.dispatch("turn_end", {})
+        out.line("if EX == 1: EX = 0")
+        out.line("if EX != 0: break")
 
     def s_Choose(self, s, env):
         out = self.out
@@ -570,7 +685,15 @@ class KernelWriter(Exprs):
             raise Uncovered(f"a choice among values of type {s.elem_type}")
         var = env["#frame"] + s.var
         self.locals.add(var)
-        opts, k = self.buffer(self.option_capacity(s.options)), out.fresh("k")
+        options, capacity = s.options, self.option_capacity(s.options)
+        if capacity is None:            # a list held in a name, or made from one: made first
+            options = E.Local(name="#options", type=s.options.type)
+            src = self.array(s.options, env)
+            env = {**env, "#options": src}
+            opts = self.tmp(f"np.empty(len({src}), np.int64)")
+        else:
+            opts = self.buffer(capacity)
+        k = out.fresh("k")
         out.line(f"{k} = 0")
 
         def consider(e):
@@ -579,7 +702,7 @@ class KernelWriter(Exprs):
                 return
             w = self.emit(s.where, {**env, s.var: e})
             out.line(f"if {w} != 0 and {w} != NULL: {opts}[{k}] = {e}; {k} += 1")
-        self.each(s.options, env, consider, charge=False)
+        self.each(options, env, consider, charge=False)
         with out.block(f"if {k} == 0:"):
             if s.otherwise is None:
                 out.line(BAIL)
@@ -674,20 +797,79 @@ class KernelWriter(Exprs):
             self._combinations(a, index, rest, inner, bound + [e], k)
         self.each(lst, env, each, charge=False)
 
+    def s_Request(self, s, env):
+        """vm.request_start, _ask, _check and _done: the request's event raised (with from, to
+        and piece) until its triggers neither refuse nor pass it on, then the answer, `var`
+        saying how it ended; an end_turn/round/game inside closes it."""
+        out = self.out
+        self.requests = True
+        if s.piece is not None and s.piece_type not in SCALARS:
+            raise Uncovered(f"a request's piece of type {s.piece_type}")
+        a = self.emit(s.src, env)
+        b = self.emit(s.dst, env)
+        base = self.tmp("RQN")
+        out.line(f"if RQN >= {MAX_REQUESTS}: " + BAIL)
+        out.line(f"RQ[RQN, 0] = {a}; RQ[RQN, 1] = {b}; RQ[RQN, 2] = {OPEN}; RQ[RQN, 3] = NULL; RQ[RQN, 4] = NULL")
+        out.line("RQN += 1")
+        var = self.local(env["#frame"] + s.var, STR)
+        with out.block("while True:"):
+            out.line("STEPS += 4")
+            self.limits()
+            frm, to = self.tmp(f"RQ[{base}, 0]"), self.tmp(f"RQ[{base}, 1]")
+            payload = {"from": (frm, PLAYER), "to": (to, PLAYER)}
+            if s.piece is not None:
+                pv = self.emit(s.piece, {"#frame": "Q_", "from": frm, "to": to})
+                out.line(f"RQ[{base}, 4] = {pv}")
+                payload["piece"] = (self.tmp(f"RQ[{base}, 4]"), s.piece_type)
+            self.dispatch(s.event, payload)
+            out.line("if EX != 0: break")
+            with out.block(f"if RQ[{base}, 2] == {REFUSED}:"):
+                out.line(f"RQN = {base}; {var} = {self.text_id('refused')}; break")
+            with out.block(f"if RQ[{base}, 2] == {REDIRECTED}:"):
+                out.line(f"RQ[{base}, 1] = RQ[{base}, 3]; RQ[{base}, 2] = {OPEN}; RQ[{base}, 3] = NULL")
+                out.line(f"if RQ[{base}, 1] == RQ[{base}, 0]: RQN = {base}; {var} = {self.text_id('lapsed')}; break")
+                out.line("continue")
+            for name, col in (("from", 0), ("to", 1), ("piece", 4)):
+                local = self.local(env["#frame"] + name, s.piece_type if name == "piece" else PLAYER)
+                out.line(f"{local} = RQ[{base}, {col}]")
+            self.steps(s.answer, env)
+            out.line(f"if EX == 0: RQN = {base}; {var} = {self.text_id('answered')}")
+            out.line("break")
+        out.line(f"if EX != 0: RQN = {base}")
+
+    def _open_request(self) -> str:
+        self.requests = True
+        self.out.line("if RQN == 0: " + BAIL)
+        return "RQ[RQN - 1"
+
+    def s_Refuse(self, s, env):
+        rec = self._open_request()
+        self.out.line(f"{rec}, 2] = {REFUSED}")
+
+    def s_Redirect(self, s, env):
+        to = self.emit(s.to, env)            # (null: the request goes to nobody, e.g. a draw pile)
+        rec = self._open_request()
+        self.out.line(f"{rec}, 2] = {REDIRECTED}; {rec}, 3] = {to}")
+
     def s_Call(self, s, env):
         self.inline_depth()
         inner = self.frame()
         out = self.out
-        values = [(name, self.emit(e, env)) for name, e in s.args]
-        for name, v in values:
-            local = inner["#frame"] + name
-            self.locals.add(local)
+        values = [(name, self.value(e, env), e.type) for name, e in s.args]
+        for name, v, typ in values:
+            local = self.local(inner["#frame"] + name, typ)
             out.line(f"{local} = {v}")
         out.line("STEPS += 2")
         self.steps(self.r.procedures[s.procedure], inner)
         self.depth -= 1
 
     def s_Emit(self, s, env):
-        values = {name: self.emit(e, env) for name, e in s.payload}
+        values = {name: (self.value(e, env), e.type) for name, e in s.payload}
         self.dispatch(s.event, values)
+
+    def value(self, node, env) -> str:
+        """A value to keep in a name: a list is copied out of the array it was made in."""
+        if is_list(node.type):
+            return self.tmp(f"{self.array(node, env)}.copy()")
+        return self.emit(node, env)
 
