@@ -568,7 +568,11 @@ class Exprs:
             lo, hi = (args[0], args[1]) if len(args) > 1 else ("0", args[0])
             with out.block(f"if {hi} - {lo} > 10000:"):
                 out.line(BAIL)
-            return self.tmp(f"np.arange({lo}, max({lo}, {hi}), dtype=np.int64)")
+            t = self.tmp(f"np.arange({lo}, max({lo}, {hi}), dtype=np.int64)")
+            self.charge(f"len({t})")
+            return t
+        if isinstance(node, E.BuiltinCall) and node.name == "slice":
+            return self._slice(node, env)
         if isinstance(node, E.UserCall):
             return self._UserCall(node, env)
         if isinstance(node, (E.Local, E.GlobalVar)):
@@ -605,6 +609,18 @@ class Exprs:
             return self.tmp(f"{buf}[:{k}]")
         raise Uncovered(f"the list expression {type(node).__name__}")
 
+    def _slice(self, node, env) -> str:
+        """values.list_slice: xs[lo:hi] as Python slices it (null: that end); a view of the
+        list's array (which nothing changes in place)."""
+        xs = self.array(node.args[0], env)
+        ends = []
+        for arg, default in zip(node.args[1:], ("0", f"len({xs})")):
+            v = self.emit(arg, env)
+            ends.append(self.tmp(f"{default} if {v} == NULL else {v}") if not v.lstrip("-").isdigit() else v)
+        t = self.tmp(f"{xs}[{ends[0]}:{ends[1]}]")
+        self.charge(f"len({t})")
+        return t
+
     def _made_from(self, node, env) -> str:
         """filter or map of a list whose length is known only as the game runs: the list is
         made first, and an array as long as it."""
@@ -630,7 +646,7 @@ class Exprs:
         only as it runs, a list held in a name or made from one)."""
         if isinstance(node, (E.Players, E.Active)) or (isinstance(node, E.BuiltinCall) and node.name == "clockwise"):
             return "n"
-        if isinstance(node, E.BuiltinCall) and node.name in ("filter", "map"):
+        if isinstance(node, E.BuiltinCall) and node.name in ("filter", "map", "slice"):
             return self.capacity(node.args[0])
         if node.type == ZONE:
             return "NC"
@@ -638,7 +654,7 @@ class Exprs:
             return str(max(1, len(node.const)))
         if isinstance(node, E.ListLit):
             return str(max(1, len(node.items)))
-        if isinstance(node, (E.GlobalVar, E.Local)):
+        if isinstance(node, (E.GlobalVar, E.Local)) or isinstance(node, E.BuiltinCall) and node.name == "range":
             return None
         if isinstance(node, E.PlayerProp):      # (partners)
             return "n"
@@ -650,6 +666,8 @@ class Exprs:
             if ca is None or cb is None:
                 return None
             return f"max({ca}, {cb})" if isinstance(node, E.IfElse) else f"{ca} + {cb}"
+        if isinstance(node, E.BuiltinCall):
+            raise Uncovered(f"a list made from the built-in function {node.name}()")
         raise Uncovered(f"a list made from {type(node).__name__}")
 
     def zone_base(self, name: str) -> int:
