@@ -84,6 +84,42 @@ def test_workers_play_the_kernel_and_agree_with_one_process():
     assert one == two
 
 
+def test_a_run_too_short_to_pay_for_compiling_is_played_in_python(monkeypatch):
+    """Not asked for and not cached, the kernel is compiled only if the generated Python,
+    timed on the run's first games, would take longer than compiling it."""
+    program = load_native("war.yaml")
+    monkeypatch.setattr(type(program.native), "cached", lambda self: False)
+    monkeypatch.setattr(type(program.native), "compile_estimate", lambda self: 1e9)
+    compiled = []
+    monkeypatch.setattr(type(program.native), "compiled", lambda self: compiled.append(1))
+    report = simulate(program, 1000)
+    assert report["games"] == 1000 and not compiled
+
+
+def test_a_run_long_enough_compiles_the_kernel_and_reports_the_same(monkeypatch):
+    from interpreter.lab import simulation
+    program = load_native("war.yaml")
+    monkeypatch.setattr(type(program.native), "cached", lambda self: False)
+    monkeypatch.setattr(type(program.native), "compile_estimate", lambda self: 0.0)
+    monkeypatch.setattr(simulation, "PROBE_SECONDS", 0.05)
+    played = []
+    play = type(program.native).play
+    monkeypatch.setattr(type(program.native), "play", lambda self, *a: played.append(a) or play(self, *a))
+    native = simulate(program, 1000)
+    assert played and played[-1][0] > 0        # the first games were the generated Python's, the rest the kernel's
+    generated = simulate(load_program(str(ROOT / "rulesets" / "war.yaml"), backend="generated"), 1000)
+    for report in (native, generated):
+        report.pop("games_per_s")
+    assert native == generated
+
+
+def load_native(name):
+    program = load_program(str(ROOT / "rulesets" / name), backend="native")
+    assert program.native is not None, program.native_reason
+    program.native.asked = False
+    return program
+
+
 def test_a_ruleset_the_kernel_does_not_cover_says_why_in_one_line():
     import io
     from interpreter.cli.main import run

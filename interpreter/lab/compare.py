@@ -35,7 +35,7 @@ def compare(variants: list, games: int, players: int | None = None, seed: int = 
     for index, (name, program) in enumerate(variants):
         rows = []
         runs.append([name, program, rows, 0.0])
-        played = played_rows(program, n, games, seed, seating, jobs, cluster)     # (a native kernel compiled)
+        played = played_rows(program, n, games, seed, seating, jobs, cluster)
         start = time.perf_counter()
         try:
             for row in played:
@@ -44,10 +44,10 @@ def compare(variants: list, games: int, players: int | None = None, seed: int = 
                     on_row(index, row)
         except KeyboardInterrupt:
             played.close()                  # its workers stop before anything is printed
-            runs[-1][3] = time.perf_counter() - start
+            runs[-1][3] = played.seconds(start)
             raise Interrupted(_comparison(runs, n, games, seed, seating, jobs, len(variants)),
                               []) from None
-        runs[-1][3] = time.perf_counter() - start
+        runs[-1][3] = played.seconds(start)
     return _comparison(runs, n, games, seed, seating, jobs, len(variants))
 
 

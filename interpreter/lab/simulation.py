@@ -56,7 +56,7 @@ def simulate(program, games: int, players: int | None = None, seed: int = 0, mc_
     seating = Seating(tuple(mc_seats), playouts, tuple(ismcts_seats), iterations)
     n, jobs = checked_run(program, games, players, seed, seating, jobs)
     rows = []
-    played = played_rows(program, n, games, seed, seating, jobs, cluster)     # (a native kernel compiled: not timed)
+    played = played_rows(program, n, games, seed, seating, jobs, cluster)
     start = time.perf_counter()
     try:
         for row in played:
@@ -66,8 +66,8 @@ def simulate(program, games: int, players: int | None = None, seed: int = 0, mc_
     except KeyboardInterrupt:
         played.close()                      # its workers stop before anything is printed
         raise Interrupted(report(program, n, rows, seed, seating, jobs,
-                                 time.perf_counter() - start, games), rows) from None
-    return report(program, n, rows, seed, seating, jobs, time.perf_counter() - start, games)
+                                 played.seconds(start), games), rows) from None
+    return report(program, n, rows, seed, seating, jobs, played.seconds(start), games)
 
 
 def checked_run(program, games, players, seed, seating: Seating, jobs) -> tuple[int, int]:
@@ -89,27 +89,69 @@ def checked_run(program, games, players, seed, seating: Seating, jobs) -> tuple[
     return n, (min(jobs, games) if _can_fork() else 1)
 
 
-def played_rows(program, n, games, seed, seating: Seating, jobs, cluster=None):
+class Played:
+    """The rows of a run, in seed order, as they come; `compiling`: the seconds spent
+    meanwhile compiling a native kernel, which are not the games' time."""
+
+    def __init__(self, make):
+        self.compiling = 0.0
+        self.rows = make(self)
+
+    def __iter__(self):
+        return self.rows
+
+    def close(self):
+        getattr(self.rows, "close", lambda: None)()
+
+    def seconds(self, start: float) -> float:
+        """The seconds the games took since `start`."""
+        return max(0.0, time.perf_counter() - start - self.compiling)
+
+
+def played_rows(program, n, games, seed, seating: Seating, jobs, cluster=None) -> Played:
     """Each game's row, in seed order, played here, by `jobs` forked workers or on a cluster."""
     if cluster is not None:
         from .cluster import rows
-        return rows(cluster, program, n, games, seed, seating, game_row)
-    kernel = native_kernel(program, seating, games)
+        return Played(lambda _: iter(rows(cluster, program, n, games, seed, seating, game_row)))
+    return Played(lambda played: _rows_here(played, program, n, games, seed, seating, jobs))
+
+
+NATIVE_GAMES = 1000     # games from which a kernel not yet compiled may pay its compiling (docs/native.md)
+PROBE_SECONDS = 1.0     # the generated Python's time on a run's first games, to tell whether it would
+NATIVE_PAYS = 2.0       # ... : the kernel is compiled if the rest would take this many times its compiling
+
+
+def _rows_here(played, program, n, games, seed, seating, jobs):
+    """The rows played in this process or by forked workers: by the native kernel where it
+    plays these games (native_kernel) and pays its compiling, which is never timed."""
+    kernel, done = native_kernel(program, seating, games), 0
+    if kernel is not None and not (kernel.asked or kernel.cached()):
+        start = time.perf_counter()         # the first games, in Python: is the rest worth a compile?
+        while done < games and time.perf_counter() - start < PROBE_SECONDS:
+            yield game_row(program, n, seed + done, seating)
+            done += 1
+        rest = (time.perf_counter() - start) / done * (games - done) / jobs
+        if rest < NATIVE_PAYS * kernel.compile_estimate():
+            kernel = None
     if kernel is not None:
+        start = time.perf_counter()
         kernel.compiled()                   # before any worker is forked: they inherit it
+        played.compiling += time.perf_counter() - start
+    games, seed = games - done, seed + done
+    if games == 0:
+        return
     if jobs == 1:
         if kernel is not None:
-            return _native_rows(program, kernel, n, games, seed, seating)
-        return (game_row(program, n, seed + k, seating) for k in range(games))
-    return _rows_from_workers(program, n, games, seed, seating, jobs)
-
-
-NATIVE_GAMES = 1000     # games from which a kernel not yet compiled pays its compiling (docs/native.md)
+            yield from _native_rows(program, kernel, n, games, seed, seating)
+        else:
+            yield from (game_row(program, n, seed + k, seating) for k in range(games))
+        return
+    yield from _rows_from_workers(program, n, games, seed, seating, min(jobs, games), kernel is not None)
 
 
 def native_kernel(program, seating: Seating, games: int):
-    """The native kernel that plays these games (program.native: the native back end where it
-    covers the ruleset), or None: only random bots use it, and it is compiled for a run of
+    """The native kernel that may play these games (program.native: the native back end where
+    it covers the ruleset), or None: only random bots use it, and only for a run of
     NATIVE_GAMES games or more, or when asked for by name, or when it is in the cache."""
     kernel = getattr(program, "native", None)
     if kernel is None or seating.mc_seats or seating.ismcts_seats:
@@ -155,13 +197,13 @@ def game_row(program, n: int, seed: int, seating: Seating) -> dict:
             "decisions": s.decisions, "rounds": s.rounds, "stats": game_values(program, s)}
 
 
-def _rows_from_workers(program, n, games, seed, seating, jobs):
+def _rows_from_workers(program, n, games, seed, seating, jobs, native=False):
     """The rows of game_row played by `jobs` forked workers, in contiguous blocks taken back
     in game order.  A game that fails in a worker is played again here, so that its error is
     raised as it would be with one job (an error need not survive pickling)."""
     global _program
     size = min(MAX_BLOCK, -(-games // (jobs * CHUNKS_PER_JOB)))
-    blocks = [(seed + k, min(size, games - k), n, seating) for k in range(0, games, size)]
+    blocks = [(seed + k, min(size, games - k), n, seating, native) for k in range(0, games, size)]
     jobs = min(jobs, len(blocks))
     _program = program
     workers = []
@@ -232,10 +274,9 @@ def _work(blocks, writer) -> None:
 
 def _played_block(block) -> list:
     """The results of a block of consecutive games, None for a game that raised an error."""
-    first, count, n, seating = block
-    kernel = native_kernel(_program, seating, 0)
-    if kernel is not None and kernel.is_compiled:
-        return kernel.play(first, count, n)     # None for a game it gave up on: the parent plays it
+    first, count, n, seating, native = block
+    if native:                                  # (compiled before the workers were forked)
+        return _program.native.play(first, count, n)     # None for a game it gave up on: the parent plays it
     return [_game_or_none(first + i, n, seating) for i in range(count)]
 
 

@@ -19,6 +19,7 @@ from ..lang.types import BOOL, CARD, NUM, PLAYER, STR, ZONE, elem_of, is_map
 
 BAIL = "return BAIL"
 SCALARS = (NUM, BOOL, STR, CARD, PLAYER)
+INLINE_SIZE = 32        # a ruleset function smaller than this (lang Function.size) is written in where called
 
 
 def is_list(typ) -> bool:
@@ -64,7 +65,10 @@ class Exprs:
         self.locals: set = set()        # kernel names of the rules' locals, set to NULL at the start
         self.list_locals: set = set()   # those holding a list: an empty array at the start
         self.buffers: list = []         # (name, capacity) of the arrays made once a game, one per place
-        self.calls = 0
+        self.functions: dict = {}       # a ruleset function's name -> its kernel function's name
+        self.functions_src: list = []   # their sources
+        self.writing: list = []         # the functions being written (one calling itself: not covered)
+        self.function_count = 0
 
     # -- values ------------------------------------------------------------------------
     def text_id(self, text: str) -> int:
@@ -295,18 +299,59 @@ class Exprs:
         f = node.function
         if f.random_via is not None:
             raise Uncovered("a function that draws random numbers")
-        self.calls += 1
-        if self.calls > 20000:
-            raise Uncovered("functions called too deeply")
-        inner = {"#frame": "F_"}
-        for (name, _), arg in zip(f.params, node.args):
-            if elem_of(arg.type) is not None and arg.type != ZONE:
-                inner[name] = self.array(arg, env)
-            else:
-                inner[name] = self.tmp(self.emit(arg, env))
-        if elem_of(f.body.type) is not None and f.body.type != ZONE:
-            return self.array(f.body, inner)
-        return self.emit(f.body, inner)
+        if f.name in self.writing:
+            raise Uncovered("a function that calls itself")
+        args = [self.array(arg, env) if is_list(arg.type) else self.tmp(self.emit(arg, env)) for arg in node.args]
+        if f.size < INLINE_SIZE:            # written in where it is called: no call, no arrays made per call
+            self.writing.append(f.name)
+            try:
+                inner = {"#frame": "F_", **{p: a for (p, _), a in zip(f.params, args)}}
+                return self.array(f.body, inner) if is_list(f.body.type) else self.emit(f.body, inner)
+            finally:
+                self.writing.pop()
+        fn = self.function(f)
+        out = self.out
+        r, w, st = out.fresh("r"), out.fresh("w"), out.fresh("st")
+        out.line(f"{r}, {w}, {st} = {fn}({''.join(a + ', ' for a in args)}{self.shared_args()})")
+        out.line(f"W += {w}")
+        out.line(f"if {st} != 0: " + BAIL)
+        return r
+
+    def function(self, f) -> str:
+        """The kernel function of ruleset function `f`, written once (a function of its own, so
+        that a function called in many places is compiled once): it returns its value, the work
+        it charged and 1 where it gave up (0 else)."""
+        if f.name in self.functions:
+            return self.functions[f.name]
+        self.function_count += 1
+        name = f"uf{self.function_count}"
+        self.writing.append(f.name)
+        inner = Out(indent=1)
+        keep, self.out = self.out, inner
+        saved = self.locals, self.list_locals, self.buffers
+        self.locals, self.list_locals, self.buffers = set(), set(), []
+        try:
+            params = [f"a_{p}" for p, _ in f.params]
+            env = {"#frame": "F_", **{p: a for (p, _), a in zip(f.params, params)}}
+            listed = is_list(f.body.type)
+            v = self.array(f.body, env) if listed else self.emit(f.body, env)
+            head = [f"    {x} = NULL" for x in sorted(self.locals)] + \
+                [f"    {x} = np.empty(0, np.int64)" for x in sorted(self.list_locals)] + \
+                [f"    {x} = np.empty({c}, np.int64)" for x, c in self.buffers]
+            gave_up = f"return {'np.empty(0, np.int64)' if listed else '0'}, W, 1"
+            body = [x.replace(BAIL, gave_up) for x in inner.lines]
+        finally:
+            self.out = keep
+            self.locals, self.list_locals, self.buffers = saved
+            self.writing.pop()
+        self.functions[f.name] = name
+        self.functions_src.append(["", "@njit(cache=False)", f"def {name}({''.join(a + ', ' for a in params)}{self.shared_args()}):",
+                                   "    W = 0"] + head + body + [f"    return {v}, W, 0"])
+        return name
+
+    def shared_args(self) -> str:
+        """What a kernel function of the rules' expressions may read: the state."""
+        return "n, Z, ZN, OUT, CUR, TM, " + self.state_args()
 
     def _BuiltinCall(self, node, env):
         name = node.name

@@ -72,6 +72,13 @@ class Kernel:
         self.compile_seconds = None
         self.asked = False          # --backend native: compiled whatever the number of games
 
+    def compile_estimate(self) -> float:
+        """About how many seconds compiling takes, from the source's length (Numba's typing
+        grows with the square of a function's size; measured on a 2-core machine, where the
+        generated Python a run is weighed against is measured too)."""
+        lines = self.source.count("\n")
+        return 1e-5 * lines * lines
+
     @property
     def is_compiled(self) -> bool:
         return self._batch is not None

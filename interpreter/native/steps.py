@@ -84,7 +84,7 @@ class KernelWriter(Exprs):
         body.line("if EX != 0: " + BAIL)
         self.result()
         head = self.head()
-        return "\n".join(self.tables_source() + self.stats_source() + head + body.lines
+        return "\n".join(self.tables_source() + [x for f in self.functions_src for x in f] + self.stats_source() + head + body.lines
                          + ["    return 0", ""] + self.batch_source())
 
     def tables_source(self) -> list:
@@ -98,7 +98,7 @@ class KernelWriter(Exprs):
         """One function per statistic: its value, or NULL where the rules cannot compute it."""
         lines = []
         for fn, body, value in self.stats_src:
-            lines += ["", "@njit(cache=False)", f"def {fn}(n, Z, ZN, OUT, CUR, {self.state_args()}):", "    W = 0"]
+            lines += ["", "@njit(cache=False)", f"def {fn}({self.shared_args()}):", "    W = 0"]
             lines += [f"    {name} = NULL" for name in sorted(self.stat_locals.get(fn, ()))]
             lines += [f"    {name} = np.empty(0, np.int64)" for name in sorted(self.stat_list_locals.get(fn, ()))]
             lines += [f"    {name} = np.empty({capacity}, np.int64)" for name, capacity in self.stat_buffers[fn]]
@@ -228,7 +228,7 @@ class KernelWriter(Exprs):
         del self.buffers[buffers:]
         self.locals = before
         self.stats_src.append((fn, inner.lines, v))
-        keep.line(f"{t} = {fn}(n, Z, ZN, OUT, CUR, {self.state_args()})")
+        keep.line(f"{t} = {fn}({self.shared_args()})")
         return t
 
     def round_tally(self):
