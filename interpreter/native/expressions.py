@@ -11,6 +11,7 @@ elements are walked in a loop (`each`), the work the built-ins charge counted as
 """
 from __future__ import annotations
 
+import re
 from contextlib import contextmanager
 
 from ..errors import InterpreterError
@@ -18,8 +19,10 @@ from ..lang import expr_ir as E
 from ..lang.types import BOOL, CARD, NUM, PLAYER, STR, ZONE, elem_of, is_map
 
 BAIL = "return BAIL"
+INEXACT = "return BAIL  # inexact"     # a value the kernel cannot hold (a fraction): Python plays the game
 SCALARS = (NUM, BOOL, STR, CARD, PLAYER)
-INLINE_SIZE = 32        # a ruleset function smaller than this (lang Function.size) is written in where called
+INLINE_SIZE = 16        # a ruleset function smaller than this (lang Function.size) is written in where called;
+INLINE_BUDGET = 200     # a larger one too, until its calls written in come to this size: then it is called
 
 
 def is_list(typ) -> bool:
@@ -69,6 +72,9 @@ class Exprs:
         self.functions_src: list = []   # their sources
         self.writing: list = []         # the functions being written (one calling itself: not covered)
         self.function_count = 0
+        self.in_statistic = False
+        self.inlined: dict = {}         # a ruleset function's name -> the size written in so far
+        self.reads: dict = {}           # a kernel function's name -> the parts of the state it reads (its arguments)
 
     # -- values ------------------------------------------------------------------------
     def text_id(self, text: str) -> int:
@@ -257,9 +263,13 @@ class Exprs:
         b = self.emit(node.b, env)
         self.not_null(a)
         self.not_null(b)
+        if node.op == "/" and self.in_statistic:     # a share, mostly a fraction: every game would be Python's
+            raise Uncovered("a statistic that divides with '/' (its value a fraction)")
         if node.op == "/":          # values.divide: a whole quotient is a whole number; any other, Python's
-            with self.out.block(f"if {b} == 0 or {a} % {b} != 0 or abs({a}) > 9007199254740992:"):
+            with self.out.block(f"if {b} == 0:"):
                 self.out.line(BAIL)
+            with self.out.block(f"if {a} % {b} != 0 or abs({a}) > 9007199254740992:"):
+                self.out.line(INEXACT)
             return self.tmp(f"{a} // {b}")
         if node.op in ("//", "%"):
             with self.out.block(f"if {b} == 0:"):
@@ -302,27 +312,34 @@ class Exprs:
         if f.name in self.writing:
             raise Uncovered("a function that calls itself")
         args = [self.array(arg, env) if is_list(arg.type) else self.tmp(self.emit(arg, env)) for arg in node.args]
-        if f.size < INLINE_SIZE:            # written in where it is called: no call, no arrays made per call
+        inline = f.size < INLINE_SIZE or self.inlined.get(f.name, 0) + f.size <= INLINE_BUDGET
+        fn = None if inline else self.function(f)
+        if fn is None:                      # written in where it is called: no call, no arrays made per call
+            self.inlined[f.name] = self.inlined.get(f.name, 0) + f.size
             self.writing.append(f.name)
             try:
                 inner = {"#frame": "F_", **{p: a for (p, _), a in zip(f.params, args)}}
                 return self.array(f.body, inner) if is_list(f.body.type) else self.emit(f.body, inner)
             finally:
                 self.writing.pop()
-        fn = self.function(f)
         out = self.out
         r, w, st = out.fresh("r"), out.fresh("w"), out.fresh("st")
-        out.line(f"{r}, {w}, {st} = {fn}({''.join(a + ', ' for a in args)}{self.shared_args()})")
+        out.line(f"{r}, {w}, {st} = {fn}({', '.join(args + self.reads[fn])})")
         out.line(f"W += {w}")
+        out.line(f"if {st} == 2: " + INEXACT)
         out.line(f"if {st} != 0: " + BAIL)
         return r
 
     def function(self, f) -> str:
         """The kernel function of ruleset function `f`, written once (a function of its own, so
         that a function called in many places is compiled once): it returns its value, the work
-        it charged and 1 where it gave up (0 else)."""
+        it charged and 1 where it gave up (0 else).  None for a function that makes a list
+        (a list made per call would cost more than the call saves): it is written in."""
         if f.name in self.functions:
             return self.functions[f.name]
+        if is_list(f.body.type):
+            self.functions[f.name] = None
+            return None
         self.function_count += 1
         name = f"uf{self.function_count}"
         self.writing.append(f.name)
@@ -338,14 +355,20 @@ class Exprs:
             head = [f"    {x} = NULL" for x in sorted(self.locals)] + \
                 [f"    {x} = np.empty(0, np.int64)" for x in sorted(self.list_locals)] + \
                 [f"    {x} = np.empty({c}, np.int64)" for x, c in self.buffers]
-            gave_up = f"return {'np.empty(0, np.int64)' if listed else '0'}, W, 1"
-            body = [x.replace(BAIL, gave_up) for x in inner.lines]
+            gave_up = f"return {'np.empty(0, np.int64)' if listed else '0'}, W, "
+            body = [x.replace(INEXACT, gave_up + "2").replace(BAIL, gave_up + "1") for x in inner.lines]
+            makes = self.buffers or any("np." in x for x in body)
         finally:
             self.out = keep
             self.locals, self.list_locals, self.buffers = saved
             self.writing.pop()
+        if makes:
+            self.functions[f.name] = None
+            return None
         self.functions[f.name] = name
-        self.functions_src.append(["", "@njit(cache=False)", f"def {name}({''.join(a + ', ' for a in params)}{self.shared_args()}):",
+        text = "\n".join(head + body) + v
+        self.reads[name] = [a for a in self.shared_args().split(", ") if re.search(rf"\b{a}\b", text)]
+        self.functions_src.append(["", "@njit(cache=False)", f"def {name}({', '.join(params + self.reads[name])}):",
                                    "    W = 0"] + head + body + [f"    return {v}, W, 0"])
         return name
 
@@ -589,8 +612,12 @@ class Exprs:
         """The name of a new array holding the elements of collection `node` (a copy: it does
         not change when the zone it came from does)."""
         out = self.out
-        if node.is_const:
-            return self.tmp(f"{self.table([self.number(v) for v in node.const])}.copy()")
+        if node.is_const:                   # copied into an array of its own (a table is read-only)
+            values = [self.number(v) for v in node.const]
+            buf = self.buffer(str(max(1, len(values))))
+            if values:
+                out.line(f"{buf}[:{len(values)}] = {self.table(values)}")
+            return self.tmp(f"{buf}[:{len(values)}]")
         if node.type == ZONE:
             z = self.emit(node, env)
             buf = self.buffer("NC")
@@ -605,14 +632,20 @@ class Exprs:
         if isinstance(node, E.Join):
             a, b = self.array(node.a, env), self.array(node.b, env)
             self.charge(f"len({a}) + len({b})")
-            return self.tmp(f"np.concatenate(({a}, {b}))")
+            capacity = self.capacity(node)
+            if capacity is None:
+                return self.tmp(f"np.concatenate(({a}, {b}))")
+            buf = self.buffer(capacity)
+            out.line(f"{buf}[:len({a})] = {a}")
+            out.line(f"{buf}[len({a}):len({a}) + len({b})] = {b}")
+            return self.tmp(f"{buf}[:len({a}) + len({b})]")
         if isinstance(node, E.BuiltinCall) and node.name == "range":
             args = [self.emit(a, env) for a in node.args]
             for a in args:
                 self.not_null(a)
             lo, hi = (args[0], args[1]) if len(args) > 1 else ("0", args[0])
             with out.block(f"if {hi} - {lo} > 10000:"):
-                out.line(BAIL)
+                out.line(INEXACT)
             t = self.tmp(f"np.arange({lo}, max({lo}, {hi}), dtype=np.int64)")
             self.charge(f"len({t})")
             return t

@@ -19,6 +19,7 @@ from .prelude import PRELUDE
 from .steps import KernelWriter
 
 MAX_ROUNDS = 256        # per-round statistics the kernel keeps of a game; a longer one is played in Python
+MAX_KERNEL_LINES = 4000  # a longer kernel takes minutes to compile (Numba's typing grows with its square)
 BLOCK = 512             # games a call of the kernel plays
 
 
@@ -56,7 +57,11 @@ def kernel_source(ruleset) -> str:
     """The kernel's whole source: the prelude and the ruleset's game (Uncovered if the kernel
     does not cover it)."""
     writer = KernelWriter(ruleset, ruleset.players[1])
-    return PRELUDE + "\n" + writer.source()
+    source = writer.source()
+    lines = source.count("\n")
+    if lines > MAX_KERNEL_LINES:
+        raise Uncovered(f"a ruleset this large (a kernel of {lines:,} lines would take minutes to compile)")
+    return PRELUDE + "\n" + source
 
 
 class Kernel:

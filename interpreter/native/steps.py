@@ -18,7 +18,7 @@ from ..lang import expr_ir as E
 from ..lang.expr_ir import ListLit, draws_random
 from ..lang.types import BOOL, CARD, NUM, PLAYER, STR, ZONE, elem_of
 from ..closures.layout import unset_names
-from .expressions import BAIL, SCALARS, Exprs, Out, Uncovered, is_list
+from .expressions import BAIL, INEXACT, SCALARS, Exprs, Out, Uncovered, is_list
 
 EXITS = {"turn": 1, "round": 2, "game": 3}
 JOURNAL, JOURNAL_CARDS = 4096, 16384        # entries and the cards they move (a game with more: BAIL)
@@ -91,7 +91,7 @@ class KernelWriter(Exprs):
         teams = dict(self.r.teams)
         of = [list(teams.get(k, ())) + [0] * (self.maxp - len(teams.get(k, ()))) for k in range(self.maxp + 1)]
         return [f"{name} = np.array({list(values)!r}, dtype=np.int64)" for name, values in self.tables.items()] + \
-            ["BAIL = 1", f"NC = {len(self.r.deck.ids)}", f"ROWS = {self.rows}",
+            ["BAIL = 1", "INEXACT = -(1 << 62) + 1    # a statistic the kernel cannot compute exactly", f"NC = {len(self.r.deck.ids)}", f"ROWS = {self.rows}",
              f"TEAMS = np.array({of!r}, dtype=np.int64)    # players -> the team of each seat", ""]
 
     def stats_source(self) -> list:
@@ -102,7 +102,7 @@ class KernelWriter(Exprs):
             lines += [f"    {name} = NULL" for name in sorted(self.stat_locals.get(fn, ()))]
             lines += [f"    {name} = np.empty(0, np.int64)" for name in sorted(self.stat_list_locals.get(fn, ()))]
             lines += [f"    {name} = np.empty({capacity}, np.int64)" for name, capacity in self.stat_buffers[fn]]
-            lines += [x.replace("return BAIL", "return NULL") for x in body]
+            lines += [x.replace(INEXACT, "return INEXACT").replace(BAIL, "return NULL") for x in body]
             lines.append(f"    return {value}")
         return lines
 
@@ -216,10 +216,12 @@ class KernelWriter(Exprs):
         inner = Out(indent=1)
         keep, self.out = self.out, inner
         before, before_lists, buffers = set(self.locals), set(self.list_locals), len(self.buffers)
+        self.in_statistic = True
         try:
             v = self.emit(st.value, self.frame())
         finally:
             self.out = keep
+            self.in_statistic = False
         fn = f"stat{len(self.stats_src)}"
         self.stat_locals[fn] = self.locals - before
         self.stat_list_locals[fn] = self.list_locals - before_lists
@@ -229,6 +231,7 @@ class KernelWriter(Exprs):
         self.locals = before
         self.stats_src.append((fn, inner.lines, v))
         keep.line(f"{t} = {fn}({self.shared_args()})")
+        keep.line(f"if {t} == INEXACT: " + BAIL)
         return t
 
     def round_tally(self):
