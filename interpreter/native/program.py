@@ -9,6 +9,7 @@ played again by the generated Python from its seed, so that it fails, or ends, e
 it does there."""
 from __future__ import annotations
 
+import gc
 import os
 import time
 
@@ -124,47 +125,61 @@ class Kernel:
         self.play(0, 1, self.min_players)
 
     def play(self, seed: int, games: int, n: int):
-        """(rows, bailed): each game's row as lab.simulation.game_row makes it, None for a game
-        the kernel gave up on."""
+        """Each game's row as lab.simulation.game_row makes it, None for a game the kernel
+        gave up on."""
         import numpy as np
         batch = self.compiled()
         per_game = [s for s in self.stats if s[1] != "round"]
         per_round = [s for s in self.stats if s[1] == "round"]
-        rows = []
-        done = 0
-        while done < games:
-            g = min(BLOCK, games - done)
-            win = np.zeros((g, 2 * n + 2), np.int64)
-            score = np.zeros((g, n), np.int64)
-            gstat = np.zeros((g, max(1, len(per_game))), np.int64)
-            rstat = np.empty((g, MAX_ROUNDS, max(1, len(per_round))), np.int64)
-            info = np.zeros((g, 5), np.int64)
-            batch(seed + done, g, n, win, score, gstat, rstat, info)
-            rows.extend(self._rows(seed + done, g, n, win, score, gstat, rstat, info, per_game, per_round))
-            done += g
+        g = min(BLOCK, games)
+        win = np.zeros((g, 2 * n + 2), np.int64)
+        score = np.zeros((g, n), np.int64)
+        gstat = np.zeros((g, max(1, len(per_game))), np.int64)
+        rstat = np.empty((g, MAX_ROUNDS, max(1, len(per_round))), np.int64)
+        info = np.zeros((g, 5), np.int64)
+        rows, done = [], 0
+        collecting = gc.isenabled()
+        gc.disable()                # the rows hold no cycles: collecting while they are made only costs
+        try:
+            while done < games:
+                g = min(BLOCK, games - done)
+                batch(seed + done, g, n, win, score, gstat, rstat, info)
+                rows.extend(self._rows(seed + done, g, win, score, gstat, rstat, info, per_game, per_round))
+                done += g
+        finally:
+            if collecting:
+                gc.enable()
         return rows
 
-    def _rows(self, seed, g, n, win, score, gstat, rstat, info, per_game, per_round):
-        out = []
+    def _rows(self, seed, g, win, score, gstat, rstat, info, per_game, per_round):
         null = -(1 << 62)
-        win, score, gstat, info = win.tolist(), score.tolist(), gstat.tolist(), info.tolist()
+        wins, infos = win[:g].tolist(), info[:g].tolist()
+        scores = score[:g].tolist() if self.has_score else None
+        gstats = gstat[:g].tolist() if per_game else None
+        game_stats = [(name, i, typ == "bool") for i, (name, _, typ) in enumerate(per_game)]
+        round_stats = [(name, i, typ == "bool") for i, (name, _, typ) in enumerate(per_round)]
+        score_bool = self.score_type == "bool"
+        out = []
         for k in range(g):
-            status, dec, rounds, nr, nw = info[k]
+            status, dec, rounds, nr, nw = infos[k]
             if status != 0:
                 out.append(None)
                 continue
-            stats, gi = {}, 0
-            rounds_rows = rstat[k, :nr].tolist() if per_round else ()
-            ri = 0
-            for name, per, typ in self.stats:
-                if per == "round":
-                    stats[name] = [_value(row[ri], typ, null) for row in rounds_rows]
-                    ri += 1
-                else:
-                    stats[name] = _value(gstat[k][gi], typ, null)
-                    gi += 1
-            out.append({"seed": seed + k, "winners": win[k][:nw],
-                        "scores": [_value(v, self.score_type, null) for v in score[k]] if self.has_score else [],
+            stats = {}
+            if gstats is not None:
+                row = gstats[k]
+                for name, i, is_bool in game_stats:
+                    v = row[i]
+                    stats[name] = None if v == null else bool(v) if is_bool else v
+            if per_round:
+                table = rstat[k, :nr].tolist()
+                for name, i, is_bool in round_stats:
+                    stats[name] = [None if r[i] == null else bool(r[i]) if is_bool else r[i] for r in table]
+            if per_round and per_game:          # in the ruleset's order, as game_values gives them
+                stats = {name: stats[name] for name, _, _ in self.stats}
+            out.append({"seed": seed + k, "winners": wins[k][:nw],
+                        "scores": [None if v == null else bool(v) if score_bool else v for v in scores[k]]
+                        if scores is not None else [],
                         "decisions": dec, "rounds": rounds, "stats": stats})
         return out
 
@@ -180,11 +195,3 @@ def _module(entry, source: str):
     sys.modules[name] = module
     exec(compile(source, entry.module, "exec"), module.__dict__)
     return module
-
-
-def _value(v, typ, null):
-    if v == null:
-        return None
-    if typ == "bool":
-        return bool(v)
-    return v

@@ -108,20 +108,19 @@ class KernelWriter(Exprs):
 
     def head(self) -> list:
         r = self.r
-        lines = ["", "", "@njit(cache=False)",
-                  "def game(seed, n, WIN, SCORE, GSTAT, RSTAT, info):",
-                  "    R = np.empty(n + 1, np.uint64)",
-                  "    R[0] = seeded(seed)",
-                  "    for p in range(n):",
-                  "        R[p + 1] = seeded(seed * 1000 + p + 1)",
-                  "    Z = np.empty((ROWS, NC), np.int64)",
-                  "    ZN = np.zeros(ROWS, np.int64)",
-                  f"    for c in range(NC): Z[{self.zone_rows[r.start_zone]}, c] = c",
-                  f"    ZN[{self.zone_rows[r.start_zone]}] = NC",
-                  "    OUT = np.zeros(n, np.int64)",
-                  "    TM = TEAMS[n]",
-                  "    CUR = NULL", "    EX = 0", "    W = 0", "    STEPS = 0", "    DEC = 0", "    ROUNDS = 0",
-                  "    NR = 0", "    SB = np.empty(NC + 1, np.int64)"]
+        lines = ["    R[0] = seeded(seed)",
+                 "    for p in range(n):",
+                 "        R[p + 1] = seeded(seed * 1000 + p + 1)",
+                 "    ZN[:] = 0",
+                 f"    for c in range(NC): Z[{self.zone_rows[r.start_zone]}, c] = c",
+                 f"    ZN[{self.zone_rows[r.start_zone]}] = NC",
+                 "    OUT[:] = 0",
+                 "    TM = TEAMS[n]",
+                 "    CUR = NULL", "    EX = 0", "    W = 0", "    STEPS = 0", "    DEC = 0", "    ROUNDS = 0",
+                 "    NR = 0"]
+        scratch = [("R", "np.empty(n + 1, np.uint64)"), ("Z", "np.empty((ROWS, NC), np.int64)"),
+                   ("ZN", "np.zeros(ROWS, np.int64)"), ("OUT", "np.zeros(n, np.int64)"),
+                   ("SB", "np.empty(NC + 1, np.int64)")]
         init = Out(indent=1)
         init.count = self.out.count         # its names are not the body's
         keep, self.out = self.out, init
@@ -150,23 +149,31 @@ class KernelWriter(Exprs):
         for name in sorted(self.list_locals):
             lines.append(f"    {name} = np.empty(0, np.int64)")
         for name, capacity in self.buffers:     # (those of the initial values too)
-            lines.append(f"    {name} = np.empty({capacity}, np.int64)")
+            scratch.append((name, f"np.empty({capacity}, np.int64)"))
         if self.among:
-            lines.append(f"    OPT = np.empty((10000, {self.opt_width}), np.int64)")
+            scratch.append(("OPT", f"np.empty((10000, {self.opt_width}), np.int64)"))
         if self.requests:
-            lines += [f"    RQ = np.empty(({MAX_REQUESTS}, 5), np.int64)", "    RQN = 0"]
+            scratch.append(("RQ", f"np.empty(({MAX_REQUESTS}, 5), np.int64)"))
+            lines.append("    RQN = 0")
         if self.journal:
-            lines += [f"    JR = np.empty(({JOURNAL}, 6), np.int64)", f"    JC = np.empty({JOURNAL_CARDS}, np.int64)",
-                      "    JN = 0", "    JCN = 0"]
-        return lines + init.lines
+            scratch += [("JR", f"np.empty(({JOURNAL}, 6), np.int64)"), ("JC", f"np.empty({JOURNAL_CARDS}, np.int64)")]
+            lines += ["    JN = 0", "    JCN = 0"]
+        self.scratch = scratch
+        names = ", ".join(name for name, _ in scratch)
+        return ["", "", "@njit(cache=False)", f"def game(seed, n, WIN, SCORE, GSTAT, RSTAT, info, {names}):"] + \
+            lines + init.lines
 
     def batch_source(self) -> list:
+        """The games of a batch, the arrays every game works in made once for them all (each
+        game sets what it reads before reading it)."""
+        names = ", ".join(name for name, _ in self.scratch)
         return ["", "",
                 "@njit(cache=False)",
-                "def batch(seed0, games, n, WIN, SCORE, GSTAT, RSTAT, INFO):",
-                "    for g in range(games):",
-                "        INFO[g, 0] = game(seed0 + g, n, WIN[g], SCORE[g], GSTAT[g], RSTAT[g], INFO[g])",
-                "    return games", ""]
+                "def batch(seed0, games, n, WIN, SCORE, GSTAT, RSTAT, INFO):"] + \
+            [f"    {name} = {alloc}" for name, alloc in self.scratch] + \
+            ["    for g in range(games):",
+             f"        INFO[g, 0] = game(seed0 + g, n, WIN[g], SCORE[g], GSTAT[g], RSTAT[g], INFO[g], {names})",
+             "    return games", ""]
 
     # -- frames ---------------------------------------------------------------------------
     def frame(self) -> dict:
@@ -414,12 +421,11 @@ class KernelWriter(Exprs):
                 out.line(f"if not OUT[{p}]: {seats}[{k}] = {p}; {k} += 1")
         with out.block(f"if {k} > 0:"):
             first = self.emit(s.first, env) if s.first is not None else f"{seats}[0]"
-            i, rot = out.fresh("i"), out.fresh("a")
+            i = out.fresh("i")
             out.line(f"{i} = 0")
             p = out.fresh("p")
             with out.block(f"for {p} in range({k}):"):
                 out.line(f"if {seats}[{p}] == {first}: {i} = {p}; break")
-            out.line(f"{rot} = np.concatenate(({seats}[{i}:{k}], {seats}[:{i}]))")
             c = self.emit(s.count, env)
             self.not_null(c)
             m, total = out.fresh("k"), out.fresh("k")
@@ -429,7 +435,7 @@ class KernelWriter(Exprs):
             j = out.fresh("j")
             with out.block(f"for {j} in range({total}):"):
                 out.line(f"ZN[{src}] -= 1")
-                out.line(f"put(Z, ZN, {self.zone_rows[s.zone]} + {rot}[{j} % {k}], Z[{src}, ZN[{src}]], False)")
+                out.line(f"put(Z, ZN, {self.zone_rows[s.zone]} + {seats}[({i} + {j}) % {k}], Z[{src}, ZN[{src}]], False)")
 
     def s_Gather(self, g, env):
         out = self.out
