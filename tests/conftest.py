@@ -16,6 +16,8 @@ import yaml
 _SCRATCH = tempfile.mkdtemp(prefix="card-interpreter-tests-")
 os.environ["MPLCONFIGDIR"] = os.path.join(_SCRATCH, "matplotlib")
 os.environ["XDG_CACHE_HOME"] = os.path.join(_SCRATCH, "cache")
+if os.environ.get("CARD_INTERPRETER_TEST_CACHE"):      # CI: one private folder of its own for all its runs,
+    os.environ["XDG_CACHE_HOME"] = os.environ["CARD_INTERPRETER_TEST_CACHE"]    # so each kernel compiles once
 atexit.register(shutil.rmtree, _SCRATCH, True)
 
 import interpreter

@@ -645,9 +645,7 @@ class KernelWriter(Exprs):
         with out.block("while True:"):
             out.line("STEPS += 4")
             self.limits()
-            if s.until is not None:
-                u = self.emit(s.until, env)
-                out.line(f"if {u} != 0 and {u} != NULL: break")
+            self._until(s, env)
             out.line(f"if {cnt} == {lim} or CUR == NULL: break")
             out.line(f"{cnt} += 1")
             self._turn(s, env)
@@ -667,12 +665,16 @@ class KernelWriter(Exprs):
             self.limits()
             out.line(f"while {i} < len({items}) and OUT[{items}[{i}]]: {i} += 1")
             out.line(f"if {i} >= len({items}): break")
-            if s.until is not None:
-                u = self.emit(s.until, env)
-                out.line(f"if {u} != 0 and {u} != NULL: break")
+            self._until(s, env)
             out.line(f"CUR = {items}[{i}]")
             out.line(f"{i} += 1")
             self._turn(s, env)
+
+    def _until(self, s, env):
+        """The turns end where their `until` holds (tested before each turn)."""
+        if s.until is not None:
+            u = self.emit(s.until, env)
+            self.out.line(f"if {u} != 0 and {u} != NULL: break")
 
     def _turn(self, s, env):
         out = self.out
