@@ -176,12 +176,18 @@ class Exprs:
         return "G_" + node.name
 
     def _SharedZone(self, node, env):
-        return str(self.zone_base(node.name))
+        return self.zone_row(node.name, None, env)
 
     def _PlayerZone(self, node, env):
-        owner = self.emit(node.owner, env)
-        self.not_null(owner)
-        return self.tmp(f"{self.zone_base(node.name)} + {owner}")
+        return self.zone_row(node.name, node.owner, env)
+
+    def zone_row(self, name: str, owner, env) -> str:
+        """The row of Z holding zone `name` (a per-player zone: `owner`'s)."""
+        if owner is None:
+            return str(self.zone_base(name))
+        o = self.emit(owner, env)
+        self.not_null(o)
+        return self.tmp(f"{self.zone_base(name)} + {o}")
 
     def _PlayerVar(self, node, env):
         if elem_of(node.type) is not None:
@@ -340,6 +346,7 @@ class Exprs:
         if is_list(f.body.type):
             self.functions[f.name] = None
             return None
+        gave_up = "return 0, W, "
         self.function_count += 1
         name = f"uf{self.function_count}"
         self.writing.append(f.name)
@@ -350,12 +357,10 @@ class Exprs:
         try:
             params = [f"a_{p}" for p, _ in f.params]
             env = {"#frame": "F_", **{p: a for (p, _), a in zip(f.params, params)}}
-            listed = is_list(f.body.type)
-            v = self.array(f.body, env) if listed else self.emit(f.body, env)
+            v = self.emit(f.body, env)
             head = [f"    {x} = NULL" for x in sorted(self.locals)] + \
                 [f"    {x} = np.empty(0, np.int64)" for x in sorted(self.list_locals)] + \
                 [f"    {x} = np.empty({c}, np.int64)" for x, c in self.buffers]
-            gave_up = f"return {'np.empty(0, np.int64)' if listed else '0'}, W, "
             body = [x.replace(INEXACT, gave_up + "2").replace(BAIL, gave_up + "1") for x in inner.lines]
             makes = self.buffers or any("np." in x for x in body)
         finally:

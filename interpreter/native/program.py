@@ -131,6 +131,8 @@ class Kernel:
         batch = self.compiled()
         per_game = [s for s in self.stats if s[1] != "round"]
         per_round = [s for s in self.stats if s[1] == "round"]
+        place = {s[0]: i for group in (per_game, per_round) for i, s in enumerate(group)}
+        columns = [(name, per == "round", place[name], typ == "bool") for name, per, typ in self.stats]
         g = min(BLOCK, games)
         win = np.zeros((g, 2 * n + 2), np.int64)
         score = np.zeros((g, n), np.int64)
@@ -144,20 +146,21 @@ class Kernel:
             while done < games:
                 g = min(BLOCK, games - done)
                 batch(seed + done, g, n, win, score, gstat, rstat, info)
-                rows.extend(self._rows(seed + done, g, win, score, gstat, rstat, info, per_game, per_round))
+                rows.extend(self._rows(seed + done, g, win, score, gstat, rstat, info, columns))
                 done += g
         finally:
             if collecting:
                 gc.enable()
         return rows
 
-    def _rows(self, seed, g, win, score, gstat, rstat, info, per_game, per_round):
+    def _rows(self, seed, g, win, score, gstat, rstat, info, columns):
+        """The rows of a block; `columns`: (name, per round, its column, bool) of each statistic,
+        in the ruleset's order (game_values's)."""
         null = -(1 << 62)
         wins, infos = win[:g].tolist(), info[:g].tolist()
         scores = score[:g].tolist() if self.has_score else None
-        gstats = gstat[:g].tolist() if per_game else None
-        game_stats = [(name, i, typ == "bool") for i, (name, _, typ) in enumerate(per_game)]
-        round_stats = [(name, i, typ == "bool") for i, (name, _, typ) in enumerate(per_round)]
+        gstats = gstat[:g].tolist()
+        per_round = any(c[1] for c in columns)
         score_bool = self.score_type == "bool"
         out = []
         for k in range(g):
@@ -165,18 +168,14 @@ class Kernel:
             if status != 0:
                 out.append(None)
                 continue
-            stats = {}
-            if gstats is not None:
-                row = gstats[k]
-                for name, i, is_bool in game_stats:
+            stats, row = {}, gstats[k]
+            table = rstat[k, :nr].tolist() if per_round else ()
+            for name, by_round, i, is_bool in columns:
+                if by_round:
+                    stats[name] = [None if r[i] == null else bool(r[i]) if is_bool else r[i] for r in table]
+                else:
                     v = row[i]
                     stats[name] = None if v == null else bool(v) if is_bool else v
-            if per_round:
-                table = rstat[k, :nr].tolist()
-                for name, i, is_bool in round_stats:
-                    stats[name] = [None if r[i] == null else bool(r[i]) if is_bool else r[i] for r in table]
-            if per_round and per_game:          # in the ruleset's order, as game_values gives them
-                stats = {name: stats[name] for name, _, _ in self.stats}
             out.append({"seed": seed + k, "winners": wins[k][:nw],
                         "scores": [None if v == null else bool(v) if score_bool else v for v in scores[k]]
                         if scores is not None else [],

@@ -464,12 +464,7 @@ class KernelWriter(Exprs):
             out.line(f"ZN[{z}] = 0")
 
     def zone_ref(self, ref, env) -> str:
-        base = self.zone_rows[ref.name]
-        if ref.owner is None:
-            return str(base)
-        owner = self.emit(ref.owner, env)
-        self.not_null(owner)
-        return self.tmp(f"{base} + {owner}")
+        return self.zone_row(ref.name, ref.owner, env)
 
     def note(self, kind, a, b, tag, env, start="0", count="0"):
         """An entry of the journal: [kind (0 swap, 1 move), zone a, zone b, tag, first card, cards]."""
@@ -490,7 +485,6 @@ class KernelWriter(Exprs):
 
     def s_JournalMove(self, s, env):
         out = self.out
-        self.journal = True
         if s.many:
             cards = self.array(s.cards, env)
         else:
