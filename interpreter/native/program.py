@@ -127,31 +127,37 @@ class Kernel:
     def play(self, seed: int, games: int, n: int):
         """Each game's row as lab.simulation.game_row makes it, None for a game the kernel
         gave up on."""
-        import numpy as np
-        batch = self.compiled()
         per_game = [s for s in self.stats if s[1] != "round"]
         per_round = [s for s in self.stats if s[1] == "round"]
         place = {s[0]: i for group in (per_game, per_round) for i, s in enumerate(group)}
         columns = [(name, per == "round", place[name], typ == "bool") for name, per, typ in self.stats]
-        g = min(BLOCK, games)
-        win = np.zeros((g, 2 * n + 2), np.int64)
-        score = np.zeros((g, n), np.int64)
-        gstat = np.zeros((g, max(1, len(per_game))), np.int64)
-        rstat = np.empty((g, MAX_ROUNDS, max(1, len(per_round))), np.int64)
-        info = np.zeros((g, 5), np.int64)
-        rows, done = [], 0
+        rows = []
         collecting = gc.isenabled()
         gc.disable()                # the rows hold no cycles: collecting while they are made only costs
         try:
-            while done < games:
-                g = min(BLOCK, games - done)
-                batch(seed + done, g, n, win, score, gstat, rstat, info)
-                rows.extend(self._rows(seed + done, g, win, score, gstat, rstat, info, columns))
-                done += g
+            for start, g, arrays in self.blocks(seed, games, n):
+                rows.extend(self._rows(seed + start, g, *arrays, columns))
         finally:
             if collecting:
                 gc.enable()
         return rows
+
+    def blocks(self, seed: int, games: int, n: int):
+        """(first game, games, its arrays) of each block of games played: the arrays (win,
+        score, gstat, rstat, info) are the kernel's own, overwritten by the next block."""
+        import numpy as np
+        batch = self.compiled()
+        rounds = sum(1 for s in self.stats if s[1] == "round")
+        g = min(BLOCK, games)
+        arrays = (np.zeros((g, 2 * n + 2), np.int64), np.zeros((g, n), np.int64),
+                  np.zeros((g, max(1, len(self.stats) - rounds)), np.int64),
+                  np.empty((g, MAX_ROUNDS, max(1, rounds)), np.int64), np.zeros((g, 5), np.int64))
+        done = 0
+        while done < games:
+            g = min(BLOCK, games - done)
+            batch(seed + done, g, n, *arrays)
+            yield done, g, arrays
+            done += g
 
     def _rows(self, seed, g, win, score, gstat, rstat, info, columns):
         """The rows of a block; `columns`: (name, per round, its column, bool) of each statistic,
