@@ -17,6 +17,7 @@ from ..playing.agents import Seating
 from ..source.shipped import resolve
 from .simulation import game_row
 
+NULL = -(1 << 62)     # the kernel's null (native/prelude.py)
 MAX_BATCH = 10 ** 8      # games one call may ask for (a row is about 100 bytes of arrays)
 
 
@@ -80,10 +81,6 @@ def _empty(np, program, n, games, seed) -> Playouts:
 
 def _from_kernel(np, out, program, kernel, n, seed, games) -> None:
     """The kernel's blocks copied into the batch, a game it gave up on played in Python."""
-    names = [(s[0], s[1] == "round") for s in kernel.stats]
-    game_cols = [name for name, by_round in names if not by_round]
-    round_cols = [name for name, by_round in names if by_round]
-    null = -(1 << 62)
     for start, g, (win, score, gstat, rstat, info) in kernel.blocks(seed, games, n):
         rows = slice(start, start + g)
         status, nw = info[:g, 0], info[:g, 4]
@@ -92,18 +89,32 @@ def _from_kernel(np, out, program, kernel, n, seed, games) -> None:
             has = nw > w
             out.winners[start + np.flatnonzero(has), win[:g, w][has]] = True
         if out.scores is not None:
-            out.scores[rows] = np.where(score[:g] == null, np.nan, score[:g])
-        for i, name in enumerate(game_cols):
-            column = gstat[:g, i]
-            out.stats[name][rows] = np.where(column == null, np.nan, column)
-        for i, name in enumerate(round_cols):
+            out.scores[rows] = _nan_for_null(np, score[:g])
+        for name, by_round, i, _, fraction in kernel.columns:
+            if not by_round:
+                out.stats[name][rows] = _column(np, gstat[:g], i, fraction)
+                continue
             for k in range(g):
-                column = rstat[k, :info[k, 3], i]
-                out.stats[name][start + k] = np.where(column == null, np.nan, column)
+                out.stats[name][start + k] = _column(np, rstat[k, :info[k, 3]], i, fraction)
         for k in np.flatnonzero(status != 0):
             out.replayed += 1
             out.winners[start + k] = False
             _put(out, start + int(k), game_row(program, n, seed + start + int(k), Seating()))
+
+
+def _column(np, table, i: int, fraction: bool):
+    """A statistic's column of the kernel's rows as floats (a fraction: its two parts divided,
+    NaN where a part is null or the divisor 0)."""
+    v = _nan_for_null(np, table[:, i])
+    if not fraction:
+        return v
+    d = _nan_for_null(np, table[:, i + 1])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(d == 0, np.nan, v / d)
+
+
+def _nan_for_null(np, a):
+    return np.where(a == NULL, np.nan, a.astype(np.float64))
 
 
 def _put(out: Playouts, k: int, row: dict) -> None:

@@ -17,6 +17,7 @@ from contextlib import contextmanager
 from ..errors import InterpreterError
 from ..lang import expr_ir as E
 from ..lang.types import BOOL, CARD, NUM, PLAYER, STR, ZONE, elem_of, is_map
+from ..limits import MAX_LIST
 
 BAIL = "return BAIL"
 INEXACT = "return BAIL  # inexact"     # a value the kernel cannot hold (a fraction): Python plays the game
@@ -75,6 +76,9 @@ class Exprs:
         self.in_statistic = False
         self.inlined: dict = {}         # a ruleset function's name -> the size written in so far
         self.reads: dict = {}           # a kernel function's name -> the parts of the state it reads (its arguments)
+        self.concats: list = []         # (table, constant, constant first) of each text joined to a constant
+        self.pool: list = []            # KP: the constant lists a span (below) reads, end to end
+        self.pooled: dict = {}          # a constant list -> where it starts in KP
 
     # -- values ------------------------------------------------------------------------
     def text_id(self, text: str) -> int:
@@ -264,6 +268,30 @@ class Exprs:
             self.out.line(f"{t} = {self.emit(node.no, env)}")
         return t
 
+    def _Concat(self, node, env):
+        """A constant text joined to a text: looked up in a table of the constant joined to each
+        text the kernel knows (concat_tables); a text made at run time joined again gives up."""
+        if node.a.is_const == node.b.is_const:
+            raise Uncovered("texts joined where neither is a constant")
+        lit, other = (node.a, node.b) if node.a.is_const else (node.b, node.a)
+        v = self.emit(other, env)
+        self.not_null(v)
+        table = f"CT{len(self.concats)}"
+        self.concats.append((table, lit.const, node.a.is_const))
+        with self.out.block(f"if not 0 <= {v} < len({table}):"):
+            self.out.line(BAIL)
+        return self.tmp(f"{table}[{v}]")
+
+    def concat_tables(self) -> list:
+        """The source of each join's table (CTk[t]: the id of the text the constant joined to
+        text t makes), for every text known once the kernel is written."""
+        known = sorted(self.texts, key=self.texts.get)
+        tables = []
+        for table, lit, first in self.concats:
+            ids = [self.text_id(lit + t if first else t + lit) for t in known]
+            tables.append(f"{table} = np.array({ids!r}, dtype=np.int64)")
+        return tables
+
     def _Arith(self, node, env):
         a = self.emit(node.a, env)
         b = self.emit(node.b, env)
@@ -300,12 +328,17 @@ class Exprs:
         t = self.out.fresh()
         self.out.line(f"{t} = 0")
         charge = not node.b.is_const
-        self.each(node.b, env, lambda e: self.out.line(f"if {e} == {x}: {t} = 1"), charge=charge)
+        self.each(node.b, env, lambda e: self.out.line(f"if {e} == {x}: {t} = 1"), charge=charge, stop=f"{t} == 1")
         if node.op == "not in":
             self.out.line(f"{t} = 1 - {t}")
         return t
 
     def _Index(self, node, env):
+        if not node.coll.is_const and self.spannable(node.coll):
+            lo, hi = self.span(node.coll, env)
+            i = self.emit(node.index, env)
+            self.not_null(i)
+            return self.tmp(f"KP[{lo} + {i} if {i} >= 0 else {hi} + {i}] if {lo} - {hi} <= {i} < {hi} - {lo} else NULL")
         arr = self.array(node.coll, env)
         i = self.emit(node.index, env)
         self.not_null(i)
@@ -425,7 +458,7 @@ class Exprs:
                 v = e if node.body is None else self.emit(node.body, self._with(node, env, e))
                 truth = f"({v} != 0 and {v} != NULL)"
                 self.out.line(f"if {truth if any_ else 'not ' + truth}: {t} = {1 if any_ else 0}")
-        self._each_arg(node, env, body)
+        self.each(node.args[0], env, body, stop=f"{t} == {1 if any_ else 0}")
         return t
 
     def b_sum(self, node, env):
@@ -495,7 +528,7 @@ class Exprs:
                     return
                 v = self.emit(node.body, self._with(node, env, e))
                 self.out.line(f"if {v} != 0 and {v} != NULL: {t} = {e}; {done} = 1")
-        self.each(node.args[0], env, body, charge=node.body is not None)
+        self.each(node.args[0], env, body, charge=node.body is not None, stop=f"{done} == 1")
         return t
 
     def b_top(self, node, env):
@@ -530,10 +563,26 @@ class Exprs:
         return self.tmp(f"{arr}[below(R, 0, len({arr}))] if len({arr}) > 0 else NULL")
 
     # -- collections ---------------------------------------------------------------------
-    def each(self, node, env, body, charge=True) -> None:
+    def each(self, node, env, body, charge=True, stop=None) -> None:
         """Write a loop over the elements of collection `node`, `body(element)` writing what is
-        done with each; `charge`: count each element to the work budget."""
+        done with each; `charge`: count each element to the work budget; `stop`: a condition
+        that ends the loop once it holds (any() has its answer: the body would do nothing
+        more)."""
         out = self.out
+        inner = body
+        if stop is not None:
+            def body(e):
+                inner(e)
+                out.line(f"if {stop}: break")
+        if not node.is_const and self.spannable(node):
+            lo, hi = self.span(node, env)
+            i, e = out.fresh("i"), out.fresh("e")
+            with out.block(f"for {i} in range({lo}, {hi}):"):
+                out.line(f"{e} = KP[{i}]")
+                if charge:
+                    self.charge("1")
+                body(e)
+            return
         if node.is_const:
             values = node.const
             if not isinstance(values, (list, tuple)):
@@ -546,11 +595,11 @@ class Exprs:
                 body(e)
             return
         if isinstance(node, E.ListLit):
-            for item in node.items:
+            for item in node.items:         # written out, no loop: the body's own guard stops it
                 e = self.tmp(self.emit(item, env))
                 if charge:
                     self.charge("1")
-                body(e)
+                inner(e)
             return
         if node.type == ZONE:
             z = self.emit(node, env)
@@ -584,16 +633,19 @@ class Exprs:
                 with out.block(f"if {v} != 0 and {v} != NULL:"):
                     if charge:
                         self.charge("1")
-                    body(e)
-            self.each(node.args[0], env, kept)
+                    inner(e)
+            self.each(node.args[0], env, kept, stop=stop)
             return
         if isinstance(node, E.BuiltinCall) and node.name == "map":
             def mapped(e):
                 v = self.emit(node.body, self._with(node, env, e))
                 if charge:
                     self.charge("1")
-                body(v)
-            self.each(node.args[0], env, mapped)
+                inner(v)
+            self.each(node.args[0], env, mapped, stop=stop)
+            return
+        if isinstance(node, E.BuiltinCall) and node.name == "subsets":
+            self._subsets(node, env, body, stop)
             return
         if isinstance(node, E.BuiltinCall) and node.name == "clockwise":
             p = self.emit(node.args[0], env)
@@ -613,6 +665,42 @@ class Exprs:
                 self.charge("1")
             body(e)
 
+    def _subsets(self, node, env, body, stop) -> None:
+        """values.subsets_of as a loop: each choice of lo to hi elements, in its order (the
+        smaller first, then itertools.combinations'), made in one array in turn; more than
+        MAX_LIST of them is the rules error Python gives."""
+        out = self.out
+        elem = elem_of(node.args[0].type)
+        if elem not in SCALARS:
+            raise Uncovered(f"subsets of elements of type {elem}")
+        xs = self.array(node.args[0], env)
+        ends = []
+        for i, default in ((1, "1"), (2, f"len({xs})")):
+            v = self.emit(node.args[i], env) if len(node.args) > i else "NULL"
+            ends.append(self.tmp(f"{default} if {v} == NULL else {v}"))
+        lo, hi = self.tmp(f"max(0, {ends[0]})"), self.tmp(f"min(len({xs}), {ends[1]})")
+        with out.block(f"if subsets_count(len({xs}), {lo}, {hi}) > {MAX_LIST}:"):
+            out.line(BAIL)
+        capacity = self.capacity(node.args[0]) or "NC"
+        idx, made = self.buffer(capacity), self.buffer(capacity)
+        k, j, q = out.fresh("k"), out.fresh("j"), out.fresh("q")
+        with out.block(f"for {k} in range({lo}, {hi} + 1):"):
+            with out.block(f"for {j} in range({k}):"):
+                out.line(f"{idx}[{j}] = {j}")
+            with out.block("while True:"):
+                with out.block(f"for {j} in range({k}):"):
+                    out.line(f"{made}[{j}] = {xs}[{idx}[{j}]]")
+                self.charge(k)
+                body(self.tmp(f"{made}[:{k}]"))
+                out.line(f"{j} = {k} - 1")
+                out.line(f"while {j} >= 0 and {idx}[{j}] == len({xs}) - {k} + {j}: {j} -= 1")
+                out.line(f"if {j} < 0: break")
+                out.line(f"{idx}[{j}] += 1")
+                with out.block(f"for {q} in range({j} + 1, {k}):"):
+                    out.line(f"{idx}[{q}] = {idx}[{q} - 1] + 1")
+            if stop is not None:
+                out.line(f"if {stop}: break")
+
     def array(self, node, env) -> str:
         """The name of a new array holding the elements of collection `node` (a copy: it does
         not change when the zone it came from does)."""
@@ -623,6 +711,11 @@ class Exprs:
             if values:
                 out.line(f"{buf}[:{len(values)}] = {self.table(values)}")
             return self.tmp(f"{buf}[:{len(values)}]")
+        if self.spannable(node):            # one of several constant lists: copied once, not at each step
+            lo, hi = self.span(node, env)
+            buf = self.buffer(self.capacity(node))
+            out.line(f"{buf}[:{hi} - {lo}] = KP[{lo}:{hi}]")
+            return self.tmp(f"{buf}[:{hi} - {lo}]")
         if node.type == ZONE:
             z = self.emit(node, env)
             buf = self.buffer("NC")
@@ -692,6 +785,51 @@ class Exprs:
             return self.tmp(f"{buf}[:{k}]")
         raise Uncovered(f"the list expression {type(node).__name__}")
 
+    def spannable(self, node) -> bool:
+        """Whether list `node` is always one of a few constant lists (a function's answer picked
+        by conditions, or a constant joined to nothing): it is then read in place, a span
+        (start, end) of KP, and no list is made."""
+        if node.is_const:
+            return isinstance(node.const, (list, tuple)) and all(not isinstance(v, (list, tuple, dict)) for v in node.const)
+        if isinstance(node, E.IfElse):
+            return self.spannable(node.yes) and self.spannable(node.no)
+        if isinstance(node, E.Join):
+            return (_empty(node.a) and self.spannable(node.b)) or (_empty(node.b) and self.spannable(node.a))
+        if isinstance(node, E.UserCall):
+            f = node.function
+            return f.random_via is None and f.name not in self.writing and self.spannable(f.body)
+        return False
+
+    def span(self, node, env) -> tuple:
+        """The names of (start, end) in KP of spannable list `node`."""
+        out = self.out
+        if node.is_const:
+            values = tuple(self.number(v) for v in node.const)
+            if values not in self.pooled:
+                self.pooled[values] = len(self.pool)
+                self.pool.extend(values)
+            at = self.pooled[values]
+            return str(at), str(at + len(values))
+        if isinstance(node, E.Join):
+            return self.span(node.b if _empty(node.a) else node.a, env)
+        if isinstance(node, E.UserCall):
+            f = node.function
+            args = [self.array(arg, env) if is_list(arg.type) else self.tmp(self.emit(arg, env)) for arg in node.args]
+            self.writing.append(f.name)
+            try:
+                return self.span(f.body, {"#frame": "F_", **{p: a for (p, _), a in zip(f.params, args)}})
+            finally:
+                self.writing.pop()
+        lo, hi = out.fresh("lo"), out.fresh("hi")
+        c = self.emit(node.cond, env)
+        with out.block(f"if {c} != 0 and {c} != NULL:"):
+            a, b = self.span(node.yes, env)
+            out.line(f"{lo} = {a}; {hi} = {b}")
+        with out.block("else:"):
+            a, b = self.span(node.no, env)
+            out.line(f"{lo} = {a}; {hi} = {b}")
+        return lo, hi
+
     def _slice(self, node, env) -> str:
         """values.list_slice: xs[lo:hi] as Python slices it (null: that end); a view of the
         list's array (which nothing changes in place)."""
@@ -755,3 +893,8 @@ class Exprs:
 
     def zone_base(self, name: str) -> int:
         return self.zone_rows[name]
+
+
+def _empty(node) -> bool:
+    """Whether `node` is the empty list (an option's branch folded away)."""
+    return node.is_const and isinstance(node.const, (list, tuple)) and len(node.const) == 0

@@ -66,6 +66,23 @@ def shuffle(R, Z, ZN, z):
 
 
 @njit(cache=False)
+def subsets_count(n, lo, hi):
+    """How many choices of lo to hi of n elements (values.subsets_of's limit), stopping once past
+    a limit no game reaches (so that it never overflows)."""
+    total = 0
+    for k in range(lo, hi + 1):
+        c = 1
+        for i in range(k):
+            c = c * (n - i) // (i + 1)
+            if c > 1 << 40:
+                return 1 << 40
+        total += c
+        if total > 1 << 40:
+            return 1 << 40
+    return total
+
+
+@njit(cache=False)
 def next_seat(OUT, n, p, step):
     q = (p + step) % n
     if not OUT[q]:

@@ -14,10 +14,11 @@ import os
 import time
 
 from ..generated.program import build_generated
+from ..lang.values import divide
 from .cache import Entry
 from .expressions import Uncovered
 from .prelude import PRELUDE
-from .steps import KernelWriter
+from .steps import KernelWriter, stat_columns
 
 MAX_ROUNDS = 256        # per-round statistics the kernel keeps of a game; a longer one is played in Python
 MAX_KERNEL_LINES = 4000  # a longer kernel takes minutes to compile (Numba's typing grows with its square)
@@ -71,6 +72,8 @@ class Kernel:
     def __init__(self, source: str, ruleset):
         self.source = source
         self.stats = [(st.name, st.per, st.value.type) for st in ruleset.statistics]
+        self.columns = statistic_columns(ruleset.statistics)
+        self.widths = tuple(sum(2 if c[4] else 1 for c in self.columns if c[1] == by_round) for by_round in (False, True))
         self.has_score = ruleset.result.score is not None
         self.score_type = ruleset.result.score.type if self.has_score else None
         self.max_players, self.min_players = ruleset.players[1], ruleset.players[0]
@@ -127,16 +130,12 @@ class Kernel:
     def play(self, seed: int, games: int, n: int):
         """Each game's row as lab.simulation.game_row makes it, None for a game the kernel
         gave up on."""
-        per_game = [s for s in self.stats if s[1] != "round"]
-        per_round = [s for s in self.stats if s[1] == "round"]
-        place = {s[0]: i for group in (per_game, per_round) for i, s in enumerate(group)}
-        columns = [(name, per == "round", place[name], typ == "bool") for name, per, typ in self.stats]
         rows = []
         collecting = gc.isenabled()
         gc.disable()                # the rows hold no cycles: collecting while they are made only costs
         try:
             for start, g, arrays in self.blocks(seed, games, n):
-                rows.extend(self._rows(seed + start, g, *arrays, columns))
+                rows.extend(self._rows(seed + start, g, *arrays))
         finally:
             if collecting:
                 gc.enable()
@@ -147,11 +146,10 @@ class Kernel:
         score, gstat, rstat, info) are the kernel's own, overwritten by the next block."""
         import numpy as np
         batch = self.compiled()
-        rounds = sum(1 for s in self.stats if s[1] == "round")
         g = min(BLOCK, games)
         arrays = (np.zeros((g, 2 * n + 2), np.int64), np.zeros((g, n), np.int64),
-                  np.zeros((g, max(1, len(self.stats) - rounds)), np.int64),
-                  np.empty((g, MAX_ROUNDS, max(1, rounds)), np.int64), np.zeros((g, 5), np.int64))
+                  np.zeros((g, max(1, self.widths[0])), np.int64),
+                  np.empty((g, MAX_ROUNDS, max(1, self.widths[1])), np.int64), np.zeros((g, 5), np.int64))
         done = 0
         while done < games:
             g = min(BLOCK, games - done)
@@ -159,13 +157,12 @@ class Kernel:
             yield done, g, arrays
             done += g
 
-    def _rows(self, seed, g, win, score, gstat, rstat, info, columns):
-        """The rows of a block; `columns`: (name, per round, its column, bool) of each statistic,
-        in the ruleset's order (game_values's)."""
-        null = -(1 << 62)
+    def _rows(self, seed, g, win, score, gstat, rstat, info):
+        """The rows of a block, each statistic in the ruleset's order (game_values's)."""
         wins, infos = win[:g].tolist(), info[:g].tolist()
         scores = score[:g].tolist() if self.has_score else None
         gstats = gstat[:g].tolist()
+        columns = self.columns
         per_round = any(c[1] for c in columns)
         score_bool = self.score_type == "bool"
         out = []
@@ -176,17 +173,43 @@ class Kernel:
                 continue
             stats, row = {}, gstats[k]
             table = rstat[k, :nr].tolist() if per_round else ()
-            for name, by_round, i, is_bool in columns:
+            for name, by_round, i, is_bool, fraction in columns:
                 if by_round:
-                    stats[name] = [None if r[i] == null else bool(r[i]) if is_bool else r[i] for r in table]
+                    stats[name] = [cell(r, i, is_bool, fraction) for r in table]
                 else:
-                    v = row[i]
-                    stats[name] = None if v == null else bool(v) if is_bool else v
+                    stats[name] = cell(row, i, is_bool, fraction)
             out.append({"seed": seed + k, "winners": wins[k][:nw],
-                        "scores": [None if v == null else bool(v) if score_bool else v for v in scores[k]]
+                        "scores": [None if v == NULL else bool(v) if score_bool else v for v in scores[k]]
                         if scores is not None else [],
                         "decisions": dec, "rounds": rounds, "stats": stats})
         return out
+
+
+NULL = -(1 << 62)
+
+
+def statistic_columns(statistics) -> list:
+    """(name, per round, its column, bool, fraction) of each statistic in the ruleset's order;
+    the columns of the per-game and of the per-round ones counted apart (steps.stat_columns)."""
+    place = {}
+    for by_round in (False, True):
+        for st, col, fraction in stat_columns([st for st in statistics if (st.per == "round") == by_round]):
+            place[st.name] = (col, fraction)
+    return [(st.name, st.per == "round", *place[st.name][:1], st.value.type == "bool", place[st.name][1])
+            for st in statistics]
+
+
+def cell(row, i: int, is_bool: bool, fraction: bool):
+    """A statistic's value from its column(s) of a row: null, a bool, a number, or a fraction's
+    quotient as values.divide gives it (null where a part is null or the divisor 0, as
+    tally.measured says for the error Python would raise)."""
+    v = row[i]
+    if v == NULL:
+        return None
+    if fraction:
+        d = row[i + 1]
+        return None if d == NULL or d == 0 else divide(v, d)
+    return bool(v) if is_bool else v
 
 
 def _module(entry, source: str):

@@ -23,6 +23,7 @@ from .expressions import BAIL, INEXACT, SCALARS, Exprs, Out, Uncovered, is_list
 EXITS = {"turn": 1, "round": 2, "game": 3}
 JOURNAL, JOURNAL_CARDS = 4096, 16384        # entries and the cards they move (a game with more: BAIL)
 MAX_REQUESTS = 64                           # requests open at once (one inside another's answer)
+MAX_OPTIONS = 10000                         # options of one choice (the rows of OPT and OL)
 OPEN, REFUSED, REDIRECTED = 0, 1, 2
 MAX_INLINE_DEPTH = 12
 
@@ -48,6 +49,7 @@ class KernelWriter(Exprs):
         self.stat_buffers = {}
         self.opt_width = 1              # the widest row of a choice among kinds' options (OPT)
         self.among = False
+        self.list_options = False       # a choice among lists: OL, OLN
         self.journal = False            # the journal's arrays are made (JR entries, JC their cards)
         self.requests = False           # the open requests' stack is made (RQ: from, to, status, target, piece)
         for name, v in r.variables.items():
@@ -90,9 +92,11 @@ class KernelWriter(Exprs):
     def tables_source(self) -> list:
         teams = dict(self.r.teams)
         of = [list(teams.get(k, ())) + [0] * (self.maxp - len(teams.get(k, ()))) for k in range(self.maxp + 1)]
-        return [f"{name} = np.array({list(values)!r}, dtype=np.int64)" for name, values in self.tables.items()] + \
+        return self.concat_tables() + \
+            [f"{name} = np.array({list(values)!r}, dtype=np.int64)" for name, values in self.tables.items()] + \
             ["BAIL = 1", "INEXACT = -(1 << 62) + 1    # a statistic the kernel cannot compute exactly", f"NC = {len(self.r.deck.ids)}", f"ROWS = {self.rows}",
-             f"TEAMS = np.array({of!r}, dtype=np.int64)    # players -> the team of each seat", ""]
+             f"TEAMS = np.array({of!r}, dtype=np.int64)    # players -> the team of each seat",
+             f"KP = np.array({(self.pool or [0])!r}, dtype=np.int64)    # constant lists read in place (spans)", ""]
 
     def stats_source(self) -> list:
         """One function per statistic: its value, or NULL where the rules cannot compute it."""
@@ -151,7 +155,9 @@ class KernelWriter(Exprs):
         for name, capacity in self.buffers:     # (those of the initial values too)
             scratch.append((name, f"np.empty({capacity}, np.int64)"))
         if self.among:
-            scratch.append(("OPT", f"np.empty((10000, {self.opt_width}), np.int64)"))
+            scratch.append(("OPT", f"np.empty(({MAX_OPTIONS}, {self.opt_width}), np.int64)"))
+        if self.list_options:
+            scratch += [("OL", f"np.empty(({MAX_OPTIONS}, NC), np.int64)"), ("OLN", f"np.empty({MAX_OPTIONS}, np.int64)")]
         if self.requests:
             scratch.append(("RQ", f"np.empty(({MAX_REQUESTS}, 5), np.int64)"))
             lines.append("    RQN = 0")
@@ -204,8 +210,7 @@ class KernelWriter(Exprs):
                 v = self.emit(r.result.score, {**env, "p": p})
                 out.line(f"SCORE[{p}] = {v}")
         out.line("W = 0")
-        for i, st in enumerate(s for s in r.statistics if s.per != "round"):
-            out.line(f"GSTAT[{i}] = {self.statistic(st)}")
+        self._stat_row("GSTAT[{}]", [st for st in r.statistics if st.per != "round"])
         if any(st.per == "round" for st in r.statistics):     # a last round cut short by end_game
             with out.block("if NR < ROUNDS:"):
                 self._tally_row()
@@ -213,11 +218,20 @@ class KernelWriter(Exprs):
         out.line("info[2] = ROUNDS")
         out.line("info[3] = NR")
 
-    def statistic(self, st) -> str:
-        """A statistic's value, or NULL where it cannot be computed (tally.measured)."""
-        if st.value.type not in (NUM, BOOL):
-            raise Uncovered(f"a statistic of type {st.value.type}")
-        if draws_random(st.value):
+    def _stat_row(self, cell: str, statistics) -> None:
+        """The statistics' values into their columns (`cell`: where column {} is): a fraction's
+        two parts, a column each."""
+        for st, col, fraction in stat_columns(statistics):
+            parts = (st.value.a, st.value.b) if fraction else (st.value,)
+            for i, part in enumerate(parts):
+                self.out.line(f"{cell.format(col + i)} = {self.statistic(part)}")
+
+    def statistic(self, value) -> str:
+        """A statistic's value (or a part of a fraction), or NULL where it cannot be computed
+        (tally.measured)."""
+        if value.type not in (NUM, BOOL):
+            raise Uncovered(f"a statistic of type {value.type}")
+        if draws_random(value):
             raise Uncovered("a statistic that draws random numbers")
         t = self.out.fresh("s")
         inner = Out(indent=1)
@@ -225,7 +239,7 @@ class KernelWriter(Exprs):
         before, before_lists, buffers = set(self.locals), set(self.list_locals), len(self.buffers)
         self.in_statistic = True
         try:
-            v = self.emit(st.value, self.frame())
+            v = self.emit(value, self.frame())
         finally:
             self.out = keep
             self.in_statistic = False
@@ -251,8 +265,7 @@ class KernelWriter(Exprs):
         if not per:
             return
         out.line("if NR >= RSTAT.shape[0]: " + BAIL)
-        for i, st in enumerate(per):
-            out.line(f"RSTAT[NR, {i}] = {self.statistic(st)}")
+        self._stat_row("RSTAT[NR, {}]", per)
         out.line("NR += 1")
 
     def state_args(self) -> str:
@@ -686,6 +699,8 @@ class KernelWriter(Exprs):
         out = self.out
         if s.window is not None:
             raise Uncovered("choices made together")
+        if is_list(s.elem_type) and elem_of(s.elem_type) in (CARD, PLAYER, NUM, STR, BOOL):
+            return self._choose_list(s, env)
         if s.elem_type not in (CARD, PLAYER, NUM, STR, BOOL):
             raise Uncovered(f"a choice among values of type {s.elem_type}")
         var = env["#frame"] + s.var
@@ -720,6 +735,39 @@ class KernelWriter(Exprs):
             out.line("DEC += 1")
             out.line(f"{var} = {opts}[below(R, {who} + 1, {k})]")
             out.line("W = 0")
+
+    def _choose_list(self, s, env):
+        """A choice among lists (sets of cards to lay away, a capture): each option a row of OL
+        with its length in OLN, the one picked copied into the choice's own array."""
+        out = self.out
+        if s.otherwise is not None:
+            raise Uncovered("a choice among lists with an otherwise")
+        var = env["#frame"] + s.var
+        self.list_locals.add(var)
+        self.list_options = True
+        k = out.fresh("k")
+        out.line(f"{k} = 0")
+
+        def consider(e):
+            def keep():
+                out.line(f"if {k} >= {MAX_OPTIONS} or len({e}) > NC: " + BAIL)
+                out.line(f"OL[{k}, :len({e})] = {e}; OLN[{k}] = len({e}); {k} += 1")
+            if s.where is None:
+                keep()
+                return
+            w = self.emit(s.where, {**env, s.var: e})
+            with out.block(f"if {w} != 0 and {w} != NULL:"):
+                keep()
+        self.each(s.options, env, consider, charge=False)
+        out.line(f"if {k} == 0: " + BAIL)
+        who = self.emit(s.by, env) if s.by is not None else "CUR"
+        self.not_null(who)
+        out.line("DEC += 1")
+        row, buf = out.fresh("r"), self.buffer("NC")
+        out.line(f"{row} = below(R, {who} + 1, {k})")
+        out.line("W = 0")
+        out.line(f"{buf}[:OLN[{row}]] = OL[{row}, :OLN[{row}]]")
+        out.line(f"{var} = {buf}[:OLN[{row}]]")
 
     def option_capacity(self, node) -> str:
         if node.is_const:
@@ -788,7 +836,7 @@ class KernelWriter(Exprs):
             else:
                 head = "if True:"
             with out.block(head):
-                out.line(f"if {k} >= 10000: " + BAIL)
+                out.line(f"if {k} >= {MAX_OPTIONS}: " + BAIL)
                 out.line(f"OPT[{k}, 0] = {index}")
                 for i, v in enumerate(bound):
                     out.line(f"OPT[{k}, {i + 1}] = {v}")
@@ -878,3 +926,18 @@ class KernelWriter(Exprs):
             return self.tmp(f"{self.array(node, env)}.copy()")
         return self.emit(node, env)
 
+
+def is_fraction(st) -> bool:
+    """Whether statistic `st` is a quotient `a / b`: the kernel computes a and b, and the rows
+    divide them as values.divide does (a share is mostly not a whole number)."""
+    return isinstance(st.value, E.Arith) and st.value.op == "/"
+
+
+def stat_columns(statistics) -> list:
+    """(statistic, its first column, whether a fraction) of each of `statistics` in order: a
+    fraction takes two columns."""
+    out, col = [], 0
+    for st in statistics:
+        out.append((st, col, is_fraction(st)))
+        col += 2 if is_fraction(st) else 1
+    return out
