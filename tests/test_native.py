@@ -176,6 +176,73 @@ result:
 """
 
 
+LAY_AWAY = """
+name: lay_away
+players: 3
+deck:
+  product:
+    suit: [{id: S}, {id: H}, {id: D}]
+    rank: [{id: "1", value: 1}, {id: "2", value: 2}, {id: "3", value: 3}, {id: "4", value: 4}]
+  id: "{rank}{suit}"
+  zone: stock
+zones:
+  stock: {visibility: hidden}
+  crib: {visibility: hidden}
+  hand: {per_player: true, visibility: owner}
+variables:
+  called: {type: string, initial: "''"}
+player_variables:
+  points: {type: number, initial: 0}
+procedures:
+  score:
+    params: {who: player, n: number, why: string}
+    do:
+      - add: {who.points: n}
+      - log: "{who} scores {n} for {why}"
+flow:
+  round:
+    - gather: {to: stock}
+    - shuffle: stock
+    - deal: {from: stock, to: hand, count: 4}
+    - turns:
+        count: 3
+        do:
+          - choose: "subsets(current.hand, 1, 2)"
+            as: pair
+            where: "sum(pair, c => c.value) != 5"
+          - move: {cards: pair, from: current.hand, to: crib}
+          - call: score
+            with: {who: current, n: "sum(pair, c => c.value)", why: "'a lay of ' + text(count(pair))"}
+          - choose:
+              - option: keep
+              - from: {s: "filter(subsets(crib, 1, 1), x => true)"}
+                do:
+                  - move: {cards: s, from: crib, to: current.hand}
+                  - set: {called: "'card ' + (top(current.hand)?.suit ?? '')"}
+  until: "any(players, p => p.points >= 12)"
+statistics:
+  mean_points:
+    value: "sum(players, p => p.points) / count(players)"
+  called_spades:
+    value: "called == 'card S'"
+result:
+  winners: "filter(players, p => p.points >= 12)"
+  score: "p.points"
+"""
+
+
+def test_choices_among_lists_fractions_and_joined_texts_play_the_python_games():
+    """subsets() as options (a choice, and a kind of a choice among kinds), a statistic that is
+    a quotient, a text joined to a constant and compared, a text only a log reads."""
+    from interpreter import load_program_text
+    program = load_program_text(LAY_AWAY, "lay_away.yaml", backend="native")
+    assert program.native is not None, program.native_reason
+    assert_same_games(program, 300)
+    rows = program.native.play(0, 300, 3)
+    assert any(isinstance(r["stats"]["mean_points"], float) for r in rows)
+    assert {r["stats"]["called_spades"] for r in rows} == {True, False}
+
+
 def test_a_game_the_kernel_gives_up_on_fails_as_the_generated_python_says():
     from interpreter import load_program_text
     from interpreter.errors import RulesFault

@@ -31,6 +31,11 @@ def is_list(typ) -> bool:
     return elem_of(typ) is not None and typ != ZONE and not is_map(typ)
 
 
+def of_lists(typ) -> bool:
+    """A list whose elements are lists (subsets, groups): gone through, never made."""
+    return is_list(typ) and str(elem_of(typ)).startswith("list[")
+
+
 class Uncovered(InterpreterError):
     """What the kernel does not cover: the ruleset is played by the generated Python."""
 
@@ -74,6 +79,7 @@ class Exprs:
         self.writing: list = []         # the functions being written (one calling itself: not covered)
         self.function_count = 0
         self.in_statistic = False
+        self.discarding = False         # writing a text no one reads: only its faults matter
         self.inlined: dict = {}         # a ruleset function's name -> the size written in so far
         self.reads: dict = {}           # a kernel function's name -> the parts of the state it reads (its arguments)
         self.concats: list = []         # (table, constant, constant first) of each text joined to a constant
@@ -271,6 +277,10 @@ class Exprs:
     def _Concat(self, node, env):
         """A constant text joined to a text: looked up in a table of the constant joined to each
         text the kernel knows (concat_tables); a text made at run time joined again gives up."""
+        if self.discarding:
+            for side in (node.a, node.b):
+                self.not_null(self.emit(side, env))
+            return "0"
         if node.a.is_const == node.b.is_const:
             raise Uncovered("texts joined where neither is a constant")
         lit, other = (node.a, node.b) if node.a.is_const else (node.b, node.a)
@@ -416,6 +426,8 @@ class Exprs:
 
     def _BuiltinCall(self, node, env):
         name = node.name
+        if name in ("slice", "filter", "map", "range", "clockwise") and is_list(node.type):
+            return self.array(node, env)        # a list as a value: its array
         method = getattr(self, "b_" + name, None)
         if method is None:
             raise Uncovered(f"the built-in function {name}()")
@@ -545,6 +557,25 @@ class Exprs:
         arr = self.array(arg, env)
         return self.tmp(f"{arr}[{'len(' + arr + ') - 1' if top else '0'}] if len({arr}) > 0 else NULL")
 
+    def b_text(self, node, env):
+        """text() only where the text is not read (discard): a value shown, computed for its faults."""
+        if not self.discarding:
+            raise Uncovered("the built-in function text()")
+        for arg in node.args:
+            if is_list(arg.type):
+                self.charge(f"len({self.array(arg, env)})")
+            else:
+                self.emit(arg, env)
+        return "0"
+
+    def discard(self, node, env) -> None:
+        """Write `node` for its faults alone: its value is read by nothing the kernel runs."""
+        keep, self.discarding = self.discarding, True
+        try:
+            self.emit(node, env)
+        finally:
+            self.discarding = keep
+
     def b_abs(self, node, env):
         v = self.emit(node.args[0], env)
         self.not_null(v)
@@ -576,12 +607,7 @@ class Exprs:
                 out.line(f"if {stop}: break")
         if not node.is_const and self.spannable(node):
             lo, hi = self.span(node, env)
-            i, e = out.fresh("i"), out.fresh("e")
-            with out.block(f"for {i} in range({lo}, {hi}):"):
-                out.line(f"{e} = KP[{i}]")
-                if charge:
-                    self.charge("1")
-                body(e)
+            self._indexed(f"{lo}, {hi}", "KP[{}]", body, charge)
             return
         if node.is_const:
             values = node.const
@@ -603,12 +629,7 @@ class Exprs:
             return
         if node.type == ZONE:
             z = self.emit(node, env)
-            i, e = out.fresh("i"), out.fresh("e")
-            with out.block(f"for {i} in range(ZN[{z}]):"):
-                out.line(f"{e} = Z[{z}, {i}]")
-                if charge:
-                    self.charge("1")
-                body(e)
+            self._indexed(f"ZN[{z}]", f"Z[{z}, {{}}]", body, charge)
             return
         if is_map(node.type):
             raise Uncovered("maps")
@@ -647,6 +668,25 @@ class Exprs:
         if isinstance(node, E.BuiltinCall) and node.name == "subsets":
             self._subsets(node, env, body, stop)
             return
+        if isinstance(node, E.UserCall) and of_lists(node.type):    # written in, its list gone through
+            f = node.function
+            if f.random_via is not None or f.name in self.writing:
+                raise Uncovered("a function of lists of lists that draws random numbers or calls itself")
+            args = [self.array(arg, env) if is_list(arg.type) else self.tmp(self.emit(arg, env)) for arg in node.args]
+            self.writing.append(f.name)
+            try:
+                self.each(f.body, {"#frame": "F_", **{p: a for (p, _), a in zip(f.params, args)}}, inner, charge, stop)
+            finally:
+                self.writing.pop()
+            return
+        if isinstance(node, E.Join) and of_lists(node.type):     # lists of lists: never made
+            self.each(node.a, env, inner, charge, stop)
+            if stop is None:
+                self.each(node.b, env, inner, charge)
+                return
+            with out.block(f"if not ({stop}):"):
+                self.each(node.b, env, inner, charge, stop)
+            return
         if isinstance(node, E.BuiltinCall) and node.name == "clockwise":
             p = self.emit(node.args[0], env)
             self.not_null(p)
@@ -661,6 +701,15 @@ class Exprs:
         arr = self.array(node, env)
         e = out.fresh("e")
         with out.block(f"for {e} in {arr}:"):
+            if charge:
+                self.charge("1")
+            body(e)
+
+    def _indexed(self, bounds: str, element: str, body, charge: bool) -> None:
+        """A loop over range(`bounds`), each element `element` with the index in its {}."""
+        i, e = self.out.fresh("i"), self.out.fresh("e")
+        with self.out.block(f"for {i} in range({bounds}):"):
+            self.out.line(f"{e} = {element.format(i)}")
             if charge:
                 self.charge("1")
             body(e)
@@ -705,6 +754,8 @@ class Exprs:
         """The name of a new array holding the elements of collection `node` (a copy: it does
         not change when the zone it came from does)."""
         out = self.out
+        if of_lists(node.type):
+            raise Uncovered("a list of lists made (one only gone through is covered)")
         if node.is_const:                   # copied into an array of its own (a table is read-only)
             values = [self.number(v) for v in node.const]
             buf = self.buffer(str(max(1, len(values))))

@@ -13,6 +13,8 @@ card not in the zone it should leave, a budget passed) ends the game with BAIL, 
 Python back end plays it again from its seed."""
 from __future__ import annotations
 
+import dataclasses
+
 from ..lang import ir
 from ..lang import expr_ir as E
 from ..lang.expr_ir import ListLit, draws_random
@@ -785,15 +787,16 @@ class KernelWriter(Exprs):
             raise Uncovered("choices made together")
         for a in s.alternatives:
             for name, _, typ in a.names:
-                if typ not in (CARD, PLAYER, NUM, STR, BOOL):
+                if typ not in SCALARS and not (is_list(typ) and elem_of(typ) in SCALARS):
                     raise Uncovered(f"a choice among kinds with values of type {typ}")
         self.opt_width = max(self.opt_width, 1 + max(len(a.names) for a in s.alternatives))
         self.among = True
-        k = out.fresh("k")
+        k, ol = out.fresh("k"), out.fresh("ol")
         out.line(f"{k} = 0")
+        out.line(f"{ol} = 0")           # rows of OL: the lists the options hold
         for index, a in enumerate(s.alternatives):
             def kind(index=index, a=a):
-                self._combinations(a, index, list(a.names), dict(env), [], k)
+                self._combinations(a, index, list(a.names), dict(env), [], (k, ol))
             if a.when is not None:
                 w = self.emit(a.when, env)
                 with out.block(f"if {w} != 0 and {w} != NULL:"):
@@ -818,16 +821,23 @@ class KernelWriter(Exprs):
             out.line("W = 0")
             for index, a in enumerate(s.alternatives):
                 with out.block(f"{'if' if index == 0 else 'elif'} OPT[{row}, 0] == {index}:"):
-                    for i, (name, _, _) in enumerate(a.names):
+                    for i, (name, _, typ) in enumerate(a.names):
                         local = env["#frame"] + name
+                        if is_list(typ):        # copied out of OL into the choice's own array
+                            self.list_locals.add(local)
+                            buf, at = self.buffer("NC"), self.tmp(f"OPT[{row}, {i + 1}]")
+                            out.line(f"{buf}[:OLN[{at}]] = OL[{at}, :OLN[{at}]]")
+                            out.line(f"{local} = {buf}[:OLN[{at}]]")
+                            continue
                         self.locals.add(local)
                         out.line(f"{local} = OPT[{row}, {i + 1}]")
                     out.line("pass")
                     if a.body is not None:
                         self.steps(a.body, env)
 
-    def _combinations(self, a, index, names, env, bound, k):
+    def _combinations(self, a, index, names, env, bound, counters):
         out = self.out
+        k, ol = counters
         if not names:
             self.charge("1")
             if a.where is not None:
@@ -838,8 +848,13 @@ class KernelWriter(Exprs):
             with out.block(head):
                 out.line(f"if {k} >= {MAX_OPTIONS}: " + BAIL)
                 out.line(f"OPT[{k}, 0] = {index}")
-                for i, v in enumerate(bound):
-                    out.line(f"OPT[{k}, {i + 1}] = {v}")
+                for i, (v, (_, _, typ)) in enumerate(zip(bound, a.names)):
+                    if is_list(typ):
+                        self.list_options = True
+                        out.line(f"if {ol} >= {MAX_OPTIONS} or len({v}) > NC: " + BAIL)
+                        out.line(f"OL[{ol}, :len({v})] = {v}; OLN[{ol}] = len({v}); OPT[{k}, {i + 1}] = {ol}; {ol} += 1")
+                    else:
+                        out.line(f"OPT[{k}, {i + 1}] = {v}")
                 out.line(f"{k} += 1")
             return
         (name, lst, _), rest = names[0], names[1:]
@@ -847,7 +862,7 @@ class KernelWriter(Exprs):
         def each(e):
             inner = dict(env)
             inner[name] = e
-            self._combinations(a, index, rest, inner, bound + [e], k)
+            self._combinations(a, index, rest, inner, bound + [e], counters)
         self.each(lst, env, each, charge=False)
 
     def s_Request(self, s, env):
@@ -908,7 +923,11 @@ class KernelWriter(Exprs):
         self.inline_depth()
         inner = self.frame()
         out = self.out
-        values = [(name, self.value(e, env), e.type) for name, e in s.args]
+        body = self.r.procedures[s.procedure]
+        values = [(name, self.value(e, env), e.type) for name, e in s.args if e.type != STR or reads_name(body, name)]
+        for name, e in s.args:          # a text only the account reads: computed for its faults alone
+            if e.type == STR and not reads_name(body, name):
+                self.discard(e, env)
         for name, v, typ in values:
             local = self.local(inner["#frame"] + name, typ)
             out.line(f"{local} = {v}")
@@ -941,3 +960,26 @@ def stat_columns(statistics) -> list:
         out.append((st, col, is_fraction(st)))
         col += 2 if is_fraction(st) else 1
     return out
+
+
+def reads_name(steps, name: str) -> bool:
+    """Whether the kernel reads local `name` in `steps`: anywhere but in what only the account
+    shows (a log, a label, a prompt: no account is kept), the functions called aside (they read
+    their parameters only)."""
+    stack = [steps]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, (ir.Log, ir.Text)):
+            continue
+        if isinstance(x, E.Local):
+            if x.name == name:
+                return True
+        elif isinstance(x, E.UserCall):
+            stack.extend(x.args)
+        elif dataclasses.is_dataclass(x) and not isinstance(x, type):
+            stack.extend(getattr(x, f.name) for f in dataclasses.fields(x) if f.name not in ("tree", "path", "const"))
+        elif isinstance(x, (list, tuple)):
+            stack.extend(x)
+        elif isinstance(x, dict):
+            stack.extend(x.values())
+    return False
