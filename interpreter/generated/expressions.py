@@ -138,6 +138,7 @@ _PLAIN_CONSTS = (bool, int, str, type(None))
 _SCALARS = (NUM, BOOL, STR, CARD, PLAYER, NULL, PILE)
 _CALL = re.compile("\0([0-9]+)\1")                 # a call's place in an expression's text (_UserCall)
 _VARYING = re.compile(r"\b_[ebv][0-9]+\b")      # names an evaluation binds again and again (_name)
+_WALKS = re.compile(r"\b(_charged|_c[0-9]+|_f[0-9]+)\(s\b")   # a collection walked, a built-in's search, a body called
 
 
 def _keepable(t) -> bool:
@@ -705,8 +706,8 @@ class Source:
     def _UserCall(self, node):
         key = self._call_key(node)
         text = self._user_call(node)
-        if key is None:
-            return text
+        if key is None or not _WALKS.search(self._written(text)):
+            return text             # (a call that visits no collection costs less than keeping it)
         self._calls.append((key, text))
         return f"\0{len(self._calls) - 1}\1"
 
