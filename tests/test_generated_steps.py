@@ -13,6 +13,7 @@ from interpreter import apply, new_game
 from interpreter.errors import RulesFault
 from interpreter.lang.expr_ir import draws_random
 from interpreter.lang.types import CARD, NUM, PLAYER, list_of
+from interpreter.limits import MAX_WORK
 from interpreter.pipeline import compile_expression
 from interpreter.generated.expressions import Source
 from test_expr import CASES, SYMBOLS, state
@@ -132,3 +133,45 @@ def test_micro_benchmark(capsys):
     with capsys.disabled():
         for label, slow, quick in rows:
             print(f"\n{label}: closures {slow:.3f} s, generated {quick:.3f} s per 100k ({slow / quick:.2f}x)")
+
+
+# -- a call made again with the same arguments ---------------------------------------------
+def _repeating_symbols():
+    from interpreter.lang.symbols import FunctionDef, Symbols
+    from interpreter.lang.syntax import parse
+    from test_expr import SYMBOLS as BASE
+    return Symbols(card_attrs=BASE.card_attrs, global_vars={"total": NUM}, shared_zones={"trick"},
+                   player_zones={"hand"}, all_cards=BASE.all_cards,
+                   functions={"kept": FunctionDef("kept", ["z"], parse("filter(all_cards, c => c in z or c.points > total)")),
+                              "pts": FunctionDef("pts", ["z"], parse("sum(kept(z), c => c.points)"))})
+
+
+@pytest.mark.parametrize("text", [
+    "pts(trick) + count(kept(trick)) + pts(trick)",          # the same call: computed once, charged thrice
+    "count(kept(trick)) + count(kept(current.hand))",         # other arguments: computed each
+    "sum(trick, c => count(kept([c])) + count(kept([c])))",  # an element's call: not kept across elements
+    "kept(trick) + kept(trick)",                              # a list: each call gets its own
+])
+def test_a_call_made_again_gives_and_charges_what_computing_it_again_does(text):
+    symbols = _repeating_symbols()
+    node = compile_expression(symbols, text)
+    fast = Source(symbols).fn(node)
+    assert outcome(fast, state(), {}) == outcome(node.fn, state(), {})
+    for limit in range(0, 40, 3):           # the work limit met in the same expression
+        a, b = state(), state()
+        a.work = b.work = MAX_WORK - limit
+        assert _at_limit(fast, a) == _at_limit(node.fn, b)
+
+
+def _at_limit(fn, s):
+    try:
+        return fn(s, {}), s.work
+    except RulesFault as e:
+        return str(e)
+
+
+def test_a_call_made_again_is_computed_once():
+    symbols = _repeating_symbols()
+    node = compile_expression(symbols, "pts(trick) * 10 + pts(trick)")
+    fast = Source(symbols).fn(node)
+    assert "_again(s, _m[" in fast.source and fast(state(), {}) == node.fn(state(), {})

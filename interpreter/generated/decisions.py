@@ -46,9 +46,54 @@ class DecisionWriter:
         self.entry(place.pick, lambda f: self.write_pick(step, rest, f))
         self.entry(pc, lambda f: self.write_ChooseAmong(step, rest, f))
         fn.count(pc)
-        self.at(fn, pc)
-        fn.add(f"_opts = {self.among_names[id(step)]}(s, l)")
+        if all(len(a.names) <= 1 for a in step.alternatives):
+            self.among_options(step, fn, pc)
+        else:
+            self.at(fn, pc)
+            fn.add(f"_opts = {self.among_names[id(step)]}(s, l)")
         return self.pend(step, rest, fn, pc, place.pick, place.cid, unset_names(step))
+
+    def among_options(self, step, fn, pc):
+        """The options of a choice among kinds of one name (or a word) each, written out as
+        vm.among_options computes them (the same work charged, the same limits, each option's
+        name left as it finds it or null), so that no call per option is made: a kind's `when`,
+        its list, its options' `where` in one comprehension."""
+        fn.flush()                  # the steps counted so far, before any `if` of a kind's `when`
+        fn.add("_opts = []")
+        for k, a in enumerate(step.alternatives):
+            if a.when is None or a.when.is_const:
+                if a.when is None or a.when.const:
+                    self.among_kind(k, a, fn, pc)
+                continue
+            fn.add(f"if {self.expr(fn, a.when, pc)}:")
+            with fn.block():
+                self.among_kind(k, a, fn, pc)
+        fn.add("if len(_opts) > _MAXL: _too_many_options()")
+
+    def among_kind(self, k, a, fn, pc):
+        where = a.where
+        if not a.names:                                 # a word: one option
+            fn.add("_charge(s, 1)")
+            test = "" if where is None or where.is_const else f"if {self.expr(fn, where, pc)}: "
+            if where is None or not where.is_const or where.const:
+                fn.add(f"{test}_opts.append([{k}])")
+            return
+        name, lst, _ = a.names[0]
+        fn.add(f"_xs = list({self.expr(fn, lst, pc)})")
+        fn.add("if len(_xs) > _MAXL: _too_many_options()")
+        fn.add("_charge(s, len(_xs))")
+        if where is None or where.is_const:
+            if where is None or where.const:
+                fn.add(f"_opts += [[{k}, _o] for _o in _xs]")
+        else:
+            if id(a) not in self.texts:
+                o = self.fresh("_o")
+                self.texts[id(a)] = (o, self.src.bound(where, name, o))
+            o, test = self.texts[id(a)]
+            self.at(fn, pc, None, where, {"_xs": (name,)})
+            fn.add(f"_opts += [[{k}, {o}] for {o} in _xs if {test}]")
+        if where is not None:
+            fn.add(f"if {name!r} not in l: l[{name!r}] = None")
 
     def pend(self, step, rest, fn, pc: int, resume: int, cid: int, unset) -> bool:
         """A choice's options (in _opts) made the pending decision, the game to go on at

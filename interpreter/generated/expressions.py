@@ -22,11 +22,12 @@ as an effect with no writer is the closure back end's effect (generated/steps.py
 from __future__ import annotations
 
 import itertools
+import re
 
 from . import cache
 from ..errors import RulesFault
 from ..lang.expr_ir import draws_random, null_test, text_separator
-from ..lang.types import ANY, elem_of
+from ..lang.types import ANY, BOOL, CARD, NULL, NUM, PILE, PLAYER, STR, elem_of
 from ..lang.values import divide, list_slice, number_range, shower, subsets_of
 from ..limits import MAX_WORK
 from ..runtime.effects import too_much_work
@@ -73,6 +74,23 @@ def _put(memo, key, value):
     return value
 
 
+def _kept(s, memo, key, work, value):
+    """A call computed the first time in an evaluation: its value kept with the work it
+    charged (s.work read before the call), for the same call again (see Source._again)."""
+    memo[key] = (value, s.work - work)
+    return value
+
+
+def _again(s, kept):
+    """A call computed before in the same evaluation: its value (a list copied, as a call
+    makes a new one) and its work charged again, as computing it again would charge it."""
+    value, work = kept
+    w = s.work = s.work + work
+    if w > MAX_WORK:
+        too_much_work()
+    return value[:] if value.__class__ is list else value
+
+
 def _best(xs, key, better):
     """max_by / min_by: the first element whose key no later one beats (closures/functions._by)."""
     found, best_key = None, None
@@ -113,10 +131,37 @@ def _player(s, v):
 HELPERS = {
     "_charged": _charged, "_map_lit": _map_lit, "_charged_list": _charged_list, "_index": _index, "_best": _best,
     "_first_seat": _first_seat, "_clockwise": _clockwise, "_random": _random, "_player": _player, "_range": number_range, "_slice": list_slice, "_subsets": subsets_of,
-    "_divide": divide, "_next_seat": next_seat, "_team_of": team_of, "_partners_of": partners_of, "_put": _put, "RulesFault": RulesFault, "_gt": lambda a, b: a > b, "_lt": lambda a, b: a < b,
+    "_divide": divide, "_next_seat": next_seat, "_team_of": team_of, "_partners_of": partners_of, "_put": _put, "_kept": _kept, "_again": _again, "RulesFault": RulesFault, "_gt": lambda a, b: a > b, "_lt": lambda a, b: a < b,
 }
 
 _PLAIN_CONSTS = (bool, int, str, type(None))
+_SCALARS = (NUM, BOOL, STR, CARD, PLAYER, NULL, PILE)
+_CALL = re.compile("\0([0-9]+)\1")                 # a call's place in an expression's text (_UserCall)
+_VARYING = re.compile(r"\b_[ebv][0-9]+\b")      # names an evaluation binds again and again (_name)
+_WALKS = re.compile(r"\b(_charged|_c[0-9]+|_f[0-9]+)\(s\b")   # a collection walked, a built-in's search, a body called
+
+
+def _keepable(t) -> bool:
+    """A value of type `t` kept for a call made again (_again): one nobody can change, or a
+    list of such (copied for each call)."""
+    return t in _SCALARS or (t.startswith("list[") and t[5:-1] in _SCALARS)
+
+
+def _bare(text: str) -> str:
+    """An argument's text without the brackets around it (written in at different depths)."""
+    while text.startswith("(") and text.endswith(")") and _closes_at_end(text):
+        text = text[1:-1]
+    return text
+
+
+def _closes_at_end(text: str) -> bool:
+    depth = 0
+    for i, ch in enumerate(text):
+        depth += ch == "("
+        depth -= ch == ")"
+        if depth == 0:
+            return i == len(text) - 1
+    return False
 INLINE_SIZE_HERE = 4 * INLINE_SIZE      # see closures/expressions.py: INLINE_SIZE
 # What compiling generated code raises when it nests deeper than Python allows (200 brackets,
 # 20 loops, 100 indents, the compiler's recursion): the closure back end does that part.
@@ -212,6 +257,7 @@ class Source:
         self._variant = None            # in a `where`: the names that vary per option (see condition)
         self._reads = None              # in a `where`: variables read once (see condition)
         self.memos = 0                  # calls memoised in the last condition
+        self._calls = None              # writing an expression: its calls that may repeat (see _again)
 
     # -- the public face ---------------------------------------------------------------
     def fn(self, node):
@@ -313,7 +359,17 @@ class Source:
         return self._closures
 
     def text(self, node) -> str:
-        """A Python expression computing `node`, in terms of `s` and `l`."""
+        """A Python expression computing `node`, in terms of `s` and `l`; a call of a ruleset's
+        function made again with the same arguments in one evaluation is computed once (_again)."""
+        if self._calls is not None or self._variant is not None:
+            return self._text(node)
+        self._calls = []
+        try:
+            return self._once_per_call(self._text(node), self._calls)
+        finally:
+            self._calls = None
+
+    def _text(self, node) -> str:
         if node.is_const:
             return self._const(node.const)
         if self._shared and node.text in self._shared:
@@ -648,6 +704,55 @@ class Source:
 
     # -- a ruleset's functions ---------------------------------------------------------
     def _UserCall(self, node):
+        key = self._call_key(node)
+        text = self._user_call(node)
+        if key is None or not _WALKS.search(self._written(text)):
+            return text             # (a call that visits no collection costs less than keeping it)
+        self._calls.append((key, text))
+        return f"\0{len(self._calls) - 1}\1"
+
+    def _call_key(self, node):
+        """What tells a call of a ruleset's function from another in one evaluation: the function
+        and its arguments' texts, where these read no name that varies within it (an element of
+        a function of each element, an argument bound, a value tested not null) and the value is
+        one a caller cannot change (a number, a text, a card, a player, a list of them); None for
+        a call that is not to be kept."""
+        if self._calls is None or draws_random(node) or not _keepable(node.type):
+            return None
+        args = tuple(_bare(self._written(self.text(a))) for a in node.args)
+        if any(_VARYING.search(a) for a in args):
+            return None
+        return (id(node.function),) + args
+
+    def _written(self, text) -> str:
+        """`text` with the calls in it written in (to be read, not run: nothing is kept)."""
+        return _CALL.sub(lambda m: self._written(self._calls[int(m.group(1))][1]), text)
+
+    def _once_per_call(self, text, calls) -> str:
+        """`text` with its calls written in: a call made more than once (the same key) kept the
+        first time in the evaluation's dict `_m` and read there again, its work charged again;
+        the expression is then a function of a fresh `_m`."""
+        counts = {}
+
+        def count(t):
+            for m in _CALL.finditer(t):
+                key, inner = calls[int(m.group(1))]
+                counts[key] = counts.get(key, 0) + 1
+                count(inner)
+        count(text)
+        slots = {key: i for i, key in enumerate(k for k, n in counts.items() if n > 1)}
+
+        def written(m):
+            key, inner = calls[int(m.group(1))]
+            inner = _CALL.sub(written, inner)
+            if key not in slots:
+                return inner
+            k = slots[key]
+            return f"(_again(s, _m[{k}]) if {k} in _m else _kept(s, _m, {k}, s.work, {inner}))"
+        text = _CALL.sub(written, text)
+        return f"(lambda _m: {text})({{}})" if slots else text
+
+    def _user_call(self, node):
         f = node.function
         params = [p for p, _ in f.params]
         if self._inlinable(f, params, node.args):
@@ -719,16 +824,16 @@ class Source:
     def _body(self, f) -> str:
         """The name of a function's body as a function of (s, frame), generated once."""
         if f not in self._bodies:
-            saved, iterable, reads = self._context(), self._iterable, self._reads
+            saved, iterable, reads, calls = self._context(), self._iterable, self._reads, self._calls
             self._set_context(({}, set(), {}, {}, None))
-            self._iterable, self._reads = 0, None
+            self._iterable, self._reads, self._calls = 0, None, None
             try:
                 body = self.compiled(self.text(f.body))
             except TOO_BIG_FOR_PYTHON:
                 body = self.closures._body(f)
             finally:
                 self._set_context(saved)
-                self._iterable, self._reads = iterable, reads
+                self._iterable, self._reads, self._calls = iterable, reads, calls
             name = self._bodies[f] = self._name("_f")
             self.ns[name] = body
         return self._bodies[f]

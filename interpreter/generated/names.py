@@ -4,7 +4,7 @@ effects' shared parts, the limits)."""
 from __future__ import annotations
 
 from ..errors import RulesFault
-from ..limits import MAX_NUMBER, MAX_WORK
+from ..limits import MAX_LIST, MAX_NUMBER, MAX_WORK
 from ..runtime import effects, piles, vm
 from ..runtime.state import next_seat
 from .expressions import _charged
@@ -25,6 +25,7 @@ def _not_in_zone():
 
 HELPERS = {"_exit_to": vm.unwind, "_no_option": _no_option, "_nobody": _nobody, "_not_in_zone": _not_in_zone,
            "_too_big": effects.too_big, "_MAXN": MAX_NUMBER, "_checks": effects.SIZE_CHECKS, "_MAXW": MAX_WORK,
+           "_MAXL": MAX_LIST, "_too_many_options": vm.too_many_options,
            "_nobody_owns": effects.nobody_owns, "_current_nobody": effects.current_nobody,
            "_charge": effects.charge, "_moved": effects.moved, "_dealt": effects.dealt, "_charged": _charged,
            "RulesFault": RulesFault, "_next_seat": next_seat, "_piles_listed": piles.listed,

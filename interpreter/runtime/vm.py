@@ -297,7 +297,7 @@ def among_options(kinds, legal_only=True):
                 else:                       # a later list may read the names before it
                     combos = _extended(s, l, combos, names[:i], lst)
                 if len(combos) > MAX_LIST:
-                    raise RulesFault(f"a choice would have more than {MAX_LIST:,} options")
+                    too_many_options()
             effects.charge(s, len(combos))
             if where is not None and legal_only:
                 saved = {name: l.get(name) for name, _ in names}
@@ -311,9 +311,13 @@ def among_options(kinds, legal_only=True):
                 combos = legal
             out.extend(combos)
         if len(out) > MAX_LIST:
-            raise RulesFault(f"a choice would have more than {MAX_LIST:,} options")
+            too_many_options()
         return out
     return options
+
+
+def too_many_options():
+    raise RulesFault(f"a choice would have more than {MAX_LIST:,} options")
 
 
 def _extended(s, l, combos, before, lst) -> list:
