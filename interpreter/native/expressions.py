@@ -360,17 +360,13 @@ class Exprs:
             raise Uncovered("a function that draws random numbers")
         if f.name in self.writing:
             raise Uncovered("a function that calls itself")
-        args = [self.array(arg, env) if is_list(arg.type) else self.tmp(self.emit(arg, env)) for arg in node.args]
+        args = self._args(node, env)
         inline = f.size < INLINE_SIZE or self.inlined.get(f.name, 0) + f.size <= INLINE_BUDGET
         fn = None if inline else self.function(f)
         if fn is None:                      # written in where it is called: no call, no arrays made per call
             self.inlined[f.name] = self.inlined.get(f.name, 0) + f.size
-            self.writing.append(f.name)
-            try:
-                inner = {"#frame": "F_", **{p: a for (p, _), a in zip(f.params, args)}}
+            with self._written_in(f, args) as inner:
                 return self.array(f.body, inner) if is_list(f.body.type) else self.emit(f.body, inner)
-            finally:
-                self.writing.pop()
         out = self.out
         r, w, st = out.fresh("r"), out.fresh("w"), out.fresh("st")
         out.line(f"{r}, {w}, {st} = {fn}({', '.join(args + self.reads[fn])})")
@@ -378,6 +374,20 @@ class Exprs:
         out.line(f"if {st} == 2: " + INEXACT)
         out.line(f"if {st} != 0: " + BAIL)
         return r
+
+    def _args(self, node, env) -> list:
+        """The arguments of a call of a ruleset function, each in a name (a list: its array)."""
+        return [self.array(arg, env) if is_list(arg.type) else self.tmp(self.emit(arg, env)) for arg in node.args]
+
+    @contextmanager
+    def _written_in(self, f, args):
+        """The names of function `f`'s body written in where it is called, `args` bound to its
+        parameters (while it is written, a call of `f` in it is a call of itself)."""
+        self.writing.append(f.name)
+        try:
+            yield {"#frame": "F_", **{p: a for (p, _), a in zip(f.params, args)}}
+        finally:
+            self.writing.pop()
 
     def function(self, f) -> str:
         """The kernel function of ruleset function `f`, written once (a function of its own, so
@@ -672,12 +682,8 @@ class Exprs:
             f = node.function
             if f.random_via is not None or f.name in self.writing:
                 raise Uncovered("a function of lists of lists that draws random numbers or calls itself")
-            args = [self.array(arg, env) if is_list(arg.type) else self.tmp(self.emit(arg, env)) for arg in node.args]
-            self.writing.append(f.name)
-            try:
-                self.each(f.body, {"#frame": "F_", **{p: a for (p, _), a in zip(f.params, args)}}, inner, charge, stop)
-            finally:
-                self.writing.pop()
+            with self._written_in(f, self._args(node, env)) as names:
+                self.each(f.body, names, inner, charge, stop)
             return
         if isinstance(node, E.Join) and of_lists(node.type):     # lists of lists: never made
             self.each(node.a, env, inner, charge, stop)
@@ -864,13 +870,8 @@ class Exprs:
         if isinstance(node, E.Join):
             return self.span(node.b if _empty(node.a) else node.a, env)
         if isinstance(node, E.UserCall):
-            f = node.function
-            args = [self.array(arg, env) if is_list(arg.type) else self.tmp(self.emit(arg, env)) for arg in node.args]
-            self.writing.append(f.name)
-            try:
-                return self.span(f.body, {"#frame": "F_", **{p: a for (p, _), a in zip(f.params, args)}})
-            finally:
-                self.writing.pop()
+            with self._written_in(node.function, self._args(node, env)) as names:
+                return self.span(node.function.body, names)
         lo, hi = out.fresh("lo"), out.fresh("hi")
         c = self.emit(node.cond, env)
         with out.block(f"if {c} != 0 and {c} != NULL:"):

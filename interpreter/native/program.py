@@ -71,7 +71,6 @@ class Kernel:
 
     def __init__(self, source: str, ruleset):
         self.source = source
-        self.stats = [(st.name, st.per, st.value.type) for st in ruleset.statistics]
         self.columns = statistic_columns(ruleset.statistics)
         self.widths = tuple(sum(2 if c[4] else 1 for c in self.columns if c[1] == by_round) for by_round in (False, True))
         self.has_score = ruleset.result.score is not None
@@ -194,9 +193,8 @@ def statistic_columns(statistics) -> list:
     place = {}
     for by_round in (False, True):
         for st, col, fraction in stat_columns([st for st in statistics if (st.per == "round") == by_round]):
-            place[st.name] = (col, fraction)
-    return [(st.name, st.per == "round", *place[st.name][:1], st.value.type == "bool", place[st.name][1])
-            for st in statistics]
+            place[st.name] = (st.name, by_round, col, st.value.type == "bool", fraction)
+    return [place[st.name] for st in statistics]
 
 
 def cell(row, i: int, is_bool: bool, fraction: bool):

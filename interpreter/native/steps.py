@@ -18,7 +18,7 @@ import dataclasses
 from ..lang import ir
 from ..lang import expr_ir as E
 from ..lang.expr_ir import ListLit, draws_random
-from ..lang.types import BOOL, CARD, NUM, PLAYER, STR, ZONE, elem_of
+from ..lang.types import BOOL, NUM, PLAYER, STR, ZONE, elem_of
 from ..closures.layout import unset_names
 from .expressions import BAIL, INEXACT, SCALARS, Exprs, Out, Uncovered, is_list
 
@@ -616,7 +616,7 @@ class KernelWriter(Exprs):
 
     def s_ForEach(self, s, env):
         out = self.out
-        if s.elem_type not in (CARD, PLAYER, NUM, STR, BOOL):
+        if s.elem_type not in SCALARS:
             raise Uncovered(f"for_each over elements of type {s.elem_type}")
         if isinstance(s.items, E.Players):
             arr = "range(n)"
@@ -701,9 +701,9 @@ class KernelWriter(Exprs):
         out = self.out
         if s.window is not None:
             raise Uncovered("choices made together")
-        if is_list(s.elem_type) and elem_of(s.elem_type) in (CARD, PLAYER, NUM, STR, BOOL):
+        if is_list(s.elem_type) and elem_of(s.elem_type) in SCALARS:
             return self._choose_list(s, env)
-        if s.elem_type not in (CARD, PLAYER, NUM, STR, BOOL):
+        if s.elem_type not in SCALARS:
             raise Uncovered(f"a choice among values of type {s.elem_type}")
         var = env["#frame"] + s.var
         self.locals.add(var)
@@ -745,31 +745,38 @@ class KernelWriter(Exprs):
         if s.otherwise is not None:
             raise Uncovered("a choice among lists with an otherwise")
         var = env["#frame"] + s.var
-        self.list_locals.add(var)
         self.list_options = True
         k = out.fresh("k")
         out.line(f"{k} = 0")
 
         def consider(e):
-            def keep():
-                out.line(f"if {k} >= {MAX_OPTIONS} or len({e}) > NC: " + BAIL)
-                out.line(f"OL[{k}, :len({e})] = {e}; OLN[{k}] = len({e}); {k} += 1")
             if s.where is None:
-                keep()
+                self._option_list(k, e)
                 return
             w = self.emit(s.where, {**env, s.var: e})
             with out.block(f"if {w} != 0 and {w} != NULL:"):
-                keep()
+                self._option_list(k, e)
         self.each(s.options, env, consider, charge=False)
         out.line(f"if {k} == 0: " + BAIL)
         who = self.emit(s.by, env) if s.by is not None else "CUR"
         self.not_null(who)
         out.line("DEC += 1")
-        row, buf = out.fresh("r"), self.buffer("NC")
+        row = out.fresh("r")
         out.line(f"{row} = below(R, {who} + 1, {k})")
         out.line("W = 0")
-        out.line(f"{buf}[:OLN[{row}]] = OL[{row}, :OLN[{row}]]")
-        out.line(f"{var} = {buf}[:OLN[{row}]]")
+        self._picked_list(row, var)
+
+    def _option_list(self, row: str, v: str) -> None:
+        """List `v` kept as row `row` of OL (its length in OLN), the row counted."""
+        self.out.line(f"if {row} >= {MAX_OPTIONS} or len({v}) > NC: " + BAIL)
+        self.out.line(f"OL[{row}, :len({v})] = {v}; OLN[{row}] = len({v}); {row} += 1")
+
+    def _picked_list(self, row: str, local: str) -> None:
+        """The list of OL's row `row` copied into an array of the choice's own, held in `local`."""
+        buf = self.buffer("NC")
+        self.list_locals.add(local)
+        self.out.line(f"{buf}[:OLN[{row}]] = OL[{row}, :OLN[{row}]]")
+        self.out.line(f"{local} = {buf}[:OLN[{row}]]")
 
     def option_capacity(self, node) -> str:
         if node.is_const:
@@ -824,10 +831,7 @@ class KernelWriter(Exprs):
                     for i, (name, _, typ) in enumerate(a.names):
                         local = env["#frame"] + name
                         if is_list(typ):        # copied out of OL into the choice's own array
-                            self.list_locals.add(local)
-                            buf, at = self.buffer("NC"), self.tmp(f"OPT[{row}, {i + 1}]")
-                            out.line(f"{buf}[:OLN[{at}]] = OL[{at}, :OLN[{at}]]")
-                            out.line(f"{local} = {buf}[:OLN[{at}]]")
+                            self._picked_list(self.tmp(f"OPT[{row}, {i + 1}]"), local)
                             continue
                         self.locals.add(local)
                         out.line(f"{local} = OPT[{row}, {i + 1}]")
@@ -851,8 +855,8 @@ class KernelWriter(Exprs):
                 for i, (v, (_, _, typ)) in enumerate(zip(bound, a.names)):
                     if is_list(typ):
                         self.list_options = True
-                        out.line(f"if {ol} >= {MAX_OPTIONS} or len({v}) > NC: " + BAIL)
-                        out.line(f"OL[{ol}, :len({v})] = {v}; OLN[{ol}] = len({v}); OPT[{k}, {i + 1}] = {ol}; {ol} += 1")
+                        out.line(f"OPT[{k}, {i + 1}] = {ol}")
+                        self._option_list(ol, v)
                     else:
                         out.line(f"OPT[{k}, {i + 1}] = {v}")
                 out.line(f"{k} += 1")
@@ -924,10 +928,12 @@ class KernelWriter(Exprs):
         inner = self.frame()
         out = self.out
         body = self.r.procedures[s.procedure]
-        values = [(name, self.value(e, env), e.type) for name, e in s.args if e.type != STR or reads_name(body, name)]
-        for name, e in s.args:          # a text only the account reads: computed for its faults alone
-            if e.type == STR and not reads_name(body, name):
-                self.discard(e, env)
+        values = []
+        for name, e in s.args:
+            if e.type == STR and not reads_name(body, name):    # a text only the account reads:
+                self.discard(e, env)                           # computed for its faults alone
+            else:
+                values.append((name, self.value(e, env), e.type))
         for name, v, typ in values:
             local = self.local(inner["#frame"] + name, typ)
             out.line(f"{local} = {v}")
