@@ -45,6 +45,7 @@ def _generated(ruleset: ir.Ruleset) -> Program:
     builder.layout.verify(code.factories)       # the layout's records name the instructions they hold
     generator = Generator(ruleset, program, builder, source)
     entries, text = generator.build()
+    program.layout = builder.layout             # (the native back end resumes a game where the VM's pcs say)
     program.switch_at = generator.switch_at
     program.reach = generator.reach
     program.left_out = generator.left_out

@@ -73,6 +73,7 @@ class Exprs:
         self.attr_names: dict = {}
         self.locals: set = set()        # kernel names of the rules' locals, set to NULL at the start
         self.list_locals: set = set()   # those holding a list: an empty array at the start
+        self.local_types: dict = {}     # a rules' local's kernel name -> its type (for resuming: native/resume.py)
         self.buffers: list = []         # (name, capacity) of the arrays made once a game, one per place
         self.functions: dict = {}       # a ruleset function's name -> its kernel function's name
         self.functions_src: list = []   # their sources
@@ -174,6 +175,7 @@ class Exprs:
 
     def local(self, name: str, typ) -> str:
         """A rules' local by its kernel name, set up as the game starts (a list: an array)."""
+        self.local_types[name] = typ
         if is_list(typ):
             if elem_of(typ) not in SCALARS:
                 raise Uncovered(f"a local name holding a {typ}")

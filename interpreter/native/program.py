@@ -18,6 +18,7 @@ from ..lang.values import divide
 from .cache import Entry
 from .expressions import Uncovered
 from .prelude import PRELUDE
+from .resume import STOPPED
 from .steps import KernelWriter, stat_columns
 
 MAX_ROUNDS = 256        # per-round statistics the kernel keeps of a game; a longer one is played in Python
@@ -39,7 +40,7 @@ def build_native(ruleset):
     the kernel covers the ruleset."""
     program = build_generated(ruleset)
     program.backend = "native"
-    program.native, program.native_reason = None, None
+    program.native, program.native_reason, program.native_playouts = None, None, None
     if not native_installed():
         program.native_reason = "Numba is not installed (pip install 'card-interpreter[native]')"
         return program
@@ -52,18 +53,21 @@ def build_native(ruleset):
         program.native_reason = f"the native kernel could not be written ({type(e).__name__}: a bug of ours)"
         return program
     program.native = Kernel(source, ruleset)
+    layout = getattr(program, "layout", None)
+    program.native_playouts = Playouts(ruleset, layout) if layout is not None else None
     return program
 
 
-def kernel_source(ruleset) -> str:
+def kernel_source(ruleset, layout=None) -> str:
     """The kernel's whole source: the prelude and the ruleset's game (Uncovered if the kernel
-    does not cover it)."""
-    writer = KernelWriter(ruleset, ruleset.players[1])
+    does not cover it); with the closure back end's `layout`, the variant that resumes a game
+    at a decision (native/resume.py), and the writer's plan of where it reads a state."""
+    writer = KernelWriter(ruleset, ruleset.players[1], layout)
     source = writer.source()
     lines = source.count("\n")
-    if lines > MAX_KERNEL_LINES:
+    if lines > MAX_KERNEL_LINES and layout is None:
         raise Uncovered(f"a ruleset this large (a kernel of {lines:,} lines would take minutes to compile)")
-    return PRELUDE + "\n" + source
+    return (PRELUDE + "\n" + source, writer.plan_) if layout is not None else PRELUDE + "\n" + source
 
 
 class Kernel:
@@ -74,6 +78,7 @@ class Kernel:
         self.columns = statistic_columns(ruleset.statistics)
         self.widths = tuple(sum(2 if c[4] else 1 for c in self.columns if c[1] == by_round) for by_round in (False, True))
         self.has_score = ruleset.result.score is not None
+        self.has_standing = ruleset.result.standing is not None
         self.score_type = ruleset.result.score.type if self.has_score else None
         self.max_players, self.min_players = ruleset.players[1], ruleset.players[0]
         self._batch = None
@@ -115,6 +120,7 @@ class Kernel:
                 namespace = {"__name__": "card_kernel"}
                 exec(compile(self.source, "<native kernel>", "exec"), namespace)     # our own text
             self._batch = namespace["batch"]
+            self.namespace = namespace
             self._warm(namespace)
             if entry.usable and not sound:
                 entry.seal()
@@ -185,6 +191,76 @@ class Kernel:
 
 
 NULL = -(1 << 62)
+
+
+class Playouts:
+    """The planning bots' play-outs from a state, in the resumable kernel (native/resume.py),
+    written and compiled when first asked for; where it cannot take a state, or gives a
+    play-out up, None says so and the bot plays it in Python."""
+
+    def __init__(self, ruleset, layout):
+        self.ruleset, self.layout = ruleset, layout
+        self.kernel, self.plan, self.reason = None, None, None
+        self._arrays = {}
+
+    def _written(self) -> bool:
+        if self.kernel is None and self.reason is None:
+            try:
+                source, self.plan = kernel_source(self.ruleset, self.layout)
+            except Exception as e:      # (Uncovered, or a bug of the writer: the play-outs stay Python's)
+                self.reason = str(e) if isinstance(e, Uncovered) else f"a bug of ours ({type(e).__name__})"
+                return False
+            self.kernel = Kernel(source, self.ruleset)
+        return self.kernel is not None
+
+    def ready(self) -> bool:
+        """Whether the kernel is at hand without compiling it now (compiled, or in the cache)."""
+        return self._written() and self.kernel.cached()
+
+    def compile(self) -> bool:
+        """Compile it now (minutes for a large ruleset); whether it can be used."""
+        if not self._written():
+            return False
+        self.kernel.compiled()
+        return True
+
+    def play(self, state, rng, horizon: int | None, most: int):
+        """A random play-out of `state` (waiting at a decision) by one bot drawing from `rng`,
+        for at most `most` decisions and, with a `horizon`, to the first decision past that
+        round: (over, winners, None) or (False, None, standing of each player, or None),
+        `rng` moved on as the Python play-out would move it; None where the kernel cannot
+        play it (the Python then does, from the same state and generator)."""
+        from .resume import NotResumable, encode
+        if not self._written():
+            return None
+        try:
+            IN, POOL = encode(self.plan, state, horizon, most)
+        except NotResumable:
+            return None
+        namespace = getattr(self.kernel, "namespace", None)
+        if namespace is None:
+            self.kernel.compiled()
+            namespace = self.kernel.namespace
+        n = len(state.players)
+        arrays = self._arrays.get(n)
+        if arrays is None:
+            arrays = self._arrays[n] = self._made(namespace, n)
+        RI, WIN, SCORE, GSTAT, RSTAT, INFO, RO, scratch = arrays
+        RI[0], RI[1] = state.rng.state, rng.state
+        status = namespace["playout"](n, IN, POOL, RI, WIN, SCORE, GSTAT, RSTAT, INFO, RO, *scratch)
+        if status not in (0, STOPPED):
+            return None
+        rng.state = int(RO[0])
+        if status == 0:
+            return True, WIN[:INFO[4]].tolist(), None
+        return False, None, SCORE[:n].tolist() if self.kernel.has_standing else None
+
+    def _made(self, namespace, n: int):
+        import numpy as np
+        k = self.kernel
+        return (np.zeros(2, np.uint64), np.zeros(2 * n + 2, np.int64), np.zeros(n, np.int64),
+                np.zeros(max(1, k.widths[0]), np.int64), np.empty((MAX_ROUNDS, max(1, k.widths[1])), np.int64),
+                np.zeros(8, np.int64), np.zeros(1, np.uint64), namespace["scratch"](n))
 
 
 def statistic_columns(statistics) -> list:

@@ -19,8 +19,11 @@ from ..lang import ir
 from ..lang import expr_ir as E
 from ..lang.expr_ir import ListLit, draws_random
 from ..lang.types import BOOL, NUM, PLAYER, STR, ZONE, elem_of
+from contextlib import contextmanager
+
 from ..closures.layout import unset_names
 from .expressions import BAIL, INEXACT, SCALARS, Exprs, Out, Uncovered, is_list
+from .resume import HEADER, STOPPED, Plan, Resumes
 
 EXITS = {"turn": 1, "round": 2, "game": 3}
 JOURNAL, JOURNAL_CARDS = 4096, 16384        # entries and the cards they move (a game with more: BAIL)
@@ -31,10 +34,17 @@ MAX_INLINE_DEPTH = 12
 
 
 class KernelWriter(Exprs):
-    def __init__(self, ruleset, max_players: int):
+    """The kernel's writer; with the closure back end's `layout` (closures/layout.py), the
+    variant that can also resume a game at a decision (native/resume.py): each choice it can
+    resume at numbered, the steps before it on its way skipped while RES holds its number."""
+
+    def __init__(self, ruleset, max_players: int, layout=None):
         super().__init__(ruleset, Out(indent=1))
         r = ruleset
         self.maxp = max_players
+        self.layout = layout
+        self.resumable = layout is not None
+        self.resume = Resumes()
         self.zone_rows, row = {}, 0
         for z in r.zones.values():
             if z.piles:
@@ -67,16 +77,26 @@ class KernelWriter(Exprs):
         r = self.r
         body = self.out
         env = self.frame()
-        body.line("# setup")
-        self.steps(r.flow.setup, env)
-        with body.block("while EX == 0:"):
-            body.line("ROUNDS += 1")
-            body.line("STEPS += 5")
-            self.dispatch("round_start", {})
-            self.steps(r.flow.round, env)
+        flow = self.layout.flow if self.resumable else None
+        self.resume.prefixes.append(env["#frame"])
+        top = []
+        with self.section(top):
+            body.line("# setup")
+            self.steps(r.flow.setup, env)
+        with self.section(top), body.block("while EX == 0:"):
+            with self.unless_resuming():
+                body.line("ROUNDS += 1")
+                body.line("STEPS += 5")
+            parts = []
+            with self.section(parts):
+                self.dispatch("round_start", ret=_after(flow.start_call) if flow else None)
+            with self.section(parts):
+                self.steps(r.flow.round, env)
             body.line("if EX == 2: EX = 0")
             with body.block("if EX == 0:"):
-                self.dispatch("round_end", {})
+                with self.section(parts):
+                    self.dispatch("round_end", ret=_after(flow.end_call) if flow else None)
+                self.close(parts)
                 self.round_tally()
                 with body.block("if EX == 0:"):
                     u = self.emit(r.flow.until, env)
@@ -84,12 +104,15 @@ class KernelWriter(Exprs):
             body.line("if EX == 3: break")
             body.line("if EX != 0: " + BAIL)
         body.line("EX = 0")
-        self.steps(r.flow.end, env)
+        with self.section(top):
+            self.steps(r.flow.end, env)
+        self.close(top)
         body.line("if EX != 0: " + BAIL)
         self.result()
+        standing = self.standing_source() if self.resumable else []
         head = self.head()
-        return "\n".join(self.tables_source() + [x for f in self.functions_src for x in f] + self.stats_source() + head + body.lines
-                         + ["    return 0", ""] + self.batch_source())
+        return "\n".join(self.tables_source() + [x for f in self.functions_src for x in f] + self.stats_source() + standing
+                         + head + body.lines + ["    return 0", ""] + self.batch_source())
 
     def tables_source(self) -> list:
         teams = dict(self.r.teams)
@@ -98,7 +121,8 @@ class KernelWriter(Exprs):
             [f"{name} = np.array({list(values)!r}, dtype=np.int64)" for name, values in self.tables.items()] + \
             ["BAIL = 1", "INEXACT = -(1 << 62) + 1    # a statistic the kernel cannot compute exactly", f"NC = {len(self.r.deck.ids)}", f"ROWS = {self.rows}",
              f"TEAMS = np.array({of!r}, dtype=np.int64)    # players -> the team of each seat",
-             f"KP = np.array({(self.pool or [0])!r}, dtype=np.int64)    # constant lists read in place (spans)", ""]
+             f"KP = np.array({(self.pool or [0])!r}, dtype=np.int64)    # constant lists read in place (spans)"] + \
+            ([f"LB = {self.plan_.loops_base}    # where the loops' cursors start in IN (native/resume.py)"] if self.resumable else []) + [""]
 
     def stats_source(self) -> list:
         """One function per statistic: its value, or NULL where the rules cannot compute it."""
@@ -166,22 +190,114 @@ class KernelWriter(Exprs):
         if self.journal:
             scratch += [("JR", f"np.empty(({JOURNAL}, 6), np.int64)"), ("JC", f"np.empty({JOURNAL_CARDS}, np.int64)")]
             lines += ["    JN = 0", "    JCN = 0"]
+        if not self.resumable:
+            self.scratch = scratch
+            names = ", ".join(name for name, _ in scratch)
+            return ["", "", "@njit(cache=False)", f"def game(seed, n, WIN, SCORE, GSTAT, RSTAT, info, {names}):"] + \
+                lines + init.lines
+        scratch.append(("BOT", "np.empty(n, np.int64)"))
         self.scratch = scratch
         names = ", ".join(name for name, _ in scratch)
-        return ["", "", "@njit(cache=False)", f"def game(seed, n, WIN, SCORE, GSTAT, RSTAT, info, {names}):"] + \
-            lines + init.lines
+        starting, common = lines[:7], lines[7:]
+        self.plan_ = self.plan()
+        return ["", "", "@njit(cache=False)", f"def game(seed, n, WIN, SCORE, GSTAT, RSTAT, info, {names}, IN, POOL, RI):"] + \
+            common + ["    RES = IN[0]", "    PO = RES != 0", "    HZ = IN[5]", "    DMAX = IN[6]", "    if RES == 0:",
+                      "        for p in range(n): BOT[p] = p + 1"] + \
+            ["    " + x for x in starting + init.lines] + ["    else:"] + ["    " + x for x in self.loads(self.plan_)]
+
+    def plan(self) -> Plan:
+        """Where the resumable kernel reads each part of a state (native/resume.py)."""
+        r = self.r
+        names = sorted(self.locals | self.list_locals)
+        return Plan(rows=dict(self.zone_rows), per_player=frozenset(z.name for z in r.zones.values() if z.per_player),
+                    n_rows=self.rows, max_players=self.maxp, texts=self.texts,     # (complete once the tables are written)
+                    globals_=tuple((name, v.type) for name, v in r.variables.items()),
+                    players_=tuple((name, v.type) for name, v in r.player_variables.items()),
+                    locals_=tuple((name, self.local_types.get(name)) for name in names),
+                    targets=dict(self.resume.targets), frames=dict(self.resume.frames),
+                    loops=dict(self.resume.loops), slots=self.resume.slots)
+
+    def loads(self, plan: Plan) -> list:
+        """The lines that read a state out of IN and POOL (Plan's order)."""
+        lines = ["    CUR = IN[1]; ROUNDS = IN[2]; STEPS = IN[3]; DEC = IN[4]",
+                 "    R[0] = RI[0]; R[1] = RI[1]",
+                 "    for p in range(n):",
+                 f"        OUT[p] = IN[{HEADER} + p]; BOT[p] = 1",
+                 "    for r in range(ROWS):",
+                 f"        ZN[r] = IN[{plan.zone_base} + 2 * r + 1]",
+                 f"        Z[r, :ZN[r]] = POOL[IN[{plan.zone_base} + 2 * r]:IN[{plan.zone_base} + 2 * r] + ZN[r]]"]
+        at = plan.globals_base
+
+        def read(name, listed):
+            nonlocal at
+            if listed:
+                lines.append(f"    {name} = POOL[IN[{at}]:IN[{at}] + IN[{at + 1}]].copy()")
+            else:
+                lines.append(f"    {name} = IN[{at}]")
+            at += 2
+        for name, typ in plan.globals_:
+            read(f"G_{name}", is_list(typ))
+        for name, _ in plan.players_:
+            lines.append(f"    P_{name} = np.empty(n, np.int64); P_{name}[:] = IN[{at}:{at} + n]")
+            at += plan.max_players
+        for name, typ in plan.locals_:
+            read(name, name in self.list_locals)
+        assert at == plan.loops_base
+        return lines
 
     def batch_source(self) -> list:
         """The games of a batch, the arrays every game works in made once for them all (each
         game sets what it reads before reading it)."""
         names = ", ".join(name for name, _ in self.scratch)
-        return ["", "",
-                "@njit(cache=False)",
-                "def batch(seed0, games, n, WIN, SCORE, GSTAT, RSTAT, INFO):"] + \
+        more = ", IN, POOL, RI" if self.resumable else ""
+        lines = ["", "",
+                 "@njit(cache=False)",
+                 "def batch(seed0, games, n, WIN, SCORE, GSTAT, RSTAT, INFO):"] + \
             [f"    {name} = {alloc}" for name, alloc in self.scratch] + \
+            (["    IN = np.zeros(8, np.int64)", "    POOL = np.zeros(1, np.int64)", "    RI = np.zeros(2, np.uint64)"]
+             if self.resumable else []) + \
             ["    for g in range(games):",
-             f"        INFO[g, 0] = game(seed0 + g, n, WIN[g], SCORE[g], GSTAT[g], RSTAT[g], INFO[g], {names})",
+             f"        INFO[g, 0] = game(seed0 + g, n, WIN[g], SCORE[g], GSTAT[g], RSTAT[g], INFO[g], {names}{more})",
              "    return games", ""]
+        if self.resumable:
+            lines += self.playout_source()
+        return lines
+
+    def playout_source(self) -> list:
+        """`scratch(n)`: the arrays a game works in, made once by the caller; `playout(...)`:
+        one game resumed from IN and POOL (the bot's and the game's generators in RI), to its
+        end or its stop; the bot's generator as it is left, in RO."""
+        names = ", ".join(name for name, _ in self.scratch)
+        allocs = ", ".join(alloc for _, alloc in self.scratch)
+        return ["", "@njit(cache=False)", "def scratch(n):", f"    return ({allocs},)", "",
+                "@njit(cache=False)",
+                f"def playout(n, IN, POOL, RI, WIN, SCORE, GSTAT, RSTAT, INFO, RO, {names}):",
+                f"    INFO[0] = game(0, n, WIN, SCORE, GSTAT, RSTAT, INFO, {names}, IN, POOL, RI)",
+                "    RO[0] = R[1]",
+                "    return INFO[0]", ""]
+
+    def standing_source(self) -> list:
+        """`stop_here`: where a play-out stops short, each player's standing (SCORE), or BAIL
+        where the rules cannot compute it (Python plays the play-out then)."""
+        shared = self.shared_args()
+        lines = ["", "@njit(cache=False)", f"def stop_here(SCORE, {shared}):", "    W = 0"]
+        st = self.r.result.standing
+        if st is None:
+            return lines + [f"    return {STOPPED}"]
+        inner = Out(indent=2)
+        keep, self.out = self.out, inner
+        before, before_lists, buffers = set(self.locals), set(self.list_locals), len(self.buffers)
+        try:
+            v = self.emit(st, {**self.frame(), "p": "p"})
+        finally:
+            self.out = keep
+        lines += [f"    {name} = NULL" for name in sorted(self.locals - before)]
+        lines += [f"    {name} = np.empty(0, np.int64)" for name in sorted(self.list_locals - before_lists)]
+        lines += [f"    {name} = np.empty({capacity}, np.int64)" for name, capacity in self.buffers[buffers:]]
+        del self.buffers[buffers:]
+        self.locals, self.list_locals = before, before_lists
+        return lines + ["    for p in range(n):"] + inner.lines + \
+            [f"        SCORE[p] = {v}", "        if SCORE[p] == NULL: return BAIL", f"    return {STOPPED}"]
 
     # -- frames ---------------------------------------------------------------------------
     def frame(self) -> dict:
@@ -212,10 +328,11 @@ class KernelWriter(Exprs):
                 v = self.emit(r.result.score, {**env, "p": p})
                 out.line(f"SCORE[{p}] = {v}")
         out.line("W = 0")
-        self._stat_row("GSTAT[{}]", [st for st in r.statistics if st.per != "round"])
-        if any(st.per == "round" for st in r.statistics):     # a last round cut short by end_game
-            with out.block("if NR < ROUNDS:"):
-                self._tally_row()
+        with self.measuring():
+            self._stat_row("GSTAT[{}]", [st for st in r.statistics if st.per != "round"])
+            if any(st.per == "round" for st in r.statistics):     # a last round cut short by end_game
+                with out.block("if NR < ROUNDS:"):
+                    self._tally_row()
         out.line("info[1] = DEC")
         out.line("info[2] = ROUNDS")
         out.line("info[3] = NR")
@@ -259,7 +376,18 @@ class KernelWriter(Exprs):
 
     def round_tally(self):
         if any(st.per == "round" for st in self.r.statistics):
-            self._tally_row()
+            with self.measuring():
+                self._tally_row()
+
+    @contextmanager
+    def measuring(self):
+        """The statistics: not measured in a play-out (nor in Python: no tally is kept there)."""
+        if not self.resumable:
+            yield
+            return
+        with self.out.block("if not PO:"):
+            self.out.line("pass")
+            yield
 
     def _tally_row(self):
         out = self.out
@@ -278,14 +406,111 @@ class KernelWriter(Exprs):
     def steps(self, steps, env) -> None:
         out = self.out
         opened = 0
+        sections = []
         for step in steps:
-            self.step(step, env)
+            with self.section(sections):
+                self.step(step, env)
             if self.may_exit(step):
                 out.line("if EX == 0:")
                 out.indent += 1
                 opened += 1
                 out.line("pass")
+        self.close(sections)
         out.indent -= opened
+
+    # -- resuming (the resumable variant only) -----------------------------------------------
+    @contextmanager
+    def section(self, sections: list):
+        """Steps a resumed game skips unless the choice it resumes at lies in them: their guard
+        is written once they are (close), from the choices numbered inside."""
+        if not self.resumable:
+            yield
+            return
+        out = self.out
+        sections.append([len(out.lines), out.indent, self.resume.count + 1, None])
+        out.line("#")
+        out.indent += 1
+        out.line("pass")
+        yield
+        out.indent -= 1
+        sections[-1][3] = self.resume.count
+
+    def close(self, sections: list) -> None:
+        """Each section's guard: up to the last that holds a choice resumed at, skipped while
+        resuming elsewhere; after it, none (the resumed choice has been reached by then)."""
+        last = max((i for i, (_, _, lo, hi) in enumerate(sections) if hi >= lo), default=-1)
+        for i, (at, indent, lo, hi) in enumerate(sections):
+            test = "True" if i > last else f"RES == 0 or {lo} <= RES <= {hi}" if hi >= lo else "RES == 0"
+            self.out.lines[at] = "    " * indent + f"if {test}:"
+
+    @contextmanager
+    def unless_resuming(self):
+        """What a resumed game does not do again (the values a call passes, a loop's start)."""
+        if not self.resumable:
+            yield
+            return
+        with self.out.block("if RES == 0:"):
+            self.out.line("pass")
+            yield
+
+    def holds(self, flag: str, then):
+        """`flag` = whether the steps `then` writes are taken: the condition already set in
+        flag while playing; while resuming, whether the resumed choice lies in them."""
+        out = self.out
+        with out.block("else:"):
+            at = len(out.lines)
+            out.line("#")
+        lo = self.resume.count + 1
+        with out.block(f"if {flag}:"):
+            out.line("pass")
+            then()
+        hi = self.resume.count
+        out.lines[at] = "    " * (out.indent + 1) + f"{flag} = {f'{lo} <= RES <= {hi}' if hi >= lo else 'False'}"
+
+    def record(self, step, kind=None):
+        """The closure layout's record of `step` (resumable variant), None otherwise."""
+        return self.layout.of(step, kind) if self.resumable else None
+
+    @contextmanager
+    def blocked(self, really=True):
+        """Steps no play-out resumes inside (their choices are not numbered)."""
+        self.resume.blocked += 1 if really else 0
+        try:
+            yield
+        finally:
+            self.resume.blocked -= 1 if really else 0
+
+    @contextmanager
+    def called(self, ret: int | None, prefix: str):
+        """A procedure's or a dispatch's steps, written in at a call returning to `ret`."""
+        r = self.resume
+        r.chain.append(ret)
+        r.prefixes.append(prefix)
+        with self.blocked(ret is None):
+            yield
+        r.chain.pop()
+        r.prefixes.pop()
+
+    def target(self, s) -> None:
+        """A choice a play-out may resume at: numbered, and where it is resumed, RES cleared."""
+        if not self.resumable:
+            return
+        rec = self.layout.of(s)
+        if rec is None:
+            return
+        rid = self.resume.target(rec.ask + 1)
+        if rid is not None:
+            self.out.line(f"if RES == {rid}: RES = 0")
+
+    def stop_check(self) -> None:
+        """A play-out stops at the first decision past its round (with a standing) or past its
+        number of decisions: the standing computed there (stop_here)."""
+        if self.resumable:
+            self.out.line(f"if PO and ((HZ >= 0 and ROUNDS != HZ) or DEC >= DMAX): return stop_here(SCORE, {self.shared_args()})")
+
+    def bot(self, who: str) -> str:
+        """The generator of the seat's bot: its own, or in a play-out the planning bot's."""
+        return f"BOT[{who}]" if self.resumable else f"{who} + 1"
 
     def may_exit(self, step) -> bool:
         key = id(step)
@@ -322,32 +547,50 @@ class KernelWriter(Exprs):
         self.out.line("STEPS += 2")
         method(step, env)
 
-    def dispatch(self, event, payload_values: dict) -> None:
+    def dispatch(self, event, payload=None, ret=None) -> None:
+        """The event's triggers written in, with a frame of their own: `payload()` gives the
+        values it carries (computed first, in the caller's frame), `ret` the pc the VM's call of
+        its dispatcher returns to (None: no play-out resumes inside)."""
         triggers = self.r.triggers.get(event)
         if not triggers:
             return
         self.inline_depth()
         env = self.frame()
         out = self.out
-        for name, (v, typ) in payload_values.items():
-            local = self.local(env["#frame"] + name, typ)
-            out.line(f"{local} = {v}")
-        out.line("STEPS += 2")
+        with self.unless_resuming():
+            for name, (v, typ) in (payload() if payload else {}).items():
+                local = self.local(env["#frame"] + name, typ)
+                out.line(f"{local} = {v}")
+            out.line("STEPS += 2")
         opened = 0
-        for t in triggers:
-            if t.when is not None:
-                c = self.emit(t.when, env)
-                with out.block(f"if {c} != 0 and {c} != NULL:"):
-                    self.steps(t.body, env)
-            else:
-                self.steps(t.body, env)
-            if any(self.may_exit(s) for s in t.body):
-                out.line("if EX == 0:")
-                out.indent += 1
-                opened += 1
-                out.line("pass")
+        sections = []
+        with self.called(ret, env["#frame"]):
+            for t in triggers:
+                with self.section(sections):
+                    self._trigger(t, env)
+                if any(self.may_exit(s) for s in t.body):
+                    out.line("if EX == 0:")
+                    out.indent += 1
+                    opened += 1
+                    out.line("pass")
+            self.close(sections)
         out.indent -= opened
         self.depth -= 1
+
+    def _trigger(self, t, env) -> None:
+        out = self.out
+        if t.when is None:
+            self.steps(t.body, env)
+        elif self.resumable:
+            flag = out.fresh("c")
+            with out.block("if RES == 0:"):
+                c = self.emit(t.when, env)
+                out.line(f"{flag} = {c} != 0 and {c} != NULL")
+            self.holds(flag, lambda: self.steps(t.body, env))
+        else:
+            c = self.emit(t.when, env)
+            with out.block(f"if {c} != 0 and {c} != NULL:"):
+                self.steps(t.body, env)
 
     def inline_depth(self):
         self.depth += 1
@@ -582,10 +825,17 @@ class KernelWriter(Exprs):
             live = s.then if s.fixed else s.else_
             self.steps(live or (), env)
             return
-        c = self.emit(s.cond, env)
-        with out.block(f"if {c} != 0 and {c} != NULL:"):
-            out.line("pass")
-            self.steps(s.then, env)
+        if self.resumable:          # resumed inside: the branch holding the choice, not the test
+            flag = out.fresh("c")
+            with out.block("if RES == 0:"):
+                c = self.emit(s.cond, env)
+                out.line(f"{flag} = {c} != 0 and {c} != NULL")
+            self.holds(flag, lambda: self.steps(s.then, env))
+        else:
+            c = self.emit(s.cond, env)
+            with out.block(f"if {c} != 0 and {c} != NULL:"):
+                out.line("pass")
+                self.steps(s.then, env)
         if s.else_:
             with out.block("else:"):
                 out.line("pass")
@@ -604,9 +854,10 @@ class KernelWriter(Exprs):
     def s_While(self, s, env):
         out = self.out
         with out.block("while True:"):
-            c = self.emit(s.cond, env)
-            out.line("STEPS += 2")
-            out.line(f"if not ({c} != 0 and {c} != NULL): break")
+            with self.unless_resuming():
+                c = self.emit(s.cond, env)
+                out.line("STEPS += 2")
+                out.line(f"if not ({c} != 0 and {c} != NULL): break")
             self.steps(s.body, env)
             out.line("if EX != 0: break")
             self.limits()
@@ -618,66 +869,115 @@ class KernelWriter(Exprs):
         out = self.out
         if s.elem_type not in SCALARS:
             raise Uncovered(f"for_each over elements of type {s.elem_type}")
-        if isinstance(s.items, E.Players):
-            arr = "range(n)"
-        else:
-            arr = self.array(s.items, env)
         var = env["#frame"] + s.var
         self.locals.add(var)
-        with out.block(f"for {var} in {arr}:"):
-            out.line("STEPS += 2")
+        self.local_types[var] = s.elem_type
+        rec = self.record(s)
+        if rec is None:
+            arr = "range(n)" if isinstance(s.items, E.Players) else self.array(s.items, env)
+            with self.blocked(self.resumable), out.block(f"for {var} in {arr}:"):
+                out.line("STEPS += 2")
+                self.steps(s.body, env)
+                out.line("if EX != 0: break")
+            return
+        items, i = out.fresh("a"), out.fresh("i")     # resumable: the list and its cursor restored
+        slot = self.resume.slot(3)
+        with out.block("if RES == 0:"):
+            arr = "np.arange(n)" if isinstance(s.items, E.Players) else self.array(s.items, env) + ".copy()"
+            out.line(f"{items} = {arr}")
+            out.line(f"{i} = 0")
+        with out.block("else:"):
+            out.line(f"{items} = POOL[IN[LB + {slot}]:IN[LB + {slot}] + IN[LB + {slot + 1}]].copy()")
+            out.line(f"{i} = IN[LB + {slot + 2}]")
+        self.resume.active.append(("each", slot, len(self.resume.prefixes) - 1, rec.key, s.elem_type))
+        with out.block("while True:"):
+            with self.unless_resuming():
+                out.line(f"if {i} >= len({items}): break")
+                out.line(f"{var} = {items}[{i}]; {i} += 1")
+                out.line("STEPS += 2")
             self.steps(s.body, env)
             out.line("if EX != 0: break")
+        self.resume.active.pop()
 
     def s_Turns(self, s, env):
         out = self.out
-        if s.order is not None:
-            self._turns_in_order(s, env)
-            return
-        if s.first is not None:
-            f = self.emit(s.first, env)
-            out.line(f"CUR = {f}")
-        else:
-            p = out.fresh("p")
-            with out.block("if CUR == NULL or OUT[CUR]:"):
-                out.line("CUR = NULL")
-                with out.block(f"for {p} in range(n):"):
-                    out.line(f"if not OUT[{p}]: CUR = {p}; break")
-        cnt, lim = out.fresh("k"), out.fresh("k")
-        out.line(f"{cnt} = 0")
-        if s.count is not None:
-            c = self.emit(s.count, env)
-            self.not_null(c)
-            out.line(f"{lim} = {c}")
-        else:
-            out.line(f"{lim} = -1")
+        rec = self.record(s)
+        with self.blocked(self.resumable and rec is None):
+            if s.order is not None:
+                self._turns_in_order(s, env, rec)
+            else:
+                self._turns(s, env, rec)
+
+    def _turns(self, s, env, rec):
+        out = self.out
+        with self.unless_resuming():
+            if s.first is not None:
+                f = self.emit(s.first, env)
+                out.line(f"CUR = {f}")
+            else:
+                p = out.fresh("p")
+                with out.block("if CUR == NULL or OUT[CUR]:"):
+                    out.line("CUR = NULL")
+                    with out.block(f"for {p} in range(n):"):
+                        out.line(f"if not OUT[{p}]: CUR = {p}; break")
+            cnt, lim = out.fresh("k"), out.fresh("k")
+            out.line(f"{cnt} = 0")
+            if s.count is not None:
+                c = self.emit(s.count, env)
+                self.not_null(c)
+                out.line(f"{lim} = {c}")
+            else:
+                out.line(f"{lim} = -1")
+        if rec is not None:         # resumed: the turns' count and limit restored
+            slot = self.resume.slot(2)
+            with out.block("else:"):
+                out.line(f"{cnt} = IN[LB + {slot}]; {lim} = IN[LB + {slot + 1}]")
+            self.resume.active.append(("turns", slot, len(self.resume.prefixes) - 1, rec.key, None))
         with out.block("while True:"):
-            out.line("STEPS += 4")
-            self.limits()
-            self._until(s, env)
-            out.line(f"if {cnt} == {lim} or CUR == NULL: break")
-            out.line(f"{cnt} += 1")
-            self._turn(s, env)
+            with self.unless_resuming():
+                out.line("STEPS += 4")
+                self.limits()
+                self._until(s, env)
+                out.line(f"if {cnt} == {lim} or CUR == NULL: break")
+                out.line(f"{cnt} += 1")
+            self._turn(s, env, rec)
             if s.next is not None:
                 nx = self.emit(s.next, env)
                 out.line(f"CUR = {nx}")
             else:
                 out.line("CUR = next_seat(OUT, n, CUR, 1)")
+        if rec is not None:
+            self.resume.active.pop()
 
-    def _turns_in_order(self, s, env):
+    def _turns_in_order(self, s, env, rec):
         """A turn for each player of `order` (computed once) still in the game, in its order."""
         out = self.out
-        items, i = self.value(s.order, env), out.fresh("k")
-        out.line(f"{i} = 0")
+        if rec is None:
+            items, i = self.value(s.order, env), out.fresh("k")
+            out.line(f"{i} = 0")
+        else:
+            i = out.fresh("k")                       # resumable: the order and its cursor restored
+            items = out.fresh("a")
+            slot = self.resume.slot(3)
+            with out.block("if RES == 0:"):
+                out.line(f"{items} = {self.value(s.order, env)}")
+                out.line(f"{i} = 0")
+            with out.block("else:"):
+                out.line(f"{items} = POOL[IN[LB + {slot}]:IN[LB + {slot}] + IN[LB + {slot + 1}]].copy()")
+                out.line(f"{i} = IN[LB + {slot + 2}]")
+            self.resume.active.append(("order", slot, len(self.resume.prefixes) - 1, rec.key, PLAYER))
         with out.block("while True:"):
-            out.line("STEPS += 4")
-            self.limits()
-            out.line(f"while {i} < len({items}) and OUT[{items}[{i}]]: {i} += 1")
-            out.line(f"if {i} >= len({items}): break")
-            self._until(s, env)
-            out.line(f"CUR = {items}[{i}]")
-            out.line(f"{i} += 1")
-            self._turn(s, env)
+            with self.unless_resuming():
+                out.line("STEPS += 4")
+                self.limits()
+                out.line(f"while {i} < len({items}) and OUT[{items}[{i}]]: {i} += 1")
+                out.line(f"if {i} >= len({items}): break")
+                self._until(s, env)
+                out.line(f"CUR = {items}[{i}]")
+                out.line(f"{i} += 1")
+            self._turn(s, env, rec)
+        if rec is not None:
+            self.resume.active.pop()
 
     def _until(self, s, env):
         """The turns end where their `until` holds (tested before each turn)."""
@@ -685,15 +985,19 @@ class KernelWriter(Exprs):
             u = self.emit(s.until, env)
             self.out.line(f"if {u} != 0 and {u} != NULL: break")
 
-    def _turn(self, s, env):
+    def _turn(self, s, env, rec=None):
         out = self.out
-        self.dispatch("turn_start", {})
-        with out.block("if EX == 0:"):
+        parts = []
+        with self.section(parts):
+            self.dispatch("turn_start", ret=_after(rec.start_call) if rec else None)
+        with self.section(parts), out.block("if EX == 0:"):
             out.line("pass")
             self.steps(s.body, env)
         out.line("if EX == 1: EX = 0")
         out.line("if EX != 0: break")
-        self.dispatch("turn_end", {})
+        with self.section(parts):
+            self.dispatch("turn_end", ret=_after(rec.end_call) if rec else None)
+        self.close(parts)
         out.line("if EX == 1: EX = 0")
         out.line("if EX != 0: break")
 
@@ -707,6 +1011,8 @@ class KernelWriter(Exprs):
             raise Uncovered(f"a choice among values of type {s.elem_type}")
         var = env["#frame"] + s.var
         self.locals.add(var)
+        self.local_types[var] = s.elem_type
+        self.target(s)
         options, capacity = s.options, self.option_capacity(s.options)
         if capacity is None:            # a list held in a name, or made from one: made first
             options = E.Local(name="#options", type=s.options.type)
@@ -730,12 +1036,14 @@ class KernelWriter(Exprs):
                 out.line(BAIL)
             else:
                 out.line(f"{var} = NULL")
-                self.steps(s.otherwise, env)
+                with self.blocked():
+                    self.steps(s.otherwise, env)
         with out.block("else:"):
             who = self.emit(s.by, env) if s.by is not None else "CUR"
             self.not_null(who)
+            self.stop_check()
             out.line("DEC += 1")
-            out.line(f"{var} = {opts}[below(R, {who} + 1, {k})]")
+            out.line(f"{var} = {opts}[below(R, {self.bot(who)}, {k})]")
             out.line("W = 0")
 
     def _choose_list(self, s, env):
@@ -746,6 +1054,8 @@ class KernelWriter(Exprs):
             raise Uncovered("a choice among lists with an otherwise")
         var = env["#frame"] + s.var
         self.list_options = True
+        self.local_types[var] = s.elem_type
+        self.target(s)
         k = out.fresh("k")
         out.line(f"{k} = 0")
 
@@ -760,9 +1070,10 @@ class KernelWriter(Exprs):
         out.line(f"if {k} == 0: " + BAIL)
         who = self.emit(s.by, env) if s.by is not None else "CUR"
         self.not_null(who)
+        self.stop_check()
         out.line("DEC += 1")
         row = out.fresh("r")
-        out.line(f"{row} = below(R, {who} + 1, {k})")
+        out.line(f"{row} = below(R, {self.bot(who)}, {k})")
         out.line("W = 0")
         self._picked_list(row, var)
 
@@ -798,6 +1109,7 @@ class KernelWriter(Exprs):
                     raise Uncovered(f"a choice among kinds with values of type {typ}")
         self.opt_width = max(self.opt_width, 1 + max(len(a.names) for a in s.alternatives))
         self.among = True
+        self.target(s)
         k, ol = out.fresh("k"), out.fresh("ol")
         out.line(f"{k} = 0")
         out.line(f"{ol} = 0")           # rows of OL: the lists the options hold
@@ -818,18 +1130,21 @@ class KernelWriter(Exprs):
                     local = env["#frame"] + name
                     self.locals.add(local)
                     out.line(f"{local} = NULL")
-                self.steps(s.otherwise, env)
+                with self.blocked():
+                    self.steps(s.otherwise, env)
         with out.block("else:"):
             who = self.emit(s.by, env) if s.by is not None else "CUR"
             self.not_null(who)
+            self.stop_check()
             out.line("DEC += 1")
             row = out.fresh("r")
-            out.line(f"{row} = below(R, {who} + 1, {k})")
+            out.line(f"{row} = below(R, {self.bot(who)}, {k})")
             out.line("W = 0")
             for index, a in enumerate(s.alternatives):
                 with out.block(f"{'if' if index == 0 else 'elif'} OPT[{row}, 0] == {index}:"):
                     for i, (name, _, typ) in enumerate(a.names):
                         local = env["#frame"] + name
+                        self.local_types[local] = typ
                         if is_list(typ):        # copied out of OL into the choice's own array
                             self._picked_list(self.tmp(f"OPT[{row}, {i + 1}]"), local)
                             continue
@@ -837,7 +1152,8 @@ class KernelWriter(Exprs):
                         out.line(f"{local} = OPT[{row}, {i + 1}]")
                     out.line("pass")
                     if a.body is not None:
-                        self.steps(a.body, env)
+                        with self.blocked():
+                            self.steps(a.body, env)
 
     def _combinations(self, a, index, names, env, bound, counters):
         out = self.out
@@ -872,7 +1188,12 @@ class KernelWriter(Exprs):
     def s_Request(self, s, env):
         """vm.request_start, _ask, _check and _done: the request's event raised (with from, to
         and piece) until its triggers neither refuse nor pass it on, then the answer, `var`
-        saying how it ended; an end_turn/round/game inside closes it."""
+        saying how it ended; an end_turn/round/game inside closes it (no play-out resumes
+        inside one)."""
+        with self.blocked():
+            self._request(s, env)
+
+    def _request(self, s, env):
         out = self.out
         self.requests = True
         if s.piece is not None and s.piece_type not in SCALARS:
@@ -893,7 +1214,7 @@ class KernelWriter(Exprs):
                 pv = self.emit(s.piece, {"#frame": "Q_", "from": frm, "to": to})
                 out.line(f"RQ[{base}, 4] = {pv}")
                 payload["piece"] = (self.tmp(f"RQ[{base}, 4]"), s.piece_type)
-            self.dispatch(s.event, payload)
+            self.dispatch(s.event, lambda: payload)
             out.line("if EX != 0: break")
             with out.block(f"if RQ[{base}, 2] == {REFUSED}:"):
                 out.line(f"RQN = {base}; {var} = {self.text_id('refused')}; break")
@@ -928,28 +1249,37 @@ class KernelWriter(Exprs):
         inner = self.frame()
         out = self.out
         body = self.r.procedures[s.procedure]
-        values = []
-        for name, e in s.args:
-            if e.type == STR and not reads_name(body, name):    # a text only the account reads:
-                self.discard(e, env)                           # computed for its faults alone
-            else:
-                values.append((name, self.value(e, env), e.type))
-        for name, v, typ in values:
-            local = self.local(inner["#frame"] + name, typ)
-            out.line(f"{local} = {v}")
-        out.line("STEPS += 2")
-        self.steps(self.r.procedures[s.procedure], inner)
+        with self.unless_resuming():
+            values = []
+            for name, e in s.args:
+                if e.type == STR and not reads_name(body, name):    # a text only the account reads:
+                    self.discard(e, env)                           # computed for its faults alone
+                else:
+                    values.append((name, self.value(e, env), e.type))
+            for name, v, typ in values:
+                local = self.local(inner["#frame"] + name, typ)
+                out.line(f"{local} = {v}")
+            out.line("STEPS += 2")
+        rec = self.record(s)
+        with self.called(_after(rec.call) if rec else None, inner["#frame"]):
+            self.steps(body, inner)
         self.depth -= 1
 
     def s_Emit(self, s, env):
-        values = {name: (self.value(e, env), e.type) for name, e in s.payload}
-        self.dispatch(s.event, values)
+        rec = self.record(s)
+        self.dispatch(s.event, lambda: {name: (self.value(e, env), e.type) for name, e in s.payload},
+                      ret=_after(rec.call) if rec else None)
 
     def value(self, node, env) -> str:
         """A value to keep in a name: a list is copied out of the array it was made in."""
         if is_list(node.type):
             return self.tmp(f"{self.array(node, env)}.copy()")
         return self.emit(node, env)
+
+
+def _after(pc: int | None) -> int | None:
+    """The pc a call at `pc` returns to (None: no call, no trigger answers there)."""
+    return None if pc is None else pc + 1
 
 
 def is_fraction(st) -> bool:

@@ -1,0 +1,178 @@
+"""Resuming the kernel at a decision: the planning bots' play-outs (playing/agents.py and
+playing/ismcts.py play a game out at random from an imagined state, many times a decision).
+
+The resumable kernel (steps.KernelWriter with the closure back end's layout) numbers each
+choice it can resume at: its place is the chain of calls the VM's frames hold (their return
+pcs) and the pc its decision waits at, the same place in both back ends (closures/layout.py).
+`Resumes` is what the writer notes of those places as it writes them: each choice's frames
+(the kernel's prefixes of the locals the VM's frames hold) and the loops it lies in, whose
+cursors the VM keeps among the locals.  `Plan` is what the kernel reads, in order: a header,
+the players put out, the zones, the variables, the locals and the loops' cursors, numbers in
+one array `IN` and lists as (start, length) of another, `POOL`.
+
+`encode` turns a State into those arrays, or says None where the kernel cannot take it
+(a place it does not resume at, an open request or journal, a value it does not hold): the
+play-out is then the generated Python's.  A play-out the kernel gives up on is played again
+by the Python, from the same state and the same random numbers, so that a bot plays the same
+moves whichever plays its play-outs.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..lang.types import STR, ZONE, elem_of, is_map
+
+NULL = -(1 << 62)
+HEADER = 8              # RES, CUR, ROUNDS, STEPS, DEC, horizon, most decisions, (unused)
+STOPPED = 2             # the kernel's answer for a play-out stopped short (the horizon, the decisions)
+MASK = (1 << 64) - 1
+
+
+@dataclass
+class Resumes:
+    """What the writer notes of the places it can resume at, as it writes them."""
+    count: int = 0                                  # choices numbered so far (RES 1..count)
+    targets: dict = field(default_factory=dict)     # (return pcs, pc) -> RES
+    frames: dict = field(default_factory=dict)      # RES -> the kernel prefix of each frame's locals
+    loops: dict = field(default_factory=dict)       # RES -> the loops it lies in: (kind, slot, frame, key)
+    chain: list = field(default_factory=list)       # return pcs of the calls being written in
+    prefixes: list = field(default_factory=list)    # the prefixes of their frames (one more: the flow's)
+    active: list = field(default_factory=list)      # the loops being written
+    blocked: int = 0                                # > 0: inside steps the kernel does not resume in
+    slots: int = 0                                  # the loops' cursors' places in IN (from LB)
+
+    def target(self, pc: int) -> int | None:
+        """The number of the choice being written, waiting at `pc`, if it can be resumed at."""
+        if self.blocked:
+            return None
+        self.count += 1
+        rid = self.count
+        self.targets[(tuple(self.chain), pc)] = rid
+        self.frames[rid] = tuple(self.prefixes)
+        self.loops[rid] = tuple(self.active)
+        return rid
+
+    def slot(self, size: int) -> int:
+        at = self.slots
+        self.slots += size
+        return at
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Where the kernel reads each part of a state (the writer's, once the kernel is written)."""
+    rows: dict                  # zone name -> its first row of Z
+    per_player: frozenset       # the zones each player has one of
+    n_rows: int
+    max_players: int
+    texts: dict                 # text -> its number in the kernel
+    globals_: tuple             # (name, type) of each variable, in the order read
+    players_: tuple             # (name, type) of each player variable
+    locals_: tuple              # (kernel name, type) of each local
+    targets: dict
+    frames: dict
+    loops: dict
+    slots: int
+
+    @property
+    def zone_base(self) -> int:
+        return HEADER + self.max_players
+
+    @property
+    def globals_base(self) -> int:
+        return self.zone_base + 2 * self.n_rows
+
+    @property
+    def loops_base(self) -> int:
+        """LB: where the loops' cursors start in IN."""
+        return self.globals_base + 2 * len(self.globals_) + self.max_players * len(self.players_) + 2 * len(self.locals_)
+
+
+class NotResumable(Exception):
+    """A state the kernel cannot take: its play-out is the Python's."""
+
+
+def encode(plan: Plan, state, horizon: int | None, most: int) -> tuple:
+    """(IN, POOL) of `state`, waiting at a decision, for a play-out of at most `most`
+    decisions that stops at the first decision past round `horizon` (None: none)."""
+    if state.requests or state.journal or state.piles and any(state.piles.values()):
+        raise NotResumable("an open request, a journal or piles")
+    rid = plan.targets.get((tuple(ret for ret, _ in state.frames), state.pc))
+    if rid is None:
+        raise NotResumable("a place the kernel does not resume at")
+    frames = [loc for _, loc in state.frames] + [state.locals]
+    prefixes = plan.frames[rid]
+    if len(prefixes) != len(frames):
+        raise NotResumable("frames the kernel does not hold")
+    n = len(state.players)
+    pool: list = []
+    head = [rid, _number(state.current), state.rounds, state.steps, state.decisions,
+            -1 if horizon is None else horizon, state.decisions + most, 0]
+    head += [1 if o else 0 for o in state.out] + [0] * (plan.max_players - n)
+    zones = [0, 0] * plan.n_rows
+    for name, base in plan.rows.items():
+        z = state.zones[name]
+        for owner, cards in (enumerate(z) if name in plan.per_player else ((0, z),)):
+            row = base + owner
+            zones[2 * row], zones[2 * row + 1] = len(pool), len(cards)
+            pool.extend(cards)
+    values = []
+    for name, typ in plan.globals_:
+        values += _held(plan, state.vars.get(name), typ, pool)
+    for name, typ in plan.players_:
+        column = state.pvars[name]
+        values += [_scalar(plan, v, typ) for v in column] + [0] * (plan.max_players - len(column))
+    by_prefix = dict(zip(prefixes, frames))
+    for kernel_name, typ in plan.locals_:
+        value = None
+        for prefix, loc in by_prefix.items():
+            if kernel_name.startswith(prefix) and kernel_name[len(prefix):] in loc:
+                value = loc[kernel_name[len(prefix):]]
+                break
+        values += _held(plan, value, typ, pool)
+    cursors = [0] * plan.slots
+    for kind, slot, frame, key, typ in plan.loops[rid]:
+        cursor = frames[frame].get(key)
+        if cursor is None:
+            raise NotResumable("a loop's cursor missing")
+        if kind == "turns":
+            cursors[slot], cursors[slot + 1] = cursor[0], cursor[1]
+        else:                           # for_each, or turns in a fixed order: [items, next index]
+            items, i = cursor
+            cursors[slot], cursors[slot + 1], cursors[slot + 2] = len(pool), len(items), i
+            pool.extend(_scalar(plan, v, typ) for v in items)
+    import numpy as np
+    return np.array(head + zones + values + cursors, dtype=np.int64), np.array(pool or [0], dtype=np.int64)
+
+
+def _held(plan: Plan, value, typ, pool: list) -> list:
+    """A value as IN holds it: a number, or a list's (start, length) in POOL, and a pad."""
+    if elem_of(typ) is not None and typ != ZONE and not is_map(typ):
+        if value is None:
+            return [len(pool), 0]
+        start = len(pool)
+        pool.extend(_scalar(plan, v, elem_of(typ)) for v in value)
+        return [start, len(value)]
+    return [_scalar(plan, value, typ), 0]
+
+
+def _scalar(plan: Plan, v, typ) -> int:
+    if v is None:
+        return NULL
+    if typ == STR:
+        k = plan.texts.get(v)
+        if k is None:
+            raise NotResumable("a text the kernel does not know")
+        return k
+    if typ == ZONE:
+        name, owner = v
+        return plan.rows[name] + (owner or 0)
+    if isinstance(v, bool):
+        return 1 if v else 0
+    if isinstance(v, int) and -(1 << 61) < v < (1 << 61):
+        return v
+    raise NotResumable("a value the kernel does not hold")
+
+
+def _number(v) -> int:
+    return NULL if v is None else v
