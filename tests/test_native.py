@@ -322,3 +322,105 @@ def test_every_covered_ruleset_plays_the_same_thousand_games(path):
     if program.native.compile_estimate() > LARGE_KERNEL_SECONDS and not os.environ.get("CARD_INTERPRETER_NATIVE_LARGE"):
         pytest.skip("a kernel that takes minutes to compile: CARD_INTERPRETER_NATIVE_LARGE=1 plays it too")
     assert_same_games(program, 1000)
+
+
+RESUMED = """
+name: resumed
+players: 3
+deck:
+  product:
+    suit: [{id: S}, {id: H}, {id: D}]
+    rank: [{id: "1", value: 1}, {id: "2", value: 2}, {id: "3", value: 3}, {id: "4", value: 4}]
+  id: "{rank}{suit}"
+  zone: stock
+zones:
+  stock: {visibility: hidden}
+  pile: {visibility: public}
+  hand: {per_player: true, visibility: owner}
+player_variables:
+  points: {type: number, initial: 0}
+procedures:
+  lay:
+    params: {who: player, least: number}
+    do:
+      - choose: who.hand
+        by: who
+        as: card
+        where: "card.value >= least or all(who.hand, c => c.value < least)"
+      - move: {card: card, from: who.hand, to: pile}
+      - add: {who.points: card.value}
+flow:
+  round:
+    - gather: {to: stock}
+    - shuffle: stock
+    - deal: {from: stock, to: hand, count: 3}
+    - for_each: p
+      in: players
+      do:
+        - if: "p.points % 2 == 0"
+          then:
+            - call: lay
+              with: {who: p, least: 2}
+    - turns:
+        count: 3
+        do:
+          - while: "count(current.hand) > 1"
+            do:
+              - choose: current.hand
+                as: card
+              - move: {card: card, from: current.hand, to: pile}
+              - add: {current.points: card.value}
+  until: "any(players, p => p.points >= 30)"
+result:
+  winners: "filter(players, p => p.points >= 30)"
+  score: "p.points"
+  standing: "p.points"
+"""
+
+
+def python_play_out(program, game, rng, horizon, most):
+    from interpreter.playing.ismcts import ended_now
+    from interpreter.runtime.engine import apply
+    n = 0
+    while not game.over and n < most and (horizon is None or game.rounds == horizon):
+        apply(program, game, rng.below(len(game.pending[1])))
+        n += 1
+    over, winners, values, _ = ended_now(program, game)
+    return over, winners, values
+
+
+@pytest.mark.parametrize("horizon", [True, False])
+def test_a_play_out_resumed_in_the_kernel_is_the_python_play_out(horizon):
+    """From imagined states at every kind of place (a procedure's choice inside a loop's if, a
+    turn's while), the kernel's play-out makes the same random draws and ends as the Python's."""
+    from interpreter import load_program_text
+    from interpreter.runtime.engine import apply, determinize, new_game
+    from interpreter.runtime.state import Rng
+    program = load_program_text(RESUMED, "resumed.yaml", backend="native")
+    playouts = program.native_playouts
+    assert playouts is not None and playouts.compiled(), playouts and playouts.reason
+    places, compared = set(), 0
+    for seed in range(6):
+        game, moves = new_game(program, seed=seed, log=False), Rng(seed)
+        while not game.over:
+            imagined = determinize(program, game, game.pending[0], Rng(seed * 100 + game.decisions))
+            h = imagined.rounds if horizon else None
+            mine, theirs = Rng(game.decisions), Rng(game.decisions)
+            native = playouts.play(imagined.copy(), mine, h, 40)
+            assert native is not None, (game.pc, [ret for ret, _ in game.frames])
+            assert native == python_play_out(program, imagined, theirs, h, 40)
+            assert mine.state == theirs.state
+            places.add((game.pc, tuple(ret for ret, _ in game.frames)))
+            compared += 1
+            apply(program, game, moves.below(len(game.pending[1])))
+    assert len(places) == 2 and compared > 100       # the procedure's choice, the while's
+
+
+def test_the_mc_and_ismcts_bots_play_the_same_games_with_kernel_play_outs():
+    from interpreter import load_program_text
+    native = load_program_text(RESUMED, "resumed.yaml", backend="native")
+    assert native.native_playouts.compiled()
+    python = load_program_text(RESUMED, "resumed.yaml", backend="generated")
+    for seats in ({"mc_seats": (1,), "playouts": 4}, {"ismcts_seats": (2,), "iterations": 30}):
+        a, b = simulate(native, 3, **seats), simulate(python, 3, **seats)
+        assert {k: v for k, v in a.items() if k != "games_per_s"} == {k: v for k, v in b.items() if k != "games_per_s"}

@@ -118,6 +118,8 @@ def native_note(args, programs, stderr) -> None:
             continue
         if program.native is not None:
             program.native.asked = args.backend == "native"
+            if program.native_playouts is not None:
+                program.native_playouts.asked = args.backend == "native"
         elif args.backend == "native" or args.games >= NATIVE_GAMES:
             print(f"native playouts: {program.native_reason}; the generated Python plays {program.name}", file=stderr)
 

@@ -124,7 +124,7 @@ NATIVE_PAYS = 2.0       # ... : the kernel is compiled if the rest would take th
 def _rows_here(played, program, n, games, seed, seating, jobs):
     """The rows played in this process or by forked workers: by the native kernel where it
     plays these games (native_kernel) and pays its compiling, which is never timed."""
-    kernel, done = native_kernel(program, seating, games), 0
+    kernel, done = native_kernel(program, seating, games) or native_playouts(program, seating), 0
     if kernel is not None and not (kernel.asked or kernel.cached()):
         start = time.perf_counter()         # the first games, in Python: is the rest worth a compile?
         while done < games and time.perf_counter() - start < PROBE_SECONDS:
@@ -137,6 +137,8 @@ def _rows_here(played, program, n, games, seed, seating, jobs):
         start = time.perf_counter()
         kernel.compiled()                   # before any worker is forked: they inherit it
         played.compiling += time.perf_counter() - start
+    if kernel is not None and not kernel.plays_games:      # the bots' play-outs: the games are Python's
+        kernel = None
     games, seed = games - done, seed + done
     if games == 0:
         return
@@ -157,6 +159,16 @@ def native_kernel(program, seating: Seating, games: int):
     if kernel is None or seating.mc_seats or seating.ismcts_seats:
         return None
     return kernel if kernel.asked or games >= NATIVE_GAMES or kernel.cached() else None
+
+
+def native_playouts(program, seating: Seating):
+    """The planning bots' play-outs in the native kernel (program.native_playouts), for a run
+    with mc or ISMCTS seats, where the native back end covers the ruleset: the same play-outs
+    as the Python's, so the same games; compiled where it pays, as the kernel of whole games."""
+    playouts = getattr(program, "native_playouts", None)
+    if playouts is None or not (seating.mc_seats or seating.ismcts_seats) or not playouts.written():
+        return None
+    return playouts
 
 
 def _native_rows(program, kernel, n, games, seed, seating):

@@ -72,6 +72,7 @@ def kernel_source(ruleset, layout=None) -> str:
 
 class Kernel:
     """A compiled kernel (compiled when first used) and what reading its arrays needs."""
+    plays_games = True
 
     def __init__(self, source: str, ruleset):
         self.source = source
@@ -198,10 +199,18 @@ class Playouts:
     written and compiled when first asked for; where it cannot take a state, or gives a
     play-out up, None says so and the bot plays it in Python."""
 
+    plays_games = False         # (simulate: the games stay the Python's, their bots' play-outs are these)
+
     def __init__(self, ruleset, layout):
         self.ruleset, self.layout = ruleset, layout
         self.kernel, self.plan, self.reason = None, None, None
+        self.asked = False          # --backend native: compiled whatever the number of games
         self._arrays = {}
+        self._usable = None
+
+    def written(self) -> bool:
+        """Whether the resumable kernel could be written (its source made once)."""
+        return self._written()
 
     def _written(self) -> bool:
         if self.kernel is None and self.reason is None:
@@ -210,19 +219,32 @@ class Playouts:
             except Exception as e:      # (Uncovered, or a bug of the writer: the play-outs stay Python's)
                 self.reason = str(e) if isinstance(e, Uncovered) else f"a bug of ours ({type(e).__name__})"
                 return False
-            self.kernel = Kernel(source, self.ruleset)
+            self.kernel = ResumableKernel(source, self.ruleset)
         return self.kernel is not None
 
-    def ready(self) -> bool:
+    def cached(self) -> bool:
         """Whether the kernel is at hand without compiling it now (compiled, or in the cache)."""
         return self._written() and self.kernel.cached()
 
-    def compile(self) -> bool:
-        """Compile it now (minutes for a large ruleset); whether it can be used."""
+    def compile_estimate(self) -> float:
+        return self.kernel.compile_estimate() if self._written() else 0.0
+
+    def compiled(self) -> bool:
+        """Compile it now (minutes for a large ruleset), and use it from now on; whether it can be."""
         if not self._written():
             return False
         self.kernel.compiled()
+        self._usable = True
         return True
+
+    compile = compiled
+
+    def usable(self) -> bool:
+        """Whether the bots play their play-outs here: compiled, or asked for (compiled at the
+        first), or in the cache; never compiled unasked in the middle of a game."""
+        if self._usable is None:
+            self._usable = self.asked or self.cached()
+        return self._usable
 
     def play(self, state, rng, horizon: int | None, most: int):
         """A random play-out of `state` (waiting at a decision) by one bot drawing from `rng`,
@@ -237,10 +259,9 @@ class Playouts:
             IN, POOL = encode(self.plan, state, horizon, most)
         except NotResumable:
             return None
-        namespace = getattr(self.kernel, "namespace", None)
-        if namespace is None:
-            self.kernel.compiled()
-            namespace = self.kernel.namespace
+        if not self.kernel.is_compiled:
+            self.compiled()
+        namespace = self.kernel.namespace
         n = len(state.players)
         arrays = self._arrays.get(n)
         if arrays is None:
@@ -256,11 +277,28 @@ class Playouts:
         return False, None, SCORE[:n].tolist() if self.kernel.has_standing else None
 
     def _made(self, namespace, n: int):
+        return playout_arrays(self.kernel, namespace, n)
+
+
+class ResumableKernel(Kernel):
+    """The kernel that also resumes a game (native/resume.py): its `playout` compiled with it,
+    so that the cache holds both."""
+
+    def _warm(self, namespace):
         import numpy as np
-        k = self.kernel
-        return (np.zeros(2, np.uint64), np.zeros(2 * n + 2, np.int64), np.zeros(n, np.int64),
-                np.zeros(max(1, k.widths[0]), np.int64), np.empty((MAX_ROUNDS, max(1, k.widths[1])), np.int64),
-                np.zeros(8, np.int64), np.zeros(1, np.uint64), namespace["scratch"](n))
+        super()._warm(namespace)
+        n = self.min_players
+        RI, WIN, SCORE, GSTAT, RSTAT, INFO, RO, scratch = playout_arrays(self, namespace, n)
+        namespace["playout"](n, np.zeros(8, np.int64), np.zeros(1, np.int64), RI, WIN, SCORE, GSTAT, RSTAT,
+                             INFO, RO, *scratch)      # (IN[0] 0: one game from its start)
+
+
+def playout_arrays(kernel, namespace, n: int) -> tuple:
+    """The arrays a play-out of n players reads and fills, made once and used again."""
+    import numpy as np
+    return (np.zeros(2, np.uint64), np.zeros(2 * n + 2, np.int64), np.zeros(n, np.int64),
+            np.zeros(max(1, kernel.widths[0]), np.int64), np.empty((MAX_ROUNDS, max(1, kernel.widths[1])), np.int64),
+            np.zeros(8, np.int64), np.zeros(1, np.uint64), namespace["scratch"](n))
 
 
 def statistic_columns(statistics) -> list:

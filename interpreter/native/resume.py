@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..errors import InterpreterError
 from ..lang.types import STR, ZONE, elem_of, is_map
 
 NULL = -(1 << 62)
@@ -88,7 +89,7 @@ class Plan:
         return self.globals_base + 2 * len(self.globals_) + self.max_players * len(self.players_) + 2 * len(self.locals_)
 
 
-class NotResumable(Exception):
+class NotResumable(InterpreterError):
     """A state the kernel cannot take: its play-out is the Python's."""
 
 

@@ -900,7 +900,6 @@ class KernelWriter(Exprs):
         self.resume.active.pop()
 
     def s_Turns(self, s, env):
-        out = self.out
         rec = self.record(s)
         with self.blocked(self.resumable and rec is None):
             if s.order is not None:

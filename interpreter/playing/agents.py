@@ -10,13 +10,13 @@ import math
 import time
 from dataclasses import dataclass
 
-from ..runtime.engine import apply, determinize, labels as option_labels, standing, view as seat_view, prompt as choice_prompt
+from ..runtime.engine import apply, determinize, labels as option_labels, view as seat_view, prompt as choice_prompt
 from ..runtime.engine import example_card, option_named, options_numbered, refusal as why_not
 from ..errors import RulesFault
 from ..messages import msg
 from ..runtime.state import Rng
 from .answers import read_answer, rule_of_answers
-from .ismcts import ISMCTSAgent
+from .ismcts import ISMCTSAgent, ended_now, native_play_out
 
 
 class Decision:
@@ -221,20 +221,22 @@ class MonteCarloAgent:
     def _playout(self, program, game, seat, until: float | None = None) -> float:
         """Random moves to the end (of the round, with a standing), at most max_decisions of
         them and none after `until`: a play-out stopped short scores the standing then (none:
-        even), as ismcts's does."""
+        even), as ismcts's does.  Played in the native kernel where there is one at hand."""
         rng = self.rng
         horizon = game.rounds if program.standing is not None else None
-        n = 0
-        while not game.over and n < self.max_decisions and (horizon is None or game.rounds == horizon):
-            apply(program, game, rng.below(len(game.pending[1])))
-            n += 1
-            if until is not None and time.perf_counter() > until:     # a go_fish move may take a fifth of a second
-                break
-        if game.over:
-            winners = game.result["winners"]
+        ended = native_play_out(program, game, rng, horizon, self.max_decisions)
+        if ended is None:
+            n = 0
+            while not game.over and n < self.max_decisions and (horizon is None or game.rounds == horizon):
+                apply(program, game, rng.below(len(game.pending[1])))
+                n += 1
+                if until is not None and time.perf_counter() > until:     # a go_fish move may take a fifth of a second
+                    break
+            ended = ended_now(program, game)
+        over, winners, values, _ = ended
+        if over:
             share = 1.0 / len(winners) if seat in winners else 0.0
             return share * self.WIN if horizon is not None else share
-        values = standing(program, game)
         if values is None:
             return 0.0
         others = [v for p, v in enumerate(values) if p != seat]

@@ -92,9 +92,8 @@ class ISMCTSAgent:
             node = node.children[keys[i]]
             apply(program, game, i)
             path.append(node)
-        if expanded:
-            self._play_out(program, game, horizon, deadline)
-        values = self._values(program, game)
+        ended = self._play_out(program, game, horizon, deadline) if expanded else ended_now(program, game)
+        values = self._values(program, ended)
         for n in path:
             n.visits += 1
             n.total += values[n.player]
@@ -109,23 +108,26 @@ class ISMCTSAgent:
                 best, at = score, i
         return at
 
-    def _play_out(self, program, game, horizon, deadline: float | None = None) -> None:
+    def _play_out(self, program, game, horizon, deadline: float | None = None) -> tuple:
         """Random moves to the end (of the round, with a standing); with a time bound, no
-        further than its end (a long play-out, as in go_fish, stops there and counts as even)."""
+        further than its end (a long play-out, as in go_fish, stops there and counts as even).
+        How it ended (ended_now); played in the native kernel where there is one at hand."""
         rng, n = self.rng, 0
+        ended = native_play_out(program, game, rng, horizon, self.max_decisions)
+        if ended is not None:
+            return ended
         while not game.over and n < self.max_decisions and (horizon is None or game.rounds == horizon):
             apply(program, game, rng.below(len(game.pending[1])))
             n += 1
             if deadline is not None and n % 32 == 0 and time.perf_counter() > deadline:
                 break
+        return ended_now(program, game)
 
-    def _values(self, program, game) -> list[float]:
+    def _values(self, program, ended: tuple) -> list[float]:
         """What the game gave each player: a share of the win, or their rank mid-game."""
-        n = len(game.players)
-        if game.over:
-            winners = game.result["winners"]
+        over, winners, values, n = ended
+        if over:
             return [1.0 / len(winners) if p in winners else 0.0 for p in range(n)]
-        values = standing(program, game)
         if values is None or n < 2:
             return [1.0 / n] * n
         leads = [v - max(w for q, w in enumerate(values) if q != p) for p, v in enumerate(values)]
@@ -133,6 +135,28 @@ class ISMCTSAgent:
         self._leads[1] += n
         scale = self._leads[0] / self._leads[1] or 1.0
         return [1.0 / (1.0 + math.exp(max(-50.0, min(50.0, -x / scale)))) for x in leads]
+
+
+def ended_now(program, game) -> tuple:
+    """(over, winners, standing, players) of a play-out ended at `game`: the winners if the
+    game is over, else each player's standing (None: the ruleset has none)."""
+    if game.over:
+        return True, game.result["winners"], None, len(game.players)
+    return False, None, standing(program, game), len(game.players)
+
+
+def native_play_out(program, game, rng, horizon, most: int):
+    """The play-out of `game` in the native kernel (program.native_playouts, native/resume.py)
+    where it is at hand (compiled, or asked for) and can take the state: ended_now's tuple,
+    `rng` moved on as the Python play-out would move it; else None (the Python plays it)."""
+    playouts = getattr(program, "native_playouts", None)
+    if playouts is None or game.over or not playouts.usable():
+        return None
+    done = playouts.play(game, rng, horizon, most)
+    if done is None:
+        return None
+    over, winners, values = done
+    return over, winners, values, len(game.players)
 
 
 def _key(cid: int, option):
