@@ -370,6 +370,18 @@ flow:
                 as: card
               - move: {card: card, from: current.hand, to: pile}
               - add: {current.points: card.value}
+          - choose:
+              - option: rest
+                do: [move: {from: current.hand, to: stock}]
+              - from: current.hand
+                as: card
+                do:
+                  - move: {card: card, from: current.hand, to: pile}
+                  - if: "card.value >= 3"
+                    then:
+                      - draw: {from: stock, to: current.hand}
+                      - call: lay
+                        with: {who: current, least: 3}
   until: "any(players, p => p.points >= 30)"
 result:
   winners: "filter(players, p => p.points >= 30)"
@@ -413,7 +425,7 @@ def test_a_play_out_resumed_in_the_kernel_is_the_python_play_out(horizon):
             places.add((game.pc, tuple(ret for ret, _ in game.frames)))
             compared += 1
             apply(program, game, moves.below(len(game.pending[1])))
-    assert len(places) == 2 and compared > 100       # the procedure's choice, the while's
+    assert len(places) == 4 and compared > 100       # the procedure's choice from two calls, the while's, the kinds
 
 
 def test_the_mc_and_ismcts_bots_play_the_same_games_with_kernel_play_outs():

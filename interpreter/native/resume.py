@@ -24,7 +24,7 @@ from ..errors import InterpreterError
 from ..lang.types import STR, ZONE, elem_of, is_map
 
 NULL = -(1 << 62)
-HEADER = 8              # RES, CUR, ROUNDS, STEPS, DEC, horizon, most decisions, (unused)
+HEADER = 8              # RES, CUR, ROUNDS, STEPS, DEC, horizon, most decisions, 0 (the seed game() is given)
 STOPPED = 2             # the kernel's answer for a play-out stopped short (the horizon, the decisions)
 MASK = (1 << 64) - 1
 

@@ -272,7 +272,7 @@ class KernelWriter(Exprs):
         return ["", "@njit(cache=False)", "def scratch(n):", f"    return ({allocs},)", "",
                 "@njit(cache=False)",
                 f"def playout(n, IN, POOL, RI, WIN, SCORE, GSTAT, RSTAT, INFO, RO, {names}):",
-                f"    INFO[0] = game(0, n, WIN, SCORE, GSTAT, RSTAT, INFO, {names}, IN, POOL, RI)",
+                f"    INFO[0] = game(IN[7], n, WIN, SCORE, GSTAT, RSTAT, INFO, {names}, IN, POOL, RI)",      # (no literal: the one compiled game)
                 "    RO[0] = R[1]",
                 "    return INFO[0]", ""]
 
@@ -1109,6 +1109,31 @@ class KernelWriter(Exprs):
         self.opt_width = max(self.opt_width, 1 + max(len(a.names) for a in s.alternatives))
         self.among = True
         self.target(s)
+        if not self.resumable:
+            self._among(s, env, None)
+            return
+        sel = out.fresh("s")        # resumable: the kind picked, or (resumed) the kind whose steps hold the choice
+        out.line(f"{sel} = -1")
+        with out.block("if RES == 0:"):
+            self._among(s, env, sel)
+        with out.block("else:"):
+            at = len(out.lines)
+            out.line("#")
+        ranges = []
+        for index, a in enumerate(s.alternatives):
+            if a.body is not None:
+                lo = self.resume.count + 1
+                with out.block(f"if {sel} == {index}:"):
+                    out.line("pass")
+                    self.steps(a.body, env)
+                ranges.append((index, lo, self.resume.count))
+        held = [f"{index} if {lo} <= RES <= {hi} else " for index, lo, hi in ranges if hi >= lo]
+        out.lines[at] = "    " * (out.indent + 1) + f"{sel} = {''.join(held)}-1"
+
+    def _among(self, s, env, sel):
+        """The options, the pick and its names bound; the kind's steps too (sel None), or the
+        kind picked kept in `sel` for the steps written after (the resumable variant)."""
+        out = self.out
         k, ol = out.fresh("k"), out.fresh("ol")
         out.line(f"{k} = 0")
         out.line(f"{ol} = 0")           # rows of OL: the lists the options hold
@@ -1139,6 +1164,8 @@ class KernelWriter(Exprs):
             row = out.fresh("r")
             out.line(f"{row} = below(R, {self.bot(who)}, {k})")
             out.line("W = 0")
+            if sel is not None:
+                out.line(f"{sel} = OPT[{row}, 0]")
             for index, a in enumerate(s.alternatives):
                 with out.block(f"{'if' if index == 0 else 'elif'} OPT[{row}, 0] == {index}:"):
                     for i, (name, _, typ) in enumerate(a.names):
@@ -1150,9 +1177,8 @@ class KernelWriter(Exprs):
                         self.locals.add(local)
                         out.line(f"{local} = OPT[{row}, {i + 1}]")
                     out.line("pass")
-                    if a.body is not None:
-                        with self.blocked():
-                            self.steps(a.body, env)
+                    if a.body is not None and sel is None:
+                        self.steps(a.body, env)
 
     def _combinations(self, a, index, names, env, bound, counters):
         out = self.out
