@@ -144,11 +144,14 @@ def test_without_numba_the_generated_python_plays(monkeypatch):
     assert simulate(program, 3)["games"] == 3
 
 
-def test_mc_seats_are_played_by_the_python_bots():
-    from interpreter.lab.simulation import native_kernel
+def test_mc_seats_play_python_games_with_the_resumable_kernels_play_outs():
+    from interpreter.lab.simulation import native_kernel, native_playouts
     program = load_program(str(ROOT / "rulesets" / "hearts2.yaml"), backend="native")
     assert native_kernel(program, Seating(mc_seats=(1,)), 5000) is None
     assert native_kernel(program, Seating(), 5000) is program.native
+    assert native_playouts(program, Seating(ismcts_seats=(2,))) is program.native_playouts
+    assert native_playouts(program, Seating()) is None
+    assert not program.native_playouts.plays_games
 
 
 WAR_LIMIT = """

@@ -19,6 +19,7 @@ moves whichever plays its play-outs.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from ..errors import InterpreterError
 from ..lang.types import STR, ZONE, elem_of, is_map
@@ -59,7 +60,7 @@ class Resumes:
         return at
 
 
-@dataclass(frozen=True)
+@dataclass
 class Plan:
     """Where the kernel reads each part of a state (the writer's, once the kernel is written)."""
     rows: dict                  # zone name -> its first row of Z
@@ -69,11 +70,35 @@ class Plan:
     texts: dict                 # text -> its number in the kernel
     globals_: tuple             # (name, type) of each variable, in the order read
     players_: tuple             # (name, type) of each player variable
-    locals_: tuple              # (kernel name, type) of each local
+    locals_: tuple              # (kernel name, type, whether a list) of each local
     targets: dict
     frames: dict
     loops: dict
     slots: int
+    _sources: dict = field(default_factory=dict, compare=False)
+
+    @cached_property
+    def global_kinds(self) -> tuple:
+        return tuple((name, typ, _listed(typ)) for name, typ in self.globals_)
+
+    @cached_property
+    def blank(self) -> tuple:
+        """IN's locals, all null (an empty list: start 0, length 0)."""
+        return tuple(x for _, _, listed in self.locals_ for x in ((0, 0) if listed else (NULL, 0)))
+
+    def sources(self, rid: int) -> list:
+        """(its place among the locals, the VM frame it is read from, its name there, its type,
+        whether a list) of each local of the frames choice `rid` waits in."""
+        known = self._sources.get(rid)
+        if known is None:
+            at = {prefix: depth for depth, prefix in enumerate(self.frames[rid])}
+            known = self._sources[rid] = []
+            for i, (kernel_name, typ, listed) in enumerate(self.locals_):
+                prefix, _, name = kernel_name.partition("_")
+                depth = at.get(prefix + "_")
+                if depth is not None:
+                    known.append((i, depth, name, typ, listed))
+        return known
 
     @property
     def zone_base(self) -> int:
@@ -102,8 +127,7 @@ def encode(plan: Plan, state, horizon: int | None, most: int) -> tuple:
     if rid is None:
         raise NotResumable("a place the kernel does not resume at")
     frames = [loc for _, loc in state.frames] + [state.locals]
-    prefixes = plan.frames[rid]
-    if len(prefixes) != len(frames):
+    if len(plan.frames[rid]) != len(frames):
         raise NotResumable("frames the kernel does not hold")
     n = len(state.players)
     pool: list = []
@@ -114,23 +138,20 @@ def encode(plan: Plan, state, horizon: int | None, most: int) -> tuple:
     for name, base in plan.rows.items():
         z = state.zones[name]
         for owner, cards in (enumerate(z) if name in plan.per_player else ((0, z),)):
-            row = base + owner
-            zones[2 * row], zones[2 * row + 1] = len(pool), len(cards)
+            row = 2 * (base + owner)
+            zones[row], zones[row + 1] = len(pool), len(cards)
             pool.extend(cards)
     values = []
-    for name, typ in plan.globals_:
-        values += _held(plan, state.vars.get(name), typ, pool)
+    for name, typ, listed in plan.global_kinds:
+        values += _held(plan, state.vars.get(name), typ, pool, listed)
     for name, typ in plan.players_:
         column = state.pvars[name]
-        values += [_scalar(plan, v, typ) for v in column] + [0] * (plan.max_players - len(column))
-    by_prefix = dict(zip(prefixes, frames))
-    for kernel_name, typ in plan.locals_:
-        value = None
-        for prefix, loc in by_prefix.items():
-            if kernel_name.startswith(prefix) and kernel_name[len(prefix):] in loc:
-                value = loc[kernel_name[len(prefix):]]
-                break
-        values += _held(plan, value, typ, pool)
+        values += _ints(plan, column, typ) + [0] * (plan.max_players - len(column))
+    locals_ = list(plan.blank)
+    for i, frame, name, typ, listed in plan.sources(rid):
+        loc = frames[frame]
+        if name in loc:
+            locals_[2 * i:2 * i + 2] = _held(plan, loc[name], typ, pool, listed)
     cursors = [0] * plan.slots
     for kind, slot, frame, key, typ in plan.loops[rid]:
         cursor = frames[frame].get(key)
@@ -141,20 +162,43 @@ def encode(plan: Plan, state, horizon: int | None, most: int) -> tuple:
         else:                           # for_each, or turns in a fixed order: [items, next index]
             items, i = cursor
             cursors[slot], cursors[slot + 1], cursors[slot + 2] = len(pool), len(items), i
-            pool.extend(_scalar(plan, v, typ) for v in items)
-    import numpy as np
-    return np.array(head + zones + values + cursors, dtype=np.int64), np.array(pool or [0], dtype=np.int64)
+            pool.extend(_ints(plan, items, typ))
+    return _np().array(head + zones + values + locals_ + cursors, dtype=_np().int64), \
+        _np().array(pool or [0], dtype=_np().int64)
 
 
-def _held(plan: Plan, value, typ, pool: list) -> list:
+def _np():
+    import numpy
+    return numpy
+
+
+def _listed(typ) -> bool:
+    return typ is not None and elem_of(typ) is not None and typ != ZONE and not is_map(typ)
+
+
+def _held(plan: Plan, value, typ, pool: list, listed: bool) -> list:
     """A value as IN holds it: a number, or a list's (start, length) in POOL, and a pad."""
-    if elem_of(typ) is not None and typ != ZONE and not is_map(typ):
+    if type(value) is int and not listed:      # (the most of them: a card, a seat, a number)
+        return [value, 0]
+    if listed:
+        if not isinstance(value, list) and value is not None:
+            raise NotResumable("a value the kernel does not hold")
         if value is None:
             return [len(pool), 0]
         start = len(pool)
-        pool.extend(_scalar(plan, v, elem_of(typ)) for v in value)
+        pool.extend(_ints(plan, value, elem_of(typ) if typ is not None else None))
         return [start, len(value)]
     return [_scalar(plan, value, typ), 0]
+
+
+PLAIN = frozenset((int, bool))
+
+
+def _ints(plan: Plan, values: list, typ) -> list:
+    """Values as the kernel holds them: a list of cards, seats or whole numbers as it is."""
+    if typ != STR and typ != ZONE and set(map(type, values)) <= PLAIN:
+        return values
+    return [_scalar(plan, v, typ) for v in values]
 
 
 def _scalar(plan: Plan, v, typ) -> int:
@@ -165,9 +209,8 @@ def _scalar(plan: Plan, v, typ) -> int:
         if k is None:
             raise NotResumable("a text the kernel does not know")
         return k
-    if typ == ZONE:
-        name, owner = v
-        return plan.rows[name] + (owner or 0)
+    if typ == ZONE:             # (a zone held in a name is its list itself, in Python: not read here)
+        raise NotResumable("a zone held in a name")
     if isinstance(v, bool):
         return 1 if v else 0
     if isinstance(v, int) and -(1 << 61) < v < (1 << 61):

@@ -213,7 +213,7 @@ class KernelWriter(Exprs):
                     n_rows=self.rows, max_players=self.maxp, texts=self.texts,     # (complete once the tables are written)
                     globals_=tuple((name, v.type) for name, v in r.variables.items()),
                     players_=tuple((name, v.type) for name, v in r.player_variables.items()),
-                    locals_=tuple((name, self.local_types.get(name)) for name in names),
+                    locals_=tuple((name, self.local_types.get(name), name in self.list_locals) for name in names),
                     targets=dict(self.resume.targets), frames=dict(self.resume.frames),
                     loops=dict(self.resume.loops), slots=self.resume.slots)
 
@@ -240,8 +240,8 @@ class KernelWriter(Exprs):
         for name, _ in plan.players_:
             lines.append(f"    P_{name} = np.empty(n, np.int64); P_{name}[:] = IN[{at}:{at} + n]")
             at += plan.max_players
-        for name, typ in plan.locals_:
-            read(name, name in self.list_locals)
+        for name, _, listed in plan.locals_:
+            read(name, listed)
         assert at == plan.loops_base
         return lines
 
