@@ -121,8 +121,8 @@ class NotResumable(InterpreterError):
 def encode(plan: Plan, state, horizon: int | None, most: int) -> tuple:
     """(IN, POOL) of `state`, waiting at a decision, for a play-out of at most `most`
     decisions that stops at the first decision past round `horizon` (None: none)."""
-    if state.requests or state.journal or state.piles and any(state.piles.values()):
-        raise NotResumable("an open request, a journal or piles")
+    if state.requests or state.journal or state.stacks or state.piles and any(state.piles.values()):
+        raise NotResumable("an open request, a journal, a stacked deck or piles")
     rid = plan.targets.get((tuple(ret for ret, _ in state.frames), state.pc))
     if rid is None:
         raise NotResumable("a place the kernel does not resume at")
