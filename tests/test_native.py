@@ -404,31 +404,62 @@ def python_play_out(program, game, rng, horizon, most):
     return over, winners, values
 
 
-@pytest.mark.parametrize("horizon", [True, False])
-def test_a_play_out_resumed_in_the_kernel_is_the_python_play_out(horizon):
-    """From imagined states at every kind of place (a procedure's choice inside a loop's if, a
-    turn's while), the kernel's play-out makes the same random draws and ends as the Python's."""
-    from interpreter import load_program_text
+def imagined_play_outs(program, games: int, horizon: bool):
+    """(place, the kernel's play-out, the Python's, whether the bot's generator ended alike) of
+    play-outs as the bots play them: on a deal each seat imagines, after a move of its own."""
+    from interpreter.errors import RulesFault
     from interpreter.runtime.engine import apply, determinize, new_game
     from interpreter.runtime.state import Rng
-    program = load_program_text(RESUMED, "resumed.yaml", backend="native")
-    playouts = program.native_playouts
-    assert playouts is not None and playouts.compiled(), playouts and playouts.reason
-    places, compared = set(), 0
-    for seed in range(6):
+    for seed in range(games):
         game, moves = new_game(program, seed=seed, log=False), Rng(seed)
         while not game.over:
             imagined = determinize(program, game, game.pending[0], Rng(seed * 100 + game.decisions))
-            h = imagined.rounds if horizon else None
-            mine, theirs = Rng(game.decisions), Rng(game.decisions)
-            native = playouts.play(imagined.copy(), mine, h, 40)
-            assert native is not None, (game.pc, [ret for ret, _ in game.frames])
-            assert native == python_play_out(program, imagined, theirs, h, 40)
-            assert mine.state == theirs.state
-            places.add((game.pc, tuple(ret for ret, _ in game.frames)))
-            compared += 1
+            try:
+                apply(program, imagined, moves.below(len(imagined.pending[1])))
+            except RulesFault:
+                imagined.over = True
+            if not imagined.over:
+                h = imagined.rounds if horizon else None
+                mine, theirs = Rng(game.decisions), Rng(game.decisions)
+                native = program.native_playouts.play(imagined.copy(), mine, h, 40)
+                yield ((imagined.pc, tuple(ret for ret, _ in imagined.frames)), native,
+                       python_play_out(program, imagined, theirs, h, 40), mine.state == theirs.state)
             apply(program, game, moves.below(len(game.pending[1])))
-    assert len(places) == 4 and compared > 100       # the procedure's choice from two calls, the while's, the kinds
+
+
+@pytest.mark.parametrize("horizon", [True, False])
+def test_a_play_out_resumed_in_the_kernel_is_the_python_play_out(horizon):
+    """From imagined states at every kind of place (a procedure's choice inside a loop's if,
+    called from two places, a turn's while, a kind's steps), the kernel's play-out makes the
+    same random draws and ends as the Python's."""
+    from interpreter import load_program_text
+    program = load_program_text(RESUMED, "resumed.yaml", backend="native")
+    playouts = program.native_playouts
+    assert playouts is not None and playouts.compiled(), playouts and playouts.reason
+    places = set()
+    for place, native, python, alike in imagined_play_outs(program, 6, horizon):
+        assert native is not None, place
+        assert native == python and alike, place
+        places.add(place)
+    assert len(places) == 4
+
+
+def test_a_choice_that_draws_random_numbers_is_played_out_in_python():
+    """Resumed there, the kernel would compute its options again, and take the game's next
+    random numbers with them: it is not resumed at, and the bots play the same games."""
+    from interpreter import load_program_text
+    text = RESUMED.replace("              - choose: current.hand\n                as: card\n",
+                           "              - choose: current.hand\n                as: card\n"
+                           "                where: \"card.value > random([0, 0])\"\n")
+    assert text != RESUMED
+    program = load_program_text(text, "random.yaml", backend="native")
+    assert program.native_playouts.compiled()
+    outcomes = list(imagined_play_outs(program, 3, True))
+    assert all(python == native and alike for _, native, python, alike in outcomes if native is not None)
+    assert any(native is None for _, native, _, _ in outcomes)
+    python = load_program_text(text, "random.yaml", backend="generated")
+    a, b = simulate(program, 2, mc_seats=(1,), playouts=4), simulate(python, 2, mc_seats=(1,), playouts=4)
+    assert {k: v for k, v in a.items() if k != "games_per_s"} == {k: v for k, v in b.items() if k != "games_per_s"}
 
 
 def test_the_mc_and_ismcts_bots_play_the_same_games_with_kernel_play_outs():

@@ -65,7 +65,7 @@ def kernel_source(ruleset, layout=None) -> str:
     writer = KernelWriter(ruleset, ruleset.players[1], layout)
     source = writer.source()
     lines = source.count("\n")
-    if lines > MAX_KERNEL_LINES and layout is None:
+    if lines > MAX_KERNEL_LINES * (1.5 if layout is not None else 1):    # (the resumable one is longer)
         raise Uncovered(f"a ruleset this large (a kernel of {lines:,} lines would take minutes to compile)")
     return (PRELUDE + "\n" + source, writer.plan_) if layout is not None else PRELUDE + "\n" + source
 
@@ -233,7 +233,12 @@ class Playouts:
         """Compile it now (minutes for a large ruleset), and use it from now on; whether it can be."""
         if not self._written():
             return False
-        self.kernel.compiled()
+        try:
+            self.kernel.compiled()
+        except Exception as e:      # a kernel Numba cannot type is a bug of ours: the play-outs stay Python's
+            self.reason = f"the resumable kernel could not be compiled ({type(e).__name__}: a bug of ours)"
+            self.kernel, self._usable = None, False
+            return False
         self._usable = True
         return True
 
@@ -243,7 +248,9 @@ class Playouts:
         """Whether the bots play their play-outs here: compiled, or asked for (compiled at the
         first), or in the cache; never compiled unasked in the middle of a game."""
         if self._usable is None:
-            self._usable = self.asked or self.cached()
+            if self.asked:
+                return True
+            self._usable = self.cached()
         return self._usable
 
     def play(self, state, rng, horizon: int | None, most: int):
@@ -259,8 +266,8 @@ class Playouts:
             IN, POOL = encode(self.plan, state, horizon, most)
         except NotResumable:
             return None
-        if not self.kernel.is_compiled:
-            self.compiled()
+        if not self.kernel.is_compiled and not self.compiled():
+            return None
         namespace = self.kernel.namespace
         n = len(state.players)
         arrays = self._arrays.get(n)

@@ -26,6 +26,7 @@ from ..lang.types import STR, ZONE, elem_of, is_map
 
 NULL = -(1 << 62)
 HEADER = 8              # RES, CUR, ROUNDS, STEPS, DEC, horizon, most decisions, 0 (the seed game() is given)
+STEPS_MARGIN = 64       # steps counted on beyond the state's: the kernel gives up first near max_steps
 STOPPED = 2             # the kernel's answer for a play-out stopped short (the horizon, the decisions)
 MASK = (1 << 64) - 1
 
@@ -131,7 +132,7 @@ def encode(plan: Plan, state, horizon: int | None, most: int) -> tuple:
         raise NotResumable("frames the kernel does not hold")
     n = len(state.players)
     pool: list = []
-    head = [rid, _number(state.current), state.rounds, state.steps, state.decisions,
+    head = [rid, _number(state.current), state.rounds, state.steps + STEPS_MARGIN, state.decisions,
             -1 if horizon is None else horizon, state.decisions + most, 0]
     head += [1 if o else 0 for o in state.out] + [0] * (plan.max_players - n)
     zones = [0, 0] * plan.n_rows

@@ -492,11 +492,15 @@ class KernelWriter(Exprs):
         r.prefixes.pop()
 
     def target(self, s) -> None:
-        """A choice a play-out may resume at: numbered, and where it is resumed, RES cleared."""
+        """A choice a play-out may resume at: numbered, and where it is resumed, RES cleared.
+        The kernel computes its options again there, as the Python computed them for the state
+        it resumes (a bot's play-out starts after a move, on the imagined deal); a choice whose
+        options, legality, chooser or kinds draw random numbers is not resumed at (drawn again,
+        they would take the game's next numbers)."""
         if not self.resumable:
             return
         rec = self.layout.of(s)
-        if rec is None:
+        if rec is None or any(e is not None and draws_random(e) for e in _choice_parts(s)):
             return
         rid = self.resume.target(rec.ask + 1)
         if rid is not None:
@@ -1300,6 +1304,13 @@ class KernelWriter(Exprs):
         if is_list(node.type):
             return self.tmp(f"{self.array(node, env)}.copy()")
         return self.emit(node, env)
+
+
+def _choice_parts(s) -> list:
+    """The expressions a choice computes before its decision: options, legality, chooser."""
+    if isinstance(s, ir.ChooseAmong):
+        return [s.by] + [e for a in s.alternatives for e in (a.when, a.where, *(lst for _, lst, _ in a.names))]
+    return [s.options, s.where, s.by]
 
 
 def _after(pc: int | None) -> int | None:
