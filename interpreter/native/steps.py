@@ -379,13 +379,17 @@ class KernelWriter(Exprs):
             with self.measuring():
                 self._tally_row()
 
-    @contextmanager
     def measuring(self):
         """The statistics: not measured in a play-out (nor in Python: no tally is kept there)."""
+        return self.resumable_only("not PO")
+
+    @contextmanager
+    def resumable_only(self, test: str):
+        """What follows, under `test` in the resumable variant (as it is in the other)."""
         if not self.resumable:
             yield
             return
-        with self.out.block("if not PO:"):
+        with self.out.block(f"if {test}:"):
             self.out.line("pass")
             yield
 
@@ -443,15 +447,9 @@ class KernelWriter(Exprs):
             test = "True" if i > last else f"RES == 0 or {lo} <= RES <= {hi}" if hi >= lo else "RES == 0"
             self.out.lines[at] = "    " * indent + f"if {test}:"
 
-    @contextmanager
     def unless_resuming(self):
         """What a resumed game does not do again (the values a call passes, a loop's start)."""
-        if not self.resumable:
-            yield
-            return
-        with self.out.block("if RES == 0:"):
-            self.out.line("pass")
-            yield
+        return self.resumable_only("RES == 0")
 
     def holds(self, flag: str, then):
         """`flag` = whether the steps `then` writes are taken: the condition already set in
