@@ -350,8 +350,11 @@ procedures:
         by: who
         as: card
         where: "card.value >= least or all(who.hand, c => c.value < least)"
-      - move: {card: card, from: who.hand, to: pile}
-      - add: {who.points: card.value}
+        otherwise: [add: {who.points: 1}]
+      - if: "card != null"
+        then:
+          - move: {card: card, from: who.hand, to: pile}
+          - add: {who.points: card.value}
 flow:
   round:
     - gather: {to: stock}
@@ -375,11 +378,15 @@ flow:
               - add: {current.points: card.value}
           - choose:
               - option: rest
-                do: [move: {from: current.hand, to: stock}]
+                do:
+                  - swap: {a: current.hand, b: stock, journal: current}
+                  - move: {from: current.hand, to: stock}
               - from: current.hand
                 as: card
                 do:
                   - move: {card: card, from: current.hand, to: pile}
+                  - if: "card.value == 1"
+                    then: [undo_journal: {tag: current}]
                   - if: "card.value >= 3"
                     then:
                       - draw: {from: stock, to: current.hand}
@@ -430,8 +437,8 @@ def imagined_play_outs(program, games: int, horizon: bool):
 @pytest.mark.parametrize("horizon", [True, False])
 def test_a_play_out_resumed_in_the_kernel_is_the_python_play_out(horizon):
     """From imagined states at every kind of place (a procedure's choice inside a loop's if,
-    called from two places, a turn's while, a kind's steps), the kernel's play-out makes the
-    same random draws and ends as the Python's."""
+    called from two places, a turn's while, a kind's steps), some with swaps in the journal,
+    the kernel's play-out makes the same random draws and ends as the Python's."""
     from interpreter import load_program_text
     program = load_program_text(RESUMED, "resumed.yaml", backend="native")
     playouts = program.native_playouts

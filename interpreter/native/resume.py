@@ -11,7 +11,7 @@ the players put out, the zones, the variables, the locals and the loops' cursors
 one array `IN` and lists as (start, length) of another, `POOL`.
 
 `encode` turns a State into those arrays, or says None where the kernel cannot take it
-(a place it does not resume at, an open request or journal, a value it does not hold): the
+(a place it does not resume at, an open request, a value it does not hold): the
 play-out is then the generated Python's.  A play-out the kernel gives up on is played again
 by the Python, from the same state and the same random numbers, so that a bot plays the same
 moves whichever plays its play-outs.
@@ -76,6 +76,7 @@ class Plan:
     frames: dict
     loops: dict
     slots: int
+    journal: bool = False       # the kernel keeps a journal: its entries are read too
     _sources: dict = field(default_factory=dict, compare=False)
 
     @cached_property
@@ -110,6 +111,10 @@ class Plan:
         return self.zone_base + 2 * self.n_rows
 
     @property
+    def journal_base(self) -> int:
+        return self.loops_base + self.slots
+
+    @property
     def loops_base(self) -> int:
         """LB: where the loops' cursors start in IN."""
         return self.globals_base + 2 * len(self.globals_) + self.max_players * len(self.players_) + 2 * len(self.locals_)
@@ -122,8 +127,8 @@ class NotResumable(InterpreterError):
 def encode(plan: Plan, state, horizon: int | None, most: int) -> tuple:
     """(IN, POOL) of `state`, waiting at a decision, for a play-out of at most `most`
     decisions that stops at the first decision past round `horizon` (None: none)."""
-    if state.requests or state.journal or state.stacks or state.piles and any(state.piles.values()):
-        raise NotResumable("an open request, a journal, a stacked deck or piles")
+    if state.requests or state.stacks or state.piles and any(state.piles.values()) or state.journal and not plan.journal:
+        raise NotResumable("an open request, a stacked deck, piles or a journal")
     rid = plan.targets.get((tuple(ret for ret, _ in state.frames), state.pc))
     if rid is None:
         raise NotResumable("a place the kernel does not resume at")
@@ -164,8 +169,34 @@ def encode(plan: Plan, state, horizon: int | None, most: int) -> tuple:
             items, i = cursor
             cursors[slot], cursors[slot + 1], cursors[slot + 2] = len(pool), len(items), i
             pool.extend(_ints(plan, items, typ))
-    return _np().array(head + zones + values + locals_ + cursors, dtype=_np().int64), \
+    journal = _journal(plan, state.journal, pool) if plan.journal else []
+    return _np().array(head + zones + values + locals_ + cursors + journal, dtype=_np().int64), \
         _np().array(pool or [0], dtype=_np().int64)
+
+
+def _journal(plan: Plan, entries: list, pool: list) -> list:
+    """IN's part of the journal: how many entries and cards, where their rows start in POOL
+    (kind 0 swap or 1 move, zone a, zone b, tag, first card, cards), where the cards start."""
+    rows, cards = [], []
+    for e in entries:
+        if e[0] == "swap":
+            rows += [0, _row(plan, e[1]), _row(plan, e[2]), _tag(plan, e[3]), 0, 0]
+        else:
+            rows += [1, _row(plan, e[2]), _row(plan, e[3]), _tag(plan, e[4]), len(cards), len(e[1])]
+            cards += _ints(plan, e[1], None)
+    at = len(pool)
+    pool.extend(rows)
+    pool.extend(cards)
+    return [len(entries), len(cards), at, at + len(rows)]
+
+
+def _row(plan: Plan, ref) -> int:
+    name, owner = ref
+    return plan.rows[name] + (owner or 0)
+
+
+def _tag(plan: Plan, tag) -> int:
+    return _scalar(plan, tag, STR if isinstance(tag, str) else None)
 
 
 def _np():

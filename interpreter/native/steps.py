@@ -215,7 +215,7 @@ class KernelWriter(Exprs):
                     players_=tuple((name, v.type) for name, v in r.player_variables.items()),
                     locals_=tuple((name, self.local_types.get(name), name in self.list_locals) for name in names),
                     targets=dict(self.resume.targets), frames=dict(self.resume.frames),
-                    loops=dict(self.resume.loops), slots=self.resume.slots)
+                    loops=dict(self.resume.loops), slots=self.resume.slots, journal=self.journal)
 
     def loads(self, plan: Plan) -> list:
         """The lines that read a state out of IN and POOL (Plan's order)."""
@@ -243,6 +243,13 @@ class KernelWriter(Exprs):
         for name, _, listed in plan.locals_:
             read(name, listed)
         assert at == plan.loops_base
+        if plan.journal:            # its entries (JR's rows) and the cards its moves moved (JC), as the journal holds them
+            jb = plan.journal_base
+            lines += [f"    JN = IN[{jb}]; JCN = IN[{jb + 1}]",
+                      f"    if JN > {JOURNAL} or JCN > {JOURNAL_CARDS}: " + BAIL,
+                      "    for j in range(JN):",
+                      f"        JR[j, :] = POOL[IN[{jb + 2}] + 6 * j:IN[{jb + 2}] + 6 * j + 6]",
+                      f"    JC[:JCN] = POOL[IN[{jb + 3}]:IN[{jb + 3}] + JCN]"]
         return lines
 
     def batch_source(self) -> list:
