@@ -210,9 +210,6 @@ class Playouts:
 
     def written(self) -> bool:
         """Whether the resumable kernel could be written (its source made once)."""
-        return self._written()
-
-    def _written(self) -> bool:
         if self.kernel is None and self.reason is None:
             try:
                 source, self.plan = kernel_source(self.ruleset, self.layout)
@@ -224,14 +221,14 @@ class Playouts:
 
     def cached(self) -> bool:
         """Whether the kernel is at hand without compiling it now (compiled, or in the cache)."""
-        return self._written() and self.kernel.cached()
+        return self.written() and self.kernel.cached()
 
     def compile_estimate(self) -> float:
-        return self.kernel.compile_estimate() if self._written() else 0.0
+        return self.kernel.compile_estimate() if self.written() else 0.0
 
     def compiled(self) -> bool:
         """Compile it now (minutes for a large ruleset), and use it from now on; whether it can be."""
-        if not self._written():
+        if not self.written():
             return False
         try:
             self.kernel.compiled()
@@ -241,8 +238,6 @@ class Playouts:
             return False
         self._usable = True
         return True
-
-    compile = compiled
 
     def usable(self) -> bool:
         """Whether the bots play their play-outs here: compiled, or asked for (compiled at the
@@ -260,7 +255,7 @@ class Playouts:
         `rng` moved on as the Python play-out would move it; None where the kernel cannot
         play it (the Python then does, from the same state and generator)."""
         from .resume import NotResumable, encode
-        if not self._written():
+        if not self.written():
             return None
         try:
             IN, POOL = encode(self.plan, state, horizon, most)
@@ -272,7 +267,7 @@ class Playouts:
         n = len(state.players)
         arrays = self._arrays.get(n)
         if arrays is None:
-            arrays = self._arrays[n] = self._made(namespace, n)
+            arrays = self._arrays[n] = playout_arrays(self.kernel, namespace, n)
         RI, WIN, SCORE, GSTAT, RSTAT, INFO, RO, scratch = arrays
         RI[0], RI[1] = state.rng.state, rng.state
         status = namespace["playout"](n, IN, POOL, RI, WIN, SCORE, GSTAT, RSTAT, INFO, RO, *scratch)
@@ -282,9 +277,6 @@ class Playouts:
         if status == 0:
             return True, WIN[:INFO[4]].tolist(), None
         return False, None, SCORE[:n].tolist() if self.kernel.has_standing else None
-
-    def _made(self, namespace, n: int):
-        return playout_arrays(self.kernel, namespace, n)
 
 
 class ResumableKernel(Kernel):

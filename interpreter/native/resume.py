@@ -170,8 +170,8 @@ def encode(plan: Plan, state, horizon: int | None, most: int) -> tuple:
             cursors[slot], cursors[slot + 1], cursors[slot + 2] = len(pool), len(items), i
             pool.extend(_ints(plan, items, typ))
     journal = _journal(plan, state.journal, pool) if plan.journal else []
-    return _np().array(head + zones + values + locals_ + cursors + journal, dtype=_np().int64), \
-        _np().array(pool or [0], dtype=_np().int64)
+    np = _np()
+    return np.array(head + zones + values + locals_ + cursors + journal, dtype=np.int64), np.array(pool or [0], dtype=np.int64)
 
 
 def _journal(plan: Plan, entries: list, pool: list) -> list:

@@ -458,6 +458,23 @@ class KernelWriter(Exprs):
         """What a resumed game does not do again (the values a call passes, a loop's start)."""
         return self.resumable_only("RES == 0")
 
+    def when(self, cond, env, then, pad: bool = True) -> None:
+        """`then()` written under the test `cond` (an `if`, a trigger's `when`); resumed inside,
+        taken where the resumed choice lies in it, the test not computed."""
+        out = self.out
+        if self.resumable:
+            flag = out.fresh("c")
+            with out.block("if RES == 0:"):
+                c = self.emit(cond, env)
+                out.line(f"{flag} = {c} != 0 and {c} != NULL")
+            self.holds(flag, then)
+            return
+        c = self.emit(cond, env)
+        with out.block(f"if {c} != 0 and {c} != NULL:"):
+            if pad:
+                out.line("pass")
+            then()
+
     def holds(self, flag: str, then):
         """`flag` = whether the steps `then` writes are taken: the condition already set in
         flag while playing; while resuming, whether the resumed choice lies in them."""
@@ -587,19 +604,10 @@ class KernelWriter(Exprs):
         self.depth -= 1
 
     def _trigger(self, t, env) -> None:
-        out = self.out
         if t.when is None:
             self.steps(t.body, env)
-        elif self.resumable:
-            flag = out.fresh("c")
-            with out.block("if RES == 0:"):
-                c = self.emit(t.when, env)
-                out.line(f"{flag} = {c} != 0 and {c} != NULL")
-            self.holds(flag, lambda: self.steps(t.body, env))
         else:
-            c = self.emit(t.when, env)
-            with out.block(f"if {c} != 0 and {c} != NULL:"):
-                self.steps(t.body, env)
+            self.when(t.when, env, lambda: self.steps(t.body, env), pad=False)
 
     def inline_depth(self):
         self.depth += 1
@@ -834,17 +842,7 @@ class KernelWriter(Exprs):
             live = s.then if s.fixed else s.else_
             self.steps(live or (), env)
             return
-        if self.resumable:          # resumed inside: the branch holding the choice, not the test
-            flag = out.fresh("c")
-            with out.block("if RES == 0:"):
-                c = self.emit(s.cond, env)
-                out.line(f"{flag} = {c} != 0 and {c} != NULL")
-            self.holds(flag, lambda: self.steps(s.then, env))
-        else:
-            c = self.emit(s.cond, env)
-            with out.block(f"if {c} != 0 and {c} != NULL:"):
-                out.line("pass")
-                self.steps(s.then, env)
+        self.when(s.cond, env, lambda: self.steps(s.then, env))
         if s.else_:
             with out.block("else:"):
                 out.line("pass")
