@@ -251,6 +251,81 @@ def test_choices_among_lists_fractions_and_joined_texts_play_the_python_games():
     assert {r["stats"]["called_spades"] for r in rows} == {True, False}
 
 
+SEALED_BIDS = """
+name: sealed_bids
+players: {min: 2, max: 3, default: 3}
+deck:
+  product:
+    suit: [{id: S}, {id: H}, {id: D}]
+    rank: [{id: "1", value: 1}, {id: "2", value: 2}, {id: "3", value: 3}, {id: "4", value: 4}]
+  id: "{rank}{suit}"
+  zone: stock
+zones:
+  stock: {visibility: hidden}
+  hand: {per_player: true, visibility: owner}
+  bid: {per_player: true, visibility: public}
+  won: {per_player: true, visibility: public}
+variables:
+  hands: {type: number, initial: 0}
+player_variables:
+  points: {type: number, initial: 0}
+  last_call: {type: string, initial: "''"}
+table:
+  calls:
+    per_player: "'-' if p.last_call == '' else p.last_call"
+    label: last call
+flow:
+  setup:
+    - shuffle: stock
+    - deal: {from: stock, to: hand, count: 3}
+  round:
+    - add: {hands: 1}
+    - choose: "filter(current.hand, c => c.value != 4 or count(current.hand) == 1)"
+      as: card
+      together: players
+      do:
+        - move: {card: card, from: current.hand, to: current.bid}
+        - set: {current.last_call: "'bid ' + text(card.value)"}
+    - for_each: p
+      in: players
+      do:
+        - for_each: g
+          in: "groups(p.bid, c => c.suit)"
+          do:
+            - if: "count(g) >= 2"
+              then: [add: {p.points: "count(g)"}]
+        - add: {p.points: "max(map(p.bid, c => c.value)) ?? 0"}
+        - move: {from: p.bid, to: p.won}
+    - if: "count(stock) >= count(players)"
+      then:
+        - for_each: p
+          in: players
+          do: [move: {count: 1, from: stock, to: p.hand}]
+  until: "hands >= 6 or all(players, p => count(p.hand) == 0)"
+statistics:
+  someone_passed:
+    value: "any(players, p => count(p.won) < hands)"
+  best:
+    value: "max(map(players, p => p.points))"
+result:
+  winners: "filter(players, p => p.points == max(map(players, q => q.points)))"
+  score: "p.points"
+"""
+
+
+def test_choices_made_together_groups_and_texts_only_the_table_shows_play_the_python_games():
+    """A choice made together (each player's bid sealed, then revealed in order, a player with
+    nothing legal left out), a for_each over groups() of cards, and a text variable made at
+    run time (`'bid ' + text(...)`) that only the table shows, never kept by the kernel."""
+    from interpreter import load_program_text
+    program = load_program_text(SEALED_BIDS, "sealed_bids.yaml", backend="native")
+    assert program.native is not None, program.native_reason
+    for n in (2, 3):
+        assert_same_games(program, 300, players=n)
+    assert {r["stats"]["someone_passed"] for r in program.native.play(0, 100, 3)} == {True, False}
+    assert "last_call" not in program.native.source
+
+
 def test_a_game_the_kernel_gives_up_on_fails_as_the_generated_python_says():
     from interpreter import load_program_text
     from interpreter.errors import RulesFault

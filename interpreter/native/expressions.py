@@ -171,6 +171,8 @@ class Exprs:
     def _Local(self, node, env):
         if node.name in env:
             return env[node.name]
+        if node.name.startswith("#seal"):       # a choice made together's flag (steps.s_Seal)
+            return env["#frame"] + node.name.replace("#", "W").replace("?", "_more").replace("!", "_shown")
         return self.local(env["#frame"] + node.name, node.type)
 
     def local(self, name: str, typ) -> str:
@@ -680,6 +682,9 @@ class Exprs:
         if isinstance(node, E.BuiltinCall) and node.name == "subsets":
             self._subsets(node, env, body, stop)
             return
+        if isinstance(node, E.BuiltinCall) and node.name == "groups":     # lists of lists: never made
+            self._groups(node, env, inner, charge, stop)
+            return
         if isinstance(node, E.UserCall) and of_lists(node.type):    # written in, its list gone through
             f = node.function
             if f.random_via is not None or f.name in self.writing:
@@ -721,6 +726,36 @@ class Exprs:
             if charge:
                 self.charge("1")
             body(e)
+
+    def _groups(self, node, env, body, charge, stop) -> None:
+        """groups(xs, x => key) gone through: each group's elements made in one array in turn,
+        the groups in the order their first elements come (a dict's, in Python); the elements
+        charged as closures' keyed() charges them, a null key the rules error Python gives."""
+        out = self.out
+        if elem_of(elem_of(node.type)) not in SCALARS:
+            raise Uncovered(f"groups of elements of type {elem_of(elem_of(node.type))}")
+        xs = self.array(node.args[0], env)
+        self.charge(f"len({xs})")
+        capacity = self.capacity(node.args[0])
+        if capacity is None:            # (a list held in a name: as long as it is)
+            keys, done, made = (self.tmp(f"np.empty(len({xs}), np.int64)") for _ in range(3))
+        else:
+            keys, done, made = (self.buffer(capacity) for _ in range(3))
+        i, j, m = out.fresh("i"), out.fresh("j"), out.fresh("m")
+        with out.block(f"for {i} in range(len({xs})):"):
+            k = self.emit(node.body, self._with(node, env, f"{xs}[{i}]"))
+            self.not_null(k)
+            out.line(f"{keys}[{i}] = {k}; {done}[{i}] = 0")
+        with out.block(f"for {i} in range(len({xs})):"):
+            out.line(f"if {done}[{i}]: continue")
+            out.line(f"{m} = 0")
+            with out.block(f"for {j} in range({i}, len({xs})):"):
+                out.line(f"if {keys}[{j}] == {keys}[{i}]: {made}[{m}] = {xs}[{j}]; {m} += 1; {done}[{j}] = 1")
+            if charge:
+                self.charge("1")
+            body(self.tmp(f"{made}[:{m}]"))
+            if stop is not None:
+                out.line(f"if {stop}: break")
 
     def _subsets(self, node, env, body, stop) -> None:
         """values.subsets_of as a loop: each choice of lo to hi elements, in its order (the

@@ -54,6 +54,7 @@ class KernelWriter(Exprs):
         self.rows = row
         self.frames = 0
         self.depth = 0
+        self.revealing = 0              # > 0: writing the `do` of a choice made together (no exit, no decision)
         self.exits_memo = {}
         self.stats_src = []             # (function name, its lines, its value) of each statistic
         self.stat_locals = {}
@@ -64,10 +65,13 @@ class KernelWriter(Exprs):
         self.list_options = False       # a choice among lists: OL, OLN
         self.journal = False            # the journal's arrays are made (JR entries, JC their cards)
         self.requests = False           # the open requests' stack is made (RQ: from, to, status, target, piece)
-        for name, v in r.variables.items():
+        self.shown = shown_only(r)     # ("G" or "P", name) of the texts only the table reads: never kept
+        self.variables = {name: v for name, v in r.variables.items() if ("G", name) not in self.shown}
+        self.player_variables = {name: v for name, v in r.player_variables.items() if ("P", name) not in self.shown}
+        for name, v in self.variables.items():
             if v.type not in SCALARS + (ZONE,) and not (is_list(v.type) and elem_of(v.type) in SCALARS):
                 raise Uncovered(f"a variable of type {v.type} ('{name}')")
-        for name, v in r.player_variables.items():
+        for name, v in self.player_variables.items():
             if v.type not in SCALARS + (ZONE,):
                 raise Uncovered(f"a player variable of type {v.type} ('{name}')")
         self.team_vars = r.symbols.team_vars
@@ -156,12 +160,12 @@ class KernelWriter(Exprs):
         keep, self.out = self.out, init
         try:
             env = {"#frame": "I_"}
-            for name, v in r.variables.items():
+            for name, v in self.variables.items():
                 if is_list(v.type):
                     init.line(f"G_{name} = {self.array(v.initial, env)}.copy()")
                 else:
                     init.line(f"G_{name} = {self.emit(v.initial, env)}")
-            for name, v in r.player_variables.items():
+            for name, v in self.player_variables.items():
                 init.line(f"P_{name} = np.empty(n, np.int64)")
                 p = init.fresh("p")
                 with init.block(f"for {p} in range(n):"):
@@ -211,8 +215,8 @@ class KernelWriter(Exprs):
         names = sorted(self.locals | self.list_locals)
         return Plan(rows=dict(self.zone_rows), per_player=frozenset(z.name for z in r.zones.values() if z.per_player),
                     n_rows=self.rows, max_players=self.maxp, texts=self.texts,     # (complete once the tables are written)
-                    globals_=tuple((name, v.type) for name, v in r.variables.items()),
-                    players_=tuple((name, v.type) for name, v in r.player_variables.items()),
+                    globals_=tuple((name, v.type) for name, v in self.variables.items()),
+                    players_=tuple((name, v.type) for name, v in self.player_variables.items()),
                     locals_=tuple((name, self.local_types.get(name), name in self.list_locals) for name in names),
                     targets=dict(self.resume.targets), frames=dict(self.resume.frames),
                     loops=dict(self.resume.loops), slots=self.resume.slots, journal=self.journal)
@@ -410,7 +414,7 @@ class KernelWriter(Exprs):
         out.line("NR += 1")
 
     def state_args(self) -> str:
-        names = [f"G_{v}" for v in self.r.variables] + [f"P_{v}" for v in self.r.player_variables]
+        names = [f"G_{v}" for v in self.variables] + [f"P_{v}" for v in self.player_variables]
         return ", ".join(names) if names else "0"
 
     # -- steps -----------------------------------------------------------------------------
@@ -798,6 +802,11 @@ class KernelWriter(Exprs):
         out, t = self.out, a.target
         if isinstance(t, ir.EntryTarget):
             raise Uncovered("maps")
+        if isinstance(t, (ir.GlobalTarget, ir.PlayerTarget)) and (_kind(t), t.name) in self.shown:
+            if isinstance(t, ir.PlayerTarget):
+                self.not_null(self.emit(t.owner, env))
+            self.discard(a.value, env)      # a text only the table shows: computed for its faults alone
+            return
         if is_list(t.type):
             if not isinstance(t, ir.GlobalTarget) or add:
                 raise Uncovered("a player variable holding a list")
@@ -827,6 +836,90 @@ class KernelWriter(Exprs):
             with out.block(f"for {q} in range(n):"):
                 out.line(f"if TM[{q}] == TM[{owner}]: P_{t.name}[{q}] = {v}")
 
+    def s_Seal(self, s, env):
+        """A part of a choice made together (runtime/windows.py): the window's record in arrays
+        of its own (the players in order, each one's entry: -1 to choose, 0 done, 1 kept, and
+        the values its names were bound to), its flags the locals the checker's loops read; no
+        play-out resumes inside it (its choices are Python's)."""
+        out, r = self.out, self.resume
+        k = env["#frame"] + window_name(s.key)
+        names = [env["#frame"] + name for name in s.names]     # (the choice declares them)
+        if s.op == "open":
+            self._seal_open(s, env, k, names)
+            r.blocked += 1 if self.resumable else 0
+            return
+        order, entry, values, m = f"{k}_o", f"{k}_e", f"{k}_v", f"{k}_m"
+        i = out.fresh("i")
+        if s.op == "enter":
+            out.line(f"{k}_i = -1")
+            with out.block(f"for {i} in range({m}):"):
+                out.line(f"if {entry}[{i}] == -1: {k}_i = {i}; break")
+            out.line(f"CUR = {order}[{k}_i]")
+        elif s.op == "keep":
+            for name in names:
+                if self.local_types.get(name) not in SCALARS:
+                    raise Uncovered(f"a choice made together binding a {self.local_types.get(name)}")
+            with out.block(f"if {entry}[{k}_i] == -1:"):
+                out.line(f"{entry}[{k}_i] = 1")
+                for j, name in enumerate(names):
+                    out.line(f"{values}[{k}_i * {len(names)} + {j}] = {name}")
+            self._seal_restore(k, names)
+            self._seal_flags(k)
+        elif s.op == "skip":
+            out.line(f"{entry}[{k}_i] = 0")
+            self._seal_flags(k)
+        elif s.op == "reveal":
+            out.line(f"{k}_i = -1")
+            with out.block(f"for {i} in range({m}):"):
+                out.line(f"if {entry}[{i}] == 1 and not OUT[{order}[{i}]]: {k}_i = {i}; break")
+            out.line(f"CUR = {order}[{k}_i]")
+            for j, name in enumerate(names):
+                out.line(f"{name} = {values}[{k}_i * {len(names)} + {j}]")
+            out.line(f"{entry}[{k}_i] = 0")
+            self._seal_flags(k)
+            self.revealing += 1
+        elif s.op == "again":
+            self.revealing -= 1
+            self._seal_flags(k)
+        else:                           # close
+            out.line(f"CUR = {k}_b")
+            self._seal_restore(k, names)
+            r.blocked -= 1 if self.resumable else 0
+
+    def _seal_open(self, s, env, k, names) -> None:
+        out = self.out
+        order, entry, m = self.buffer("n"), self.buffer("n"), f"{k}_m"
+        out.line(f"{k}_o = {order}; {k}_e = {entry}; {k}_v = {self.buffer(f'n * {max(1, len(names))}')}")
+        for name in (f"{k}_m", f"{k}_i", f"{k}_b", f"{k}_more", f"{k}_shown") + tuple(f"{k}_p{j}" for j in range(len(names))):
+            self.locals.add(name)
+        self.list_locals |= {f"{k}_o", f"{k}_e", f"{k}_v"}
+        out.line(f"{m} = 0")
+        q = out.fresh("q")
+
+        def join(e):                    # each player once, in order, none put out
+            with out.block(f"if not OUT[{e}]:"):
+                with out.block(f"for {q} in range({m} + 1):"):
+                    out.line(f"if {q} == {m}: {order}[{m}] = {e}; {entry}[{m}] = -1; {m} += 1; break")
+                    out.line(f"if {order}[{q}] == {e}: break")
+        self.each(s.players, env, join, charge=False)
+        out.line(f"{k}_b = CUR")
+        for j, name in enumerate(names):
+            out.line(f"{k}_p{j} = {name}")
+        self._seal_flags(k)
+
+    def _seal_restore(self, k, names) -> None:
+        for j, name in enumerate(names):
+            self.out.line(f"{name} = {k}_p{j}")
+
+    def _seal_flags(self, k) -> None:
+        """KEY? (some still to choose) and KEY! (some kept, of a player not put out since)."""
+        out = self.out
+        i = out.fresh("i")
+        out.line(f"{k}_more = 0; {k}_shown = 0")
+        with out.block(f"for {i} in range({k}_m):"):
+            out.line(f"if {k}_e[{i}] == -1: {k}_more = 1")
+            out.line(f"if {k}_e[{i}] == 1 and not OUT[{k}_o[{i}]]: {k}_shown = 1")
+
     def s_Eliminate(self, s, env):
         p = self.emit(s.player, env)
         self.not_null(p)
@@ -834,6 +927,9 @@ class KernelWriter(Exprs):
 
     # control flow
     def s_Exit(self, s, env):
+        if self.revealing:              # leaving a choice made together's `do`: the rules error vm.unwind gives
+            self.out.line(BAIL)
+            return
         self.out.line(f"EX = {EXITS[s.to]}")
 
     def s_If(self, s, env):
@@ -858,6 +954,18 @@ class KernelWriter(Exprs):
             out.line(f"if {u} != 0 and {u} != NULL: break")
             self.limits()
 
+    def _for_each_list(self, s, env):
+        """A for_each over lists (groups of a hand): the lists gone through, never made, each
+        bound to the name in turn; no play-out resumes inside (its choices are Python's)."""
+        var = self.local(env["#frame"] + s.var, s.elem_type)
+
+        def each(e):
+            self.out.line(f"{var} = {e}")
+            self.out.line("STEPS += 2")
+            self.steps(s.body, env)
+        with self.blocked(self.resumable):
+            self.each(s.items, env, each, charge=False, stop="EX != 0")
+
     def s_While(self, s, env):
         out = self.out
         with out.block("while True:"):
@@ -874,6 +982,9 @@ class KernelWriter(Exprs):
 
     def s_ForEach(self, s, env):
         out = self.out
+        if is_list(s.elem_type) and elem_of(s.elem_type) in SCALARS:
+            self._for_each_list(s, env)
+            return
         if s.elem_type not in SCALARS:
             raise Uncovered(f"for_each over elements of type {s.elem_type}")
         var = env["#frame"] + s.var
@@ -1009,8 +1120,9 @@ class KernelWriter(Exprs):
 
     def s_Choose(self, s, env):
         out = self.out
-        if s.window is not None:
-            raise Uncovered("choices made together")
+        if self.revealing:              # a decision while the choices made together are revealed: a rules error
+            out.line(BAIL)
+            return
         if is_list(s.elem_type) and elem_of(s.elem_type) in SCALARS:
             return self._choose_list(s, env)
         if s.elem_type not in SCALARS:
@@ -1107,8 +1219,9 @@ class KernelWriter(Exprs):
         lists, where `when` and `where` hold) as rows [kind, value, ...] of OPT, one picked by the
         seat's bot, its names bound, its kind's steps run."""
         out = self.out
-        if s.window is not None:
-            raise Uncovered("choices made together")
+        if self.revealing:              # a decision while the choices made together are revealed: a rules error
+            out.line(BAIL)
+            return
         for a in s.alternatives:
             for name, _, typ in a.names:
                 if typ not in SCALARS and not (is_list(typ) and elem_of(typ) in SCALARS):
@@ -1335,6 +1448,48 @@ def stat_columns(statistics) -> list:
         out.append((st, col, is_fraction(st)))
         col += 2 if is_fraction(st) else 1
     return out
+
+
+def window_name(key: str) -> str:
+    """The kernel's name of a choice made together's record (its local, `#seal1`) or flag
+    (`#seal1?`, `#seal1!`)."""
+    return key.replace("#", "W").replace("?", "_more").replace("!", "_shown")
+
+
+def _kind(target) -> str:
+    return "G" if isinstance(target, ir.GlobalTarget) else "P"
+
+
+def shown_only(r) -> set:
+    """("G" or "P", name) of each text variable that nothing the kernel runs reads: only the
+    table shows it (the `table:` section, a log, a label or a prompt), so that the kernel never
+    keeps it (a text made at run time, `'bid ' + text(high)`, is none the kernel knows)."""
+    texts = {("G", name) for name, v in r.variables.items() if v.type == STR} | \
+        {("P", name) for name, v in r.player_variables.items() if v.type == STR}
+    if not texts:
+        return set()
+    read, seen = set(), set()
+    stack = [r.flow, r.procedures, r.triggers, r.result, r.statistics]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, (ir.Log, ir.Text, ir.GlobalTarget, ir.PlayerTarget, str, int, bool, type(None))):
+            if isinstance(x, ir.PlayerTarget):
+                stack.append(x.owner)
+            continue
+        if isinstance(x, E.GlobalVar):
+            read.add(("G", x.name))
+        elif isinstance(x, E.PlayerVar):
+            read.add(("P", x.name))
+        if isinstance(x, E.UserCall) and id(x.function) not in seen:
+            seen.add(id(x.function))
+            stack.append(x.function.body)
+        if isinstance(x, (list, tuple)):
+            stack.extend(x)
+        elif isinstance(x, dict):
+            stack.extend(x.values())
+        elif dataclasses.is_dataclass(x) and not isinstance(x, type):
+            stack.extend(getattr(x, f.name) for f in dataclasses.fields(x) if f.name not in ("tree", "path", "const"))
+    return texts - read
 
 
 def reads_name(steps, name: str) -> bool:
