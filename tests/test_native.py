@@ -326,6 +326,86 @@ def test_choices_made_together_groups_and_texts_only_the_table_shows_play_the_py
     assert "last_call" not in program.native.source
 
 
+MELDS = """
+name: melds
+players: {min: 2, max: 3, default: 3}
+deck:
+  product:
+    suit: [{id: S}, {id: H}, {id: D}]
+    rank: [{id: "1", value: 1}, {id: "2", value: 2}, {id: "3", value: 3}, {id: "4", value: 4}, {id: "5", value: 5}]
+  id: "{rank}{suit}"
+  zone: stock
+zones:
+  stock: {visibility: hidden}
+  hand: {per_player: true, visibility: owner}
+  melds: {piles: true, visibility: public}
+  discard: {visibility: public}
+variables:
+  hands: {type: number, initial: 0}
+player_variables:
+  points: {type: number, initial: 0}
+  opened: {type: "list[number]", initial: "[]"}
+flow:
+  round:
+    - add: {hands: 1}
+    - gather: {to: stock, from: [melds, discard, hand]}
+    - for_each: p
+      in: players
+      do:
+        - if: "count(p.opened) > 2"
+          then: [set: {p.opened: "p.opened[1:]"}]
+    - shuffle: stock
+    - deal: {from: stock, to: hand, count: 4}
+    - turns:
+        count: 9
+        do:
+          - choose:
+              - option: pass
+              - from: {card: current.hand}
+                where: "count(melds) < 4"
+                do:
+                  - new_pile: {zone: melds, owner: current, as: m}
+                  - move: {card: card, from: current.hand, to: m}
+                  - set: {current.opened: "current.opened + [card.value]"}
+              - from: {card: current.hand, meld: melds}
+                where: "count(meld) < 3 and (top(meld)?.value ?? 0) == card.value"
+                do:
+                  - move: {card: card, from: current.hand, to: meld}
+                  - add: {meld.owner.points: 1}
+              - from: {meld: melds}
+                where: "meld.owner == current and count(meld) == 1"
+                do:
+                  - move: {from: meld, to: discard}
+    - for_each: m
+      in: melds
+      do: [add: {m.owner.points: "count(m) * count(m)"}]
+  until: "hands >= 3"
+statistics:
+  opened_high:
+    value: "count(filter(players, p => 5 in p.opened or sum(p.opened, v => v) > 8))"
+  piles_left:
+    value: "count(melds)"
+  own_piles:
+    value: "count(filter(melds, m => m.owner == player(0)))"
+result:
+  winners: "filter(players, p => p.points == max(map(players, q => q.points)))"
+  score: "p.points"
+"""
+
+
+def test_zones_of_piles_play_the_python_games():
+    """Piles made during play (new_pile, with an owner), cards laid off on them as a kind of a
+    choice among kinds, a pile emptied (cleared away when the next is made), the piles gone
+    through, counted and gathered, their owners scored; a player variable holding a list."""
+    from interpreter import load_program_text
+    program = load_program_text(MELDS, "melds.yaml", backend="native")
+    assert program.native is not None, program.native_reason
+    for n in (2, 3):
+        assert_same_games(program, 300, players=n)
+    rows = program.native.play(0, 100, 3)
+    assert len({r["stats"]["piles_left"] for r in rows}) > 2 and len({r["stats"]["opened_high"] for r in rows}) > 2
+
+
 def test_a_game_the_kernel_gives_up_on_fails_as_the_generated_python_says():
     from interpreter import load_program_text
     from interpreter.errors import RulesFault

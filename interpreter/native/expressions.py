@@ -16,12 +16,12 @@ from contextlib import contextmanager
 
 from ..errors import InterpreterError
 from ..lang import expr_ir as E
-from ..lang.types import BOOL, CARD, NUM, PLAYER, STR, ZONE, elem_of, is_map
+from ..lang.types import BOOL, CARD, NUM, PILE, PLAYER, STR, ZONE, elem_of, is_map
 from ..limits import MAX_LIST
 
 BAIL = "return BAIL"
 INEXACT = "return BAIL  # inexact"     # a value the kernel cannot hold (a fraction): Python plays the game
-SCALARS = (NUM, BOOL, STR, CARD, PLAYER)
+SCALARS = (NUM, BOOL, STR, CARD, PLAYER, PILE)
 INLINE_SIZE = 16        # a ruleset function smaller than this (lang Function.size) is written in where called;
 INLINE_BUDGET = 200     # a larger one too, until its calls written in come to this size: then it is called
 
@@ -202,6 +202,18 @@ class Exprs:
         o = self.emit(owner, env)
         self.not_null(o)
         return self.tmp(f"{self.zone_base(name)} + {o}")
+
+    def _PileCards(self, node, env):
+        """A pile read as its cards: its row (steps.piles_source), the rules error Python gives
+        where it is null or not on the table any more."""
+        p = self.emit(node.obj, env)
+        self.not_null(p)
+        row = self.tmp(f"pile_row(PNUM, PK, {p})")
+        self.out.line(f"if {row} < 0: " + BAIL)
+        return row
+
+    def _PileOwner(self, node, env):
+        return self.tmp(f"POWN[{self._PileCards(node, env)}]")
 
     def _PlayerVar(self, node, env):
         if elem_of(node.type) is not None:
@@ -690,7 +702,15 @@ class Exprs:
             if f.random_via is not None or f.name in self.writing:
                 raise Uncovered("a function of lists of lists that draws random numbers or calls itself")
             with self._written_in(f, self._args(node, env)) as names:
-                self.each(f.body, names, inner, charge, stop)
+                outside = self.writing[:-1]
+
+                def element(e):         # what is done with each list is the caller's, not written in f
+                    held, self.writing = self.writing, list(outside)
+                    try:
+                        inner(e)
+                    finally:
+                        self.writing = held
+                self.each(f.body, names, element, charge, stop)
             return
         if isinstance(node, E.Join) and of_lists(node.type):     # lists of lists: never made
             self.each(node.a, env, inner, charge, stop)
@@ -815,6 +835,13 @@ class Exprs:
             buf = self.buffer("NC")
             out.line(f"{buf}[:ZN[{z}]] = Z[{z}, :ZN[{z}]]")
             return self.tmp(f"{buf}[:ZN[{z}]]")
+        if isinstance(node, E.PileList):        # piles.listed: those holding cards, in the order made
+            k, base = self.pile_zones[node.name], self.zone_rows[node.name]
+            buf, i, m = self.buffer("NC + 1"), out.fresh("i"), out.fresh("m")
+            out.line(f"{m} = 0")
+            with out.block(f"for {i} in range({base}, {base} + PK[{k}]):"):
+                out.line(f"if ZN[{i}] > 0: {buf}[{m}] = PNUM[{i}]; {m} += 1")
+            return self.tmp(f"{buf}[:{m}]")
         if isinstance(node, E.ListLit):
             items = [self.emit(x, env) for x in node.items]
             buf = self.buffer(str(max(1, len(items))))
@@ -847,6 +874,10 @@ class Exprs:
             return self._UserCall(node, env)
         if isinstance(node, (E.Local, E.GlobalVar)):
             return self.emit(node, env)
+        if isinstance(node, E.PlayerVar):       # a list a player variable holds: its row
+            o = self.emit(node.owner, env)
+            self.not_null(o)
+            return self.tmp(f"P_{node.name}[{o}, :PL_{node.name}[{o}]]")
         if isinstance(node, E.PlayerProp) and node.name == "partners":
             p = self.emit(node.obj, env)
             self.not_null(p)
@@ -968,6 +999,10 @@ class Exprs:
             return None
         if isinstance(node, E.PlayerProp):      # (partners)
             return "n"
+        if isinstance(node, E.PileList):
+            return "NC + 1"
+        if isinstance(node, E.PlayerVar):
+            return "PCAP"
         if isinstance(node, E.UserCall):
             return self.capacity(node.function.body)
         if isinstance(node, (E.IfElse, E.Join)):

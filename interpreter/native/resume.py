@@ -77,6 +77,7 @@ class Plan:
     loops: dict
     slots: int
     journal: bool = False       # the kernel keeps a journal: its entries are read too
+    refused: str = ""           # what no state is read in for (zones of piles): the play-outs are Python's
     _sources: dict = field(default_factory=dict, compare=False)
 
     @cached_property
@@ -127,8 +128,10 @@ class NotResumable(InterpreterError):
 def encode(plan: Plan, state, horizon: int | None, most: int) -> tuple:
     """(IN, POOL) of `state`, waiting at a decision, for a play-out of at most `most`
     decisions that stops at the first decision past round `horizon` (None: none)."""
-    if state.requests or state.stacks or state.piles and any(state.piles.values()) or state.journal and not plan.journal:
-        raise NotResumable("an open request, a stacked deck, piles or a journal")
+    if plan.refused:
+        raise NotResumable(plan.refused)
+    if state.requests or state.stacks or state.journal and not plan.journal:
+        raise NotResumable("an open request, a stacked deck or a journal")
     rid = plan.targets.get((tuple(ret for ret, _ in state.frames), state.pc))
     if rid is None:
         raise NotResumable("a place the kernel does not resume at")

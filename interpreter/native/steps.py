@@ -18,7 +18,7 @@ import dataclasses
 from ..lang import ir
 from ..lang import expr_ir as E
 from ..lang.expr_ir import ListLit, draws_random
-from ..lang.types import BOOL, NUM, PLAYER, STR, ZONE, elem_of
+from ..lang.types import BOOL, NUM, PILE, PLAYER, STR, ZONE, elem_of
 from contextlib import contextmanager
 
 from ..closures.layout import unset_names
@@ -46,11 +46,14 @@ class KernelWriter(Exprs):
         self.resumable = layout is not None
         self.resume = Resumes()
         self.zone_rows, row = {}, 0
+        self.pile_zones = {}            # a zone of piles -> its number (PK's index): its piles are its rows
         for z in r.zones.values():
-            if z.piles:
-                raise Uncovered("zones of piles")
             self.zone_rows[z.name] = row
-            row += max_players if z.per_player else 1
+            if z.piles:                 # a row per pile, at most one per card and the one being made
+                self.pile_zones[z.name] = len(self.pile_zones)
+                row += len(r.deck.ids) + 1
+            else:
+                row += max_players if z.per_player else 1
         self.rows = row
         self.frames = 0
         self.depth = 0
@@ -72,7 +75,8 @@ class KernelWriter(Exprs):
             if v.type not in SCALARS + (ZONE,) and not (is_list(v.type) and elem_of(v.type) in SCALARS):
                 raise Uncovered(f"a variable of type {v.type} ('{name}')")
         for name, v in self.player_variables.items():
-            if v.type not in SCALARS + (ZONE,):
+            listed = is_list(v.type) and elem_of(v.type) in SCALARS and name not in r.symbols.team_vars
+            if v.type not in SCALARS + (ZONE,) and not listed:
                 raise Uncovered(f"a player variable of type {v.type} ('{name}')")
         self.team_vars = r.symbols.team_vars
 
@@ -113,9 +117,12 @@ class KernelWriter(Exprs):
         self.close(top)
         body.line("if EX != 0: " + BAIL)
         self.result()
+        if self.journal and self.pile_zones:
+            raise Uncovered("a journal beside zones of piles")
         standing = self.standing_source() if self.resumable else []
         head = self.head()
-        return "\n".join(self.tables_source() + [x for f in self.functions_src for x in f] + self.stats_source() + standing
+        return "\n".join(self.tables_source() + self.piles_source() + [x for f in self.functions_src for x in f]
+                         + self.stats_source() + standing
                          + head + body.lines + ["    return 0", ""] + self.batch_source())
 
     def tables_source(self) -> list:
@@ -124,9 +131,21 @@ class KernelWriter(Exprs):
         return self.concat_tables() + \
             [f"{name} = np.array({list(values)!r}, dtype=np.int64)" for name, values in self.tables.items()] + \
             ["BAIL = 1", "INEXACT = -(1 << 62) + 1    # a statistic the kernel cannot compute exactly", f"NC = {len(self.r.deck.ids)}", f"ROWS = {self.rows}",
+             "PCAP = max(NC, 64)    # the longest list a player variable holds (a longer one: BAIL)",
              f"TEAMS = np.array({of!r}, dtype=np.int64)    # players -> the team of each seat",
              f"KP = np.array({(self.pool or [0])!r}, dtype=np.int64)    # constant lists read in place (spans)"] + \
             ([f"LB = {self.plan_.loops_base}    # where the loops' cursors start in IN (native/resume.py)"] if self.resumable else []) + [""]
+
+    def piles_source(self) -> list:
+        """`pile_row`: the row of Z holding pile number p (its zone's rows in the order its piles
+        were made, PK of them), or -1 where it is not on the table (runtime/piles.py)."""
+        if not self.pile_zones:
+            return []
+        lines = ["", "@njit(cache=False)", "def pile_row(PNUM, PK, p):"]
+        for name, k in self.pile_zones.items():
+            base = self.zone_rows[name]
+            lines += [f"    for i in range(PK[{k}]):", f"        if PNUM[{base} + i] == p: return {base} + i"]
+        return lines + ["    return -1", ""]
 
     def stats_source(self) -> list:
         """One function per statistic: its value, or NULL where the rules cannot compute it."""
@@ -155,6 +174,10 @@ class KernelWriter(Exprs):
         scratch = [("R", "np.empty(n + 1, np.uint64)"), ("Z", "np.empty((ROWS, NC), np.int64)"),
                    ("ZN", "np.zeros(ROWS, np.int64)"), ("OUT", "np.zeros(n, np.int64)"),
                    ("SB", "np.empty(NC + 1, np.int64)")]
+        if self.pile_zones:             # each pile's number and owner by row, the piles of each zone
+            scratch += [("PNUM", "np.empty(ROWS, np.int64)"), ("POWN", "np.empty(ROWS, np.int64)"),
+                        ("PK", f"np.zeros({len(self.pile_zones)}, np.int64)")]
+            lines += ["    PK[:] = 0", "    MADE = 0"]
         init = Out(indent=1)
         init.count = self.out.count         # its names are not the body's
         keep, self.out = self.out, init
@@ -166,6 +189,12 @@ class KernelWriter(Exprs):
                 else:
                     init.line(f"G_{name} = {self.emit(v.initial, env)}")
             for name, v in self.player_variables.items():
+                if is_list(v.type):     # a row each, as long as PL says
+                    init.line(f"P_{name} = np.empty((n, PCAP), np.int64); PL_{name} = np.zeros(n, np.int64)")
+                    p = init.fresh("p")
+                    with init.block(f"for {p} in range(n):"):
+                        self._set_row(name, p, self.array(v.initial, {'#frame': 'I_', 'p': p}))
+                    continue
                 init.line(f"P_{name} = np.empty(n, np.int64)")
                 p = init.fresh("p")
                 with init.block(f"for {p} in range(n):"):
@@ -213,13 +242,16 @@ class KernelWriter(Exprs):
         """Where the resumable kernel reads each part of a state (native/resume.py)."""
         r = self.r
         names = sorted(self.locals | self.list_locals)
+        players = tuple((name, v.type) for name, v in self.player_variables.items())
         return Plan(rows=dict(self.zone_rows), per_player=frozenset(z.name for z in r.zones.values() if z.per_player),
                     n_rows=self.rows, max_players=self.maxp, texts=self.texts,     # (complete once the tables are written)
                     globals_=tuple((name, v.type) for name, v in self.variables.items()),
-                    players_=tuple((name, v.type) for name, v in self.player_variables.items()),
+                    players_=players,
                     locals_=tuple((name, self.local_types.get(name), name in self.list_locals) for name in names),
                     targets=dict(self.resume.targets), frames=dict(self.resume.frames),
-                    loops=dict(self.resume.loops), slots=self.resume.slots, journal=self.journal)
+                    loops=dict(self.resume.loops), slots=self.resume.slots, journal=self.journal,
+                    refused="zones of piles" if self.pile_zones else
+                    "a player variable holding a list" if any(is_list(t) for _, t in players) else "")
 
     def loads(self, plan: Plan) -> list:
         """The lines that read a state out of IN and POOL (Plan's order)."""
@@ -241,7 +273,10 @@ class KernelWriter(Exprs):
             at += 2
         for name, typ in plan.globals_:
             read(f"G_{name}", is_list(typ))
-        for name, _ in plan.players_:
+        for name, typ in plan.players_:
+            if is_list(typ):        # (never read in: encode refuses such a state)
+                lines.append(f"    P_{name} = np.empty((n, PCAP), np.int64); PL_{name} = np.zeros(n, np.int64)")
+                continue
             lines.append(f"    P_{name} = np.empty(n, np.int64); P_{name}[:] = IN[{at}:{at} + n]")
             at += plan.max_players
         for name, _, listed in plan.locals_:
@@ -414,7 +449,9 @@ class KernelWriter(Exprs):
         out.line("NR += 1")
 
     def state_args(self) -> str:
-        names = [f"G_{v}" for v in self.variables] + [f"P_{v}" for v in self.player_variables]
+        names = [f"G_{v}" for v in self.variables] + [f"P_{v}" for v in self.player_variables] + \
+            [f"PL_{name}" for name, v in self.player_variables.items() if is_list(v.type)] + \
+            (["PNUM", "POWN", "PK"] if self.pile_zones else [])
         return ", ".join(names) if names else "0"
 
     # -- steps -----------------------------------------------------------------------------
@@ -721,7 +758,8 @@ class KernelWriter(Exprs):
         d = self.emit(g.dst, env)
         for name, per_player, piles in g.zones:
             if piles:
-                raise Uncovered("zones of piles")
+                self._gather_piles(name, d)
+                continue
             base = self.zone_rows[name]
             rows = [f"{base} + q" for q in ["__"]] if per_player else [str(base)]
             if per_player:
@@ -730,6 +768,36 @@ class KernelWriter(Exprs):
                     self._gather_row(f"{base} + {q}", d)
             else:
                 self._gather_row(rows[0], d)
+
+    def _gather_piles(self, name, d):
+        """effects.gather of a zone of piles: each pile's cards in the order they were made, the
+        piles then taken away (unless gathered into one of them)."""
+        out = self.out
+        k, base, q = self.pile_zones[name], self.zone_rows[name], out.fresh("q")
+        with out.block(f"for {q} in range(PK[{k}]):"):
+            self._gather_row(f"{base} + {q}", d)
+        out.line(f"if not ({base} <= {d} < {base} + PK[{k}]): PK[{k}] = 0")
+
+    def s_NewPile(self, s, env):
+        """piles.new_pile: the zone's empty piles cleared away first (the rows after moved up),
+        then a new empty one, numbered on from every pile made so far."""
+        out = self.out
+        k, base = self.pile_zones[s.zone], self.zone_rows[s.zone]
+        owner = self.emit(s.owner, env) if s.owner is not None else "NULL"
+        var = self.local(env["#frame"] + s.var, PILE)
+        i, m, a, b = out.fresh("i"), out.fresh("m"), out.fresh("r"), out.fresh("r")
+        out.line(f"{m} = 0")
+        with out.block(f"for {i} in range(PK[{k}]):"):
+            out.line(f"{a} = {base} + {i}; {b} = {base} + {m}")
+            with out.block(f"if ZN[{a}] > 0:"):
+                with out.block(f"if {a} != {b}:"):
+                    out.line(f"Z[{b}, :ZN[{a}]] = Z[{a}, :ZN[{a}]]; ZN[{b}] = ZN[{a}]; ZN[{a}] = 0")
+                    out.line(f"PNUM[{b}] = PNUM[{a}]; POWN[{b}] = POWN[{a}]")
+                out.line(f"{m} += 1")
+        out.line(f"if {m} > NC: " + BAIL)
+        out.line("MADE += 1")
+        out.line(f"PNUM[{base} + {m}] = MADE; POWN[{base} + {m}] = {owner}; ZN[{base} + {m}] = 0; PK[{k}] = {m} + 1")
+        out.line(f"{var} = MADE")
 
     def _gather_row(self, row, d):
         out = self.out
@@ -806,6 +874,11 @@ class KernelWriter(Exprs):
             if isinstance(t, ir.PlayerTarget):
                 self.not_null(self.emit(t.owner, env))
             self.discard(a.value, env)      # a text only the table shows: computed for its faults alone
+            return
+        if is_list(t.type) and isinstance(t, ir.PlayerTarget) and not add and not t.team:
+            owner = self.emit(t.owner, env)
+            self.not_null(owner)
+            self._set_row(t.name, owner, self.array(a.value, env))
             return
         if is_list(t.type):
             if not isinstance(t, ir.GlobalTarget) or add:
@@ -919,6 +992,11 @@ class KernelWriter(Exprs):
         with out.block(f"for {i} in range({k}_m):"):
             out.line(f"if {k}_e[{i}] == -1: {k}_more = 1")
             out.line(f"if {k}_e[{i}] == 1 and not OUT[{k}_o[{i}]]: {k}_shown = 1")
+
+    def _set_row(self, name: str, owner: str, arr: str) -> None:
+        """Player variable `name` of `owner`, a list, set to array `arr` (its row and length)."""
+        self.out.line(f"if len({arr}) > PCAP: " + BAIL)
+        self.out.line(f"P_{name}[{owner}, :len({arr})] = {arr}; PL_{name}[{owner}] = len({arr})")
 
     def s_Eliminate(self, s, env):
         p = self.emit(s.player, env)
@@ -1401,7 +1479,10 @@ class KernelWriter(Exprs):
                     self.discard(e, env)                           # computed for its faults alone
                 else:
                     values.append((name, self.value(e, env), e.type))
+            declared = {(proc, param): typ for proc, param, typ in self.r.procedure_params}
             for name, v, typ in values:
+                if is_list(typ) and elem_of(typ) not in SCALARS:      # (`[]`: a list of the parameter's type)
+                    typ = declared.get((s.procedure, name), typ)
                 local = self.local(inner["#frame"] + name, typ)
                 out.line(f"{local} = {v}")
             out.line("STEPS += 2")
