@@ -131,10 +131,11 @@ class KernelWriter(Exprs):
         return self.concat_tables() + \
             [f"{name} = np.array({list(values)!r}, dtype=np.int64)" for name, values in self.tables.items()] + \
             ["BAIL = 1", "INEXACT = -(1 << 62) + 1    # a statistic the kernel cannot compute exactly", f"NC = {len(self.r.deck.ids)}", f"ROWS = {self.rows}",
-             "PCAP = max(NC, 64)    # the longest list a player variable holds (a longer one: BAIL)",
              f"TEAMS = np.array({of!r}, dtype=np.int64)    # players -> the team of each seat",
              f"KP = np.array({(self.pool or [0])!r}, dtype=np.int64)    # constant lists read in place (spans)"] + \
-            ([f"LB = {self.plan_.loops_base}    # where the loops' cursors start in IN (native/resume.py)"] if self.resumable else []) + [""]
+            ([f"LB = {self.plan_.loops_base}    # where the loops' cursors start in IN (native/resume.py)"] if self.resumable else []) + \
+            (["PCAP = max(NC, 64)    # the longest list a player variable holds (a longer one: BAIL)"]
+             if any(is_list(v.type) for v in self.player_variables.values()) else []) + [""]
 
     def piles_source(self) -> list:
         """`pile_row`: the row of Z holding pile number p (its zone's rows in the order its piles
