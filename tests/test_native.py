@@ -614,6 +614,17 @@ def test_a_play_out_resumed_in_the_kernel_is_the_python_play_out():
         assert len(places) == 4
 
 
+def test_a_play_out_resumed_inside_a_choice_made_together_is_the_python_play_out():
+    """Each bid of a choice made together is resumed at: the window's record (who chooses,
+    who has chosen and what, the player before) read into the kernel, the others' sealed bids
+    forgotten on the imagined deal and asked again, as the Python asks them."""
+    from interpreter import load_program_text
+    program = load_program_text(SEALED_BIDS, "sealed_bids.yaml", backend="native")
+    assert program.native_playouts.compiled(), program.native_playouts.reason
+    plays = [(native, python, alike) for _, native, python, alike in imagined_play_outs(program, 4, False)]
+    assert plays and all(native is not None and native == python and alike for native, python, alike in plays)
+
+
 def test_a_choice_that_draws_random_numbers_is_played_out_in_python():
     """Resumed there, the kernel would compute its options again and take the game's next
     random numbers with them: it is not resumed at (a state waiting there is not taken), the

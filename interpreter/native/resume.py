@@ -61,6 +61,18 @@ class Resumes:
         return at
 
 
+@dataclass(frozen=True)
+class Window:
+    """A choice made together resumed at (runtime/windows.py): where the kernel keeps its record
+    (its names' prefix, the frame's, and its arrays), the VM's local holding it, the types of
+    the names the choice binds."""
+    kernel: str
+    prefix: str
+    key: str
+    types: tuple
+    buffers: tuple              # the arrays of the players in order, their entries, the values kept
+
+
 @dataclass
 class Plan:
     """Where the kernel reads each part of a state (the writer's, once the kernel is written)."""
@@ -78,6 +90,7 @@ class Plan:
     slots: int
     journal: bool = False       # the kernel keeps a journal: its entries are read too
     refused: str = ""           # what no state is read in for (zones of piles): the play-outs are Python's
+    windows: dict = field(default_factory=dict)     # RES -> the Window it waits in
     _sources: dict = field(default_factory=dict, compare=False)
 
     @cached_property
@@ -114,6 +127,11 @@ class Plan:
     @property
     def journal_base(self) -> int:
         return self.loops_base + self.slots
+
+    @property
+    def windows_base(self) -> int:
+        """Where the record of a choice made together starts in IN (one at a time)."""
+        return self.journal_base + (4 if self.journal else 0)
 
     @property
     def loops_base(self) -> int:
@@ -173,8 +191,33 @@ def encode(plan: Plan, state, horizon: int | None, most: int) -> tuple:
             cursors[slot], cursors[slot + 1], cursors[slot + 2] = len(pool), len(items), i
             pool.extend(_ints(plan, items, typ))
     journal = _journal(plan, state.journal, pool) if plan.journal else []
+    window = _window(plan, plan.windows.get(rid), rid, frames, pool) if plan.windows else []
     np = _np()
-    return np.array(head + zones + values + locals_ + cursors + journal, dtype=np.int64), np.array(pool or [0], dtype=np.int64)
+    return np.array(head + zones + values + locals_ + cursors + journal + window, dtype=np.int64), \
+        np.array(pool or [0], dtype=np.int64)
+
+
+def _window(plan: Plan, w, rid: int, frames: list, pool: list) -> list:
+    """IN's part of a choice made together's record (runtime/windows.py: [order, entries,
+    current before, index asked, cards, names' values before]): whether there is one, how many
+    choose, the index asked, the player current before, where the players, their entries (-1
+    to choose, 0 done, 1 kept) and the values kept start in POOL; the names' values before."""
+    width = 5 + max(len(x.types) for x in plan.windows.values())
+    if w is None:
+        return [0] * width
+    depth = plan.frames[rid].index(w.prefix)
+    rec = frames[depth].get(w.key)
+    if rec is None:
+        raise NotResumable("a choice made together without its record")
+    order, entries, before, asked, _, saved = rec
+    start = len(pool)
+    pool.extend(order)
+    pool.extend(-1 if e is None else 1 if e.__class__ is list else 0 for e in entries)
+    for e in entries:
+        pool.extend(_scalar(plan, v, t) for v, t in zip(e, w.types)) if e.__class__ is list else \
+            pool.extend([0] * len(w.types))
+    block = [1, len(order), asked, _number(before), start] + [_scalar(plan, v, t) for v, t in zip(saved, w.types)]
+    return block + [0] * (width - len(block))
 
 
 def _journal(plan: Plan, entries: list, pool: list) -> list:

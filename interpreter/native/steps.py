@@ -23,7 +23,7 @@ from contextlib import contextmanager
 
 from ..closures.layout import unset_names
 from .expressions import BAIL, INEXACT, SCALARS, Exprs, Out, Uncovered, is_list
-from .resume import HEADER, STOPPED, Plan, Resumes
+from .resume import HEADER, STOPPED, Plan, Resumes, Window
 
 EXITS = {"turn": 1, "round": 2, "game": 3}
 JOURNAL, JOURNAL_CARDS = 4096, 16384        # entries and the cards they move (a game with more: BAIL)
@@ -58,6 +58,9 @@ class KernelWriter(Exprs):
         self.frames = 0
         self.depth = 0
         self.revealing = 0              # > 0: writing the `do` of a choice made together (no exit, no decision)
+        self.windows = {}               # RES -> the Window of the choice made together it resumes at
+        self.window_buffers = {}
+        self.asked_before = 0
         self.exits_memo = {}
         self.stats_src = []             # (function name, its lines, its value) of each statistic
         self.stat_locals = {}
@@ -251,6 +254,7 @@ class KernelWriter(Exprs):
                     locals_=tuple((name, self.local_types.get(name), name in self.list_locals) for name in names),
                     targets=dict(self.resume.targets), frames=dict(self.resume.frames),
                     loops=dict(self.resume.loops), slots=self.resume.slots, journal=self.journal,
+                    windows=dict(self.windows),
                     refused="zones of piles" if self.pile_zones else
                     "a player variable holding a list" if any(is_list(t) for _, t in players) else "")
 
@@ -290,6 +294,15 @@ class KernelWriter(Exprs):
                       "    for j in range(JN):",
                       f"        JR[j, :] = POOL[IN[{jb + 2}] + 6 * j:IN[{jb + 2}] + 6 * j + 6]",
                       f"    JC[:JCN] = POOL[IN[{jb + 3}]:IN[{jb + 3}] + JCN]"]
+        wb = plan.windows_base
+        for rid, w in plan.windows.items():     # the record of the choice made together resumed in
+            k, (order, entry, values), j = w.kernel, w.buffers, len(w.types)
+            lines += [f"    if RES == {rid}:",
+                      f"        {k}_o = {order}; {k}_e = {entry}; {k}_v = {values}",
+                      f"        {k}_m = IN[{wb + 1}]; {k}_i = IN[{wb + 2}]; {k}_b = IN[{wb + 3}]; st = IN[{wb + 4}]",
+                      f"        {k}_o[:{k}_m] = POOL[st:st + {k}_m]; {k}_e[:{k}_m] = POOL[st + {k}_m:st + 2 * {k}_m]",
+                      f"        {k}_v[:{k}_m * {j}] = POOL[st + 2 * {k}_m:st + 2 * {k}_m + {k}_m * {j}]"]
+            lines += [f"        {k}_p{i} = IN[{wb + 5 + i}]" for i in range(j)]
         return lines
 
     def batch_source(self) -> list:
@@ -920,19 +933,21 @@ class KernelWriter(Exprs):
         names = [env["#frame"] + name for name in s.names]     # (the choice declares them)
         if s.op == "open":
             self._seal_open(s, env, k, names)
-            r.blocked += 1 if self.resumable else 0
             return
         order, entry, values, m = f"{k}_o", f"{k}_e", f"{k}_v", f"{k}_m"
         i = out.fresh("i")
         if s.op == "enter":
+            self.asked_before = r.count
             out.line(f"{k}_i = -1")
             with out.block(f"for {i} in range({m}):"):
                 out.line(f"if {entry}[{i}] == -1: {k}_i = {i}; break")
             out.line(f"CUR = {order}[{k}_i]")
         elif s.op == "keep":
-            for name in names:
-                if self.local_types.get(name) not in SCALARS:
-                    raise Uncovered(f"a choice made together binding a {self.local_types.get(name)}")
+            types = tuple(self.local_types.get(name) for name in names)
+            if any(t not in SCALARS for t in types):
+                raise Uncovered(f"a choice made together binding a {[t for t in types if t not in SCALARS][0]}")
+            if r.count == self.asked_before + 1:        # the choice is resumed at: the record read in there
+                self.windows[r.count] = Window(k, env["#frame"], s.key, types, self.window_buffers[k])
             with out.block(f"if {entry}[{k}_i] == -1:"):
                 out.line(f"{entry}[{k}_i] = 1")
                 for j, name in enumerate(names):
@@ -958,12 +973,12 @@ class KernelWriter(Exprs):
         else:                           # close
             out.line(f"CUR = {k}_b")
             self._seal_restore(k, names)
-            r.blocked -= 1 if self.resumable else 0
 
     def _seal_open(self, s, env, k, names) -> None:
         out = self.out
         order, entry, m = self.buffer("n"), self.buffer("n"), f"{k}_m"
-        out.line(f"{k}_o = {order}; {k}_e = {entry}; {k}_v = {self.buffer(f'n * {max(1, len(names))}')}")
+        self.window_buffers[k] = (order, entry, self.buffer(f"n * {max(1, len(names))}"))
+        out.line(f"{k}_o = {order}; {k}_e = {entry}; {k}_v = {self.window_buffers[k][2]}")
         for name in (f"{k}_m", f"{k}_i", f"{k}_b", f"{k}_more", f"{k}_shown") + tuple(f"{k}_p{j}" for j in range(len(names))):
             self.locals.add(name)
         self.list_locals |= {f"{k}_o", f"{k}_e", f"{k}_v"}
