@@ -483,6 +483,40 @@ def test_every_covered_ruleset_plays_the_same_thousand_games(path):
     assert_same_games(program, 1000)
 
 
+# The random rulesets of the back-end tests (tests/random_rulesets.py): a few in the slow run (a
+# compile each, 15 to 40 s), the first N with CARD_INTERPRETER_NATIVE_RANDOM=N.
+RANDOM_SEEDS = range(int(os.environ.get("CARD_INTERPRETER_NATIVE_RANDOM") or 0)) or (0, 1, 4)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", RANDOM_SEEDS)
+def test_a_random_ruleset_plays_the_same_games_in_the_kernel(seed):
+    """A random ruleset (every step and expression of the language, options drawn): each game the
+    kernel ends is the generated Python's, at the fewest and the most players; one that ends in
+    a rules error there is one the kernel gives up on (and the Python then plays)."""
+    import yaml
+    import random_rulesets
+    from interpreter.errors import InterpreterError, RulesetError
+    from interpreter.pipeline import compile_ruleset
+    from interpreter.source.loader import load_text
+    text = yaml.dump(random_rulesets.write(seed), Dumper=yaml.SafeDumper, allow_unicode=True, sort_keys=False)
+    try:
+        program = compile_ruleset(*load_text(text, f"random{seed}.yaml"), random_rulesets.options(seed), backend="native")
+    except RulesetError:
+        pytest.skip("the checker refuses this random ruleset")
+    if program.native is None:
+        assert "a bug of ours" not in program.native_reason
+        pytest.skip(program.native_reason)
+    lo, hi, _ = program.players
+    for n in sorted({lo, hi}):
+        for k, row in enumerate(program.native.play(0, 100, n)):
+            try:
+                want = game_row(program, n, k, Seating())
+            except InterpreterError:
+                want = None
+            assert row is None or row == want, f"random ruleset {seed}, {n} players, game {k}"
+
+
 RESUMED = """
 name: resumed
 players: 3
