@@ -926,8 +926,8 @@ class KernelWriter(Exprs):
     def s_Seal(self, s, env):
         """A part of a choice made together (runtime/windows.py): the window's record in arrays
         of its own (the players in order, each one's entry: -1 to choose, 0 done, 1 kept, and
-        the values its names were bound to), its flags the locals the checker's loops read; no
-        play-out resumes inside it (its choices are Python's)."""
+        the values its names were bound to), its flags the locals the checker's loops read; a
+        play-out resumed at its choice reads the record in (loads, resume.Window)."""
         out, r = self.out, self.resume
         k = env["#frame"] + window_name(s.key)
         names = [env["#frame"] + name for name in s.names]     # (the choice declares them)
@@ -990,7 +990,7 @@ class KernelWriter(Exprs):
                 with out.block(f"for {q} in range({m} + 1):"):
                     out.line(f"if {q} == {m}: {order}[{m}] = {e}; {entry}[{m}] = -1; {m} += 1; break")
                     out.line(f"if {order}[{q}] == {e}: break")
-        self.each(s.players, env, join, charge=False)
+        self.each(s.players, env, join)      # (charged: never less work than the VM counts)
         out.line(f"{k}_b = CUR")
         for j, name in enumerate(names):
             out.line(f"{k}_p{j} = {name}")
