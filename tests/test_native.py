@@ -323,7 +323,6 @@ def test_choices_made_together_groups_and_texts_only_the_table_shows_play_the_py
     for n in (2, 3):
         assert_same_games(program, 300, players=n)
     assert {r["stats"]["someone_passed"] for r in program.native.play(0, 100, 3)} == {True, False}
-    assert "last_call" not in program.native.source
 
 
 MELDS = """

@@ -15,6 +15,7 @@ import re
 from contextlib import contextmanager
 
 from ..errors import InterpreterError
+from .resume import NUMTEXT, WHOLE
 from ..lang import expr_ir as E
 from ..lang.types import BOOL, CARD, NUM, PILE, PLAYER, STR, ZONE, elem_of, is_map
 from ..limits import MAX_LIST
@@ -84,6 +85,7 @@ class Exprs:
         self.inlined: dict = {}         # a ruleset function's name -> the size written in so far
         self.reads: dict = {}           # a kernel function's name -> the parts of the state it reads (its arguments)
         self.concats: list = []         # (table, constant, constant first) of each text joined to a constant
+        self.numtexts = False           # text() of a number is written: numtext and its tables are
         self.pool: list = []            # KP: the constant lists a span (below) reads, end to end
         self.pooled: dict = {}          # a constant list -> where it starts in KP
 
@@ -236,6 +238,9 @@ class Exprs:
     def _PlayerProp(self, node, env):
         p = self.emit(node.obj, env)
         name = node.name
+        if name == "name" and self.discarding:      # a name only shown: computed for its faults alone
+            self.not_null(p)
+            return "0"
         if name not in ("index", "seat", "left", "right", "eliminated", "team"):
             raise Uncovered(f"a player's {name}")
         self.not_null(p)
@@ -308,6 +313,19 @@ class Exprs:
             self.out.line(BAIL)
         return self.tmp(f"{table}[{v}]")
 
+    def numtext_source(self) -> list:
+        """`numtext`: the id of the text of number v, that of a known text where one is its text
+        (NTK, NTV: the known texts that are whole numbers), else NUMTEXT + v (resume._scalar
+        numbers a text so too)."""
+        if not self.numtexts:
+            return []
+        known = [(int(t), i) for t, i in self.texts.items() if WHOLE.fullmatch(t)]
+        return [f"NTK = np.array({[k for k, _ in known] or [0]!r}, dtype=np.int64)",
+                f"NTV = np.array({[i for _, i in known] or [-1]!r}, dtype=np.int64)",
+                f"NUMTEXT = {NUMTEXT}", "", "", "@njit(cache=False)", "def numtext(NTK, NTV, v):",
+                "    for i in range(len(NTK)):", "        if NTK[i] == v and NTV[i] >= 0: return NTV[i]",
+                "    return NUMTEXT + v", ""]
+
     def concat_tables(self) -> list:
         """The source of each join's table (CTk[t]: the id of the text the constant joined to
         text t makes), for every text known once the kernel is written."""
@@ -349,7 +367,37 @@ class Exprs:
         self.not_null(b)
         return self.tmp(f"1 if {a} {node.op} {b} else 0")
 
+    def map_place(self, node, env) -> tuple:
+        """(its arrays' suffix, its row) of a map variable read (steps: MK_, MV_, MN_)."""
+        kind = "G" if isinstance(node, E.GlobalVar) else "P" if isinstance(node, E.PlayerVar) else None
+        if kind is None or (kind, node.name) not in self.maps:
+            raise Uncovered("maps")
+        if kind == "G":
+            return f"G_{node.name}", "0"
+        row = self.emit(node.owner, env)
+        self.not_null(row)
+        return f"P_{node.name}", row
+
+    def map_find(self, m: str, row: str, key: str) -> str:
+        """The index of `key` among the entries of map m's row, or -1."""
+        i, j = self.out.fresh("i"), self.out.fresh("j")
+        self.out.line(f"{i} = -1")
+        with self.out.block(f"for {j} in range(MN_{m}[{row}]):"):
+            self.out.line(f"if MK_{m}[{row}, {j}] == {key}: {i} = {j}; break")
+        self.charge(f"MN_{m}[{row}]")
+        return i
+
+    def _MapGet(self, node, env):
+        m, row = self.map_place(node.coll, env)
+        i = self.map_find(m, row, self.emit(node.key, env))
+        return self.tmp(f"MV_{m}[{row}, {i}] if {i} >= 0 else NULL")
+
     def _Member(self, node, env):
+        if is_map(node.b.type):         # a key of the map
+            x = self.emit(node.a, env)
+            m, row = self.map_place(node.b, env)
+            i = self.map_find(m, row, x)
+            return self.tmp(f"1 if ({i} >= 0) == {node.op == 'in'} else 0")
         x = self.emit(node.a, env)
         t = self.out.fresh()
         self.out.line(f"{t} = 0")
@@ -584,9 +632,21 @@ class Exprs:
         return self.tmp(f"{arr}[{'len(' + arr + ') - 1' if top else '0'}] if len({arr}) > 0 else NULL")
 
     def b_text(self, node, env):
-        """text() only where the text is not read (discard): a value shown, computed for its faults."""
+        """text() of a number or a bool (values.plain), a text the kernel knows or, for a number
+        whose text it does not know, NUMTEXT + the number (numtext); of anything else, only
+        where the text is not read (discard): a value shown, computed for its faults."""
+        arg = node.args[0]
+        if not self.discarding and len(node.args) == 1 and arg.type in (NUM, BOOL):
+            v = self.emit(arg, env)
+            if arg.type == BOOL:
+                return self.tmp(f"{self.text_id('—')} if {v} == NULL else {self.text_id('yes')} if {v} != 0 "
+                                f"else {self.text_id('no')}")
+            self.numtexts = True
+            with self.out.block(f"if {v} != NULL and not -1000000000000000000 < {v} < 1000000000000000000:"):
+                self.out.line(BAIL)         # (a number beyond the limit cannot be shown)
+            return self.tmp(f"{self.text_id('—')} if {v} == NULL else numtext(NTK, NTV, {v})")
         if not self.discarding:
-            raise Uncovered("the built-in function text()")
+            raise Uncovered("the built-in function text() of a value that is not a number")
         for arg in node.args:
             if is_list(arg.type):
                 self.charge(f"len({self.array(arg, env)})")
@@ -594,13 +654,19 @@ class Exprs:
                 self.emit(arg, env)
         return "0"
 
-    def discard(self, node, env) -> None:
+    def discard(self, node, env) -> str:
         """Write `node` for its faults alone: its value is read by nothing the kernel runs."""
         keep, self.discarding = self.discarding, True
         try:
-            self.emit(node, env)
+            return self.emit(node, env)
         finally:
             self.discarding = keep
+
+    def nullness(self, node, env) -> str:
+        """A text only the table shows (steps.shown_only) as the kernel keeps it: NULL or 0,
+        the text itself never made."""
+        v = self.discard(node, env)
+        return v if v in ("NULL", "0") else self.tmp(f"NULL if {v} == NULL else 0")
 
     def b_abs(self, node, env):
         v = self.emit(node.args[0], env)

@@ -18,16 +18,21 @@ moves whichever plays its play-outs.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from functools import cached_property
 
 from ..errors import InterpreterError
+from ..limits import MAX_NUMBER
 from ..lang.types import STR, ZONE, elem_of, is_map
 
 NULL = -(1 << 62)
+NUMTEXT = 1 << 61       # the id of the text of number v the kernel does not know: NUMTEXT + v (expressions.numtext)
+WHOLE = re.compile(r"-?[1-9][0-9]*|0")      # the text of a whole number, as str() writes it
 HEADER = 8              # RES, CUR, ROUNDS, STEPS, DEC, horizon, most decisions, 0 (the seed game() is given)
 STEPS_MARGIN = 64       # steps counted on beyond the state's: the kernel gives up first near max_steps
 STOPPED = 2             # the kernel's answer for a play-out stopped short (the horizon, the decisions)
+SHOWN = "shown"         # the type of a text only the table shows: kept as null or not (0)
 MASK = (1 << 64) - 1
 
 
@@ -274,7 +279,7 @@ PLAIN = frozenset((int, bool))
 
 def _ints(plan: Plan, values: list, typ) -> list:
     """Values as the kernel holds them: a list of cards, seats or whole numbers as it is."""
-    if typ != STR and typ != ZONE and set(map(type, values)) <= PLAIN:
+    if typ != STR and typ != ZONE and typ != SHOWN and set(map(type, values)) <= PLAIN:
         return values
     return [_scalar(plan, v, typ) for v in values]
 
@@ -282,9 +287,13 @@ def _ints(plan: Plan, values: list, typ) -> list:
 def _scalar(plan: Plan, v, typ) -> int:
     if v is None:
         return NULL
+    if typ == SHOWN:
+        return 0
     if typ == STR:
         k = plan.texts.get(v)
         if k is None:
+            if WHOLE.fullmatch(v) and -MAX_NUMBER < int(v) < MAX_NUMBER:      # (text() of a number: numtext)
+                return NUMTEXT + int(v)
             raise NotResumable("a text the kernel does not know")
         return k
     if typ == ZONE:             # (a zone held in a name is its list itself, in Python: not read here)

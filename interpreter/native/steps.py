@@ -18,12 +18,12 @@ import dataclasses
 from ..lang import ir
 from ..lang import expr_ir as E
 from ..lang.expr_ir import ListLit, draws_random
-from ..lang.types import BOOL, NUM, PILE, PLAYER, STR, ZONE, elem_of
+from ..lang.types import BOOL, NUM, PILE, PLAYER, STR, ZONE, elem_of, is_map, value_of
 from contextlib import contextmanager
 
 from ..closures.layout import unset_names
 from .expressions import BAIL, INEXACT, SCALARS, Exprs, Out, Uncovered, is_list
-from .resume import HEADER, STOPPED, Plan, Resumes, Window
+from .resume import HEADER, SHOWN, STOPPED, Plan, Resumes, Window
 
 EXITS = {"turn": 1, "round": 2, "game": 3}
 JOURNAL, JOURNAL_CARDS = 4096, 16384        # entries and the cards they move (a game with more: BAIL)
@@ -31,6 +31,7 @@ MAX_REQUESTS = 64                           # requests open at once (one inside 
 MAX_OPTIONS = 10000                         # options of one choice (the rows of OPT and OL)
 OPEN, REFUSED, REDIRECTED = 0, 1, 2
 MAX_INLINE_DEPTH = 12
+MAP_ENTRIES = 64                            # entries of a map variable (one with more: BAIL)
 
 
 class KernelWriter(Exprs):
@@ -71,9 +72,14 @@ class KernelWriter(Exprs):
         self.list_options = False       # a choice among lists: OL, OLN
         self.journal = False            # the journal's arrays are made (JR entries, JC their cards)
         self.requests = False           # the open requests' stack is made (RQ: from, to, status, target, piece)
-        self.shown = shown_only(r)     # ("G" or "P", name) of the texts only the table reads: never kept
-        self.variables = {name: v for name, v in r.variables.items() if ("G", name) not in self.shown}
-        self.player_variables = {name: v for name, v in r.player_variables.items() if ("P", name) not in self.shown}
+        self.shown = shown_only(r)     # ("G" or "P", name) of the texts only the table reads: kept as null or not
+        self.maps = {}                  # ("G" or "P", name) of a map variable -> its values' type (map_rows)
+        for kind, section in (("G", r.variables), ("P", r.player_variables)):
+            for name, v in section.items():
+                if is_map(v.type) and value_of(v.type) in SCALARS and name not in r.symbols.team_vars:
+                    self.maps[(kind, name)] = value_of(v.type)
+        self.variables = {name: v for name, v in r.variables.items() if ("G", name) not in self.maps}
+        self.player_variables = {name: v for name, v in r.player_variables.items() if ("P", name) not in self.maps}
         for name, v in self.variables.items():
             if v.type not in SCALARS + (ZONE,) and not (is_list(v.type) and elem_of(v.type) in SCALARS):
                 raise Uncovered(f"a variable of type {v.type} ('{name}')")
@@ -131,7 +137,7 @@ class KernelWriter(Exprs):
     def tables_source(self) -> list:
         teams = dict(self.r.teams)
         of = [list(teams.get(k, ())) + [0] * (self.maxp - len(teams.get(k, ()))) for k in range(self.maxp + 1)]
-        return self.concat_tables() + \
+        return self.concat_tables() + self.numtext_source() + \
             [f"{name} = np.array({list(values)!r}, dtype=np.int64)" for name, values in self.tables.items()] + \
             ["BAIL = 1", "INEXACT = -(1 << 62) + 1    # a statistic the kernel cannot compute exactly", f"NC = {len(self.r.deck.ids)}", f"ROWS = {self.rows}",
              f"TEAMS = np.array({of!r}, dtype=np.int64)    # players -> the team of each seat",
@@ -178,6 +184,11 @@ class KernelWriter(Exprs):
         scratch = [("R", "np.empty(n + 1, np.uint64)"), ("Z", "np.empty((ROWS, NC), np.int64)"),
                    ("ZN", "np.zeros(ROWS, np.int64)"), ("OUT", "np.zeros(n, np.int64)"),
                    ("SB", "np.empty(NC + 1, np.int64)")]
+        for (kind, name) in self.maps:  # a map's keys (texts), values and entries, a row per player (one: a global's)
+            rows = "n" if kind == "P" else "1"
+            scratch += [(f"MK_{kind}_{name}", f"np.empty(({rows}, {MAP_ENTRIES}), np.int64)"),
+                        (f"MV_{kind}_{name}", f"np.empty(({rows}, {MAP_ENTRIES}), np.int64)"),
+                        (f"MN_{kind}_{name}", f"np.zeros({rows}, np.int64)")]
         if self.pile_zones:             # each pile's number and owner by row, the piles of each zone
             scratch += [("PNUM", "np.empty(ROWS, np.int64)"), ("POWN", "np.empty(ROWS, np.int64)"),
                         ("PK", f"np.zeros({len(self.pile_zones)}, np.int64)")]
@@ -187,9 +198,13 @@ class KernelWriter(Exprs):
         keep, self.out = self.out, init
         try:
             env = {"#frame": "I_"}
+            for (kind, name), typ in self.maps.items():
+                self._map_initial(kind, name, typ, (r.variables if kind == "G" else r.player_variables)[name])
             for name, v in self.variables.items():
                 if is_list(v.type):
                     init.line(f"G_{name} = {self.array(v.initial, env)}.copy()")
+                elif ("G", name) in self.shown:
+                    init.line(f"G_{name} = {self.nullness(v.initial, env)}")
                 else:
                     init.line(f"G_{name} = {self.emit(v.initial, env)}")
             for name, v in self.player_variables.items():
@@ -208,7 +223,8 @@ class KernelWriter(Exprs):
                         init.line(f"{lead} = {p}")
                         with init.block(f"for {q} in range({p}):"):
                             init.line(f"if TM[{q}] == TM[{p}]: {lead} = {q}; break")
-                    init.line(f"P_{name}[{p}] = {self.emit(v.initial, {'#frame': 'I_', 'p': lead})}")
+                    value = self.nullness if ("P", name) in self.shown else self.emit
+                    init.line(f"P_{name}[{p}] = {value(v.initial, {'#frame': 'I_', 'p': lead})}")
         finally:
             self.out = keep
         for name in sorted(self.locals):
@@ -246,16 +262,16 @@ class KernelWriter(Exprs):
         """Where the resumable kernel reads each part of a state (native/resume.py)."""
         r = self.r
         names = sorted(self.locals | self.list_locals)
-        players = tuple((name, v.type) for name, v in self.player_variables.items())
+        players = tuple((name, SHOWN if ("P", name) in self.shown else v.type) for name, v in self.player_variables.items())
         return Plan(rows=dict(self.zone_rows), per_player=frozenset(z.name for z in r.zones.values() if z.per_player),
                     n_rows=self.rows, max_players=self.maxp, texts=self.texts,     # (complete once the tables are written)
-                    globals_=tuple((name, v.type) for name, v in self.variables.items()),
+                    globals_=tuple((name, SHOWN if ("G", name) in self.shown else v.type) for name, v in self.variables.items()),
                     players_=players,
                     locals_=tuple((name, self.local_types.get(name), name in self.list_locals) for name in names),
                     targets=dict(self.resume.targets), frames=dict(self.resume.frames),
                     loops=dict(self.resume.loops), slots=self.resume.slots, journal=self.journal,
                     windows=dict(self.windows),
-                    refused="zones of piles" if self.pile_zones else
+                    refused="zones of piles" if self.pile_zones else "maps" if self.maps else
                     "a player variable holding a list" if any(is_list(t) for _, t in players) else "")
 
     def loads(self, plan: Plan) -> list:
@@ -465,6 +481,7 @@ class KernelWriter(Exprs):
     def state_args(self) -> str:
         names = [f"G_{v}" for v in self.variables] + [f"P_{v}" for v in self.player_variables] + \
             [f"PL_{name}" for name, v in self.player_variables.items() if is_list(v.type)] + \
+            [f"M{x}_{kind}_{name}" for kind, name in self.maps for x in "KVN"] + \
             (["PNUM", "POWN", "PK"] if self.pile_zones else [])
         return ", ".join(names) if names else "0"
 
@@ -883,11 +900,10 @@ class KernelWriter(Exprs):
     def assign(self, a, add, env):
         out, t = self.out, a.target
         if isinstance(t, ir.EntryTarget):
-            raise Uncovered("maps")
-        if isinstance(t, (ir.GlobalTarget, ir.PlayerTarget)) and (_kind(t), t.name) in self.shown:
-            if isinstance(t, ir.PlayerTarget):
-                self.not_null(self.emit(t.owner, env))
-            self.discard(a.value, env)      # a text only the table shows: computed for its faults alone
+            self._set_entry(a, add, env)
+            return
+        if is_map(t.type):
+            self._set_map(a, env)
             return
         if is_list(t.type) and isinstance(t, ir.PlayerTarget) and not add and not t.team:
             owner = self.emit(t.owner, env)
@@ -899,7 +915,8 @@ class KernelWriter(Exprs):
                 raise Uncovered("a player variable holding a list")
             out.line(f"G_{t.name} = {self.value(a.value, env)}")
             return
-        v = self.emit(a.value, env)
+        shown = isinstance(t, (ir.GlobalTarget, ir.PlayerTarget)) and (_kind(t), t.name) in self.shown
+        v = self.nullness(a.value, env) if shown else self.emit(a.value, env)   # (a text only the table shows)
         if isinstance(t, ir.CurrentTarget):
             self.not_null(v)
             out.line(f"CUR = {v}")
@@ -1008,6 +1025,65 @@ class KernelWriter(Exprs):
         with out.block(f"for {i} in range({k}_m):"):
             out.line(f"if {k}_e[{i}] == -1: {k}_more = 1")
             out.line(f"if {k}_e[{i}] == 1 and not OUT[{k}_o[{i}]]: {k}_shown = 1")
+
+    def _map_initial(self, kind, name, typ, v) -> None:
+        """A map variable's entries as the game starts: a constant map's, in its order."""
+        value = v.initial.const if v.initial.is_const else None
+        if not isinstance(value, dict) or len(value) > MAP_ENTRIES:
+            raise Uncovered("a map variable whose initial value is not a constant map")
+        m = f"{kind}_{name}"
+        self.out.line(f"MN_{m}[:] = {len(value)}")
+        for i, (key, x) in enumerate(value.items()):
+            self.out.line(f"MK_{m}[:, {i}] = {self.scalar(key, STR)}; MV_{m}[:, {i}] = {self.scalar(x, typ)}")
+
+    def _set_entry(self, a, add, env) -> None:
+        """effects.set_entry: the key, then the value, then whose; null removes the entry, `add`
+        to an entry the map lacks adds to 0; a map past MAP_ENTRIES gives the game up."""
+        out, t = self.out, a.target
+        var = t.var
+        kind = "G" if isinstance(var, ir.GlobalTarget) else "P"
+        if (kind, var.name) not in self.maps:
+            raise Uncovered("maps")
+        key = self.emit(t.key, env)
+        self.not_null(key)
+        v = self.emit(a.value, env)
+        row = "0"
+        if kind == "P":
+            row = self.emit(var.owner, env)
+            self.not_null(row)
+        m = f"{kind}_{var.name}"
+        i, j = self.map_find(m, row, key), out.fresh("j")
+        if add:
+            self.not_null(v)
+            v = self.tmp(f"({f'MV_{m}[{row}, {i}]'} if {i} >= 0 else 0) + {v}")
+        if add or t.type == NUM:
+            out.line(f"if {v} != NULL and not (-1000000000000000000 < {v} < 1000000000000000000): " + BAIL)
+        with out.block(f"if {v} == NULL:"):
+            with out.block(f"if {i} >= 0:"):
+                with out.block(f"for {j} in range({i}, MN_{m}[{row}] - 1):"):
+                    out.line(f"MK_{m}[{row}, {j}] = MK_{m}[{row}, {j} + 1]; MV_{m}[{row}, {j}] = MV_{m}[{row}, {j} + 1]")
+                out.line(f"MN_{m}[{row}] -= 1")
+        with out.block(f"elif {i} >= 0:"):
+            out.line(f"MV_{m}[{row}, {i}] = {v}")
+        with out.block("else:"):
+            out.line(f"if MN_{m}[{row}] >= {MAP_ENTRIES}: " + BAIL)
+            out.line(f"MK_{m}[{row}, MN_{m}[{row}]] = {key}; MV_{m}[{row}, MN_{m}[{row}]] = {v}; MN_{m}[{row}] += 1")
+
+    def _set_map(self, a, env) -> None:
+        """A map variable set whole, to a constant map."""
+        t = a.target
+        kind = "G" if isinstance(t, ir.GlobalTarget) else "P"
+        value = a.value.const if a.value.is_const else None
+        if (kind, t.name) not in self.maps or t.team or not isinstance(value, dict) or len(value) > MAP_ENTRIES:
+            raise Uncovered("a map variable set to a map that is not constant")
+        row = "0"
+        if kind == "P":
+            row = self.emit(t.owner, env)
+            self.not_null(row)
+        m = f"{kind}_{t.name}"
+        self.out.line(f"MN_{m}[{row}] = {len(value)}")
+        for i, (key, x) in enumerate(value.items()):
+            self.out.line(f"MK_{m}[{row}, {i}] = {self.scalar(key, STR)}; MV_{m}[{row}, {i}] = {self.scalar(x, self.maps[(kind, t.name)])}")
 
     def _set_row(self, name: str, owner: str, arr: str) -> None:
         """Player variable `name` of `owner`, a list, set to array `arr` (its row and length)."""
@@ -1559,34 +1635,45 @@ def _kind(target) -> str:
 
 def shown_only(r) -> set:
     """("G" or "P", name) of each text variable that nothing the kernel runs reads: only the
-    table shows it (the `table:` section, a log, a label or a prompt), so that the kernel never
+    table shows it (the `table:` section, a log, a label or a prompt), or only what sets such a
+    variable reads it (an auction's text made of the calls' texts), so that the kernel never
     keeps it (a text made at run time, `'bid ' + text(high)`, is none the kernel knows)."""
     texts = {("G", name) for name, v in r.variables.items() if v.type == STR} | \
         {("P", name) for name, v in r.player_variables.items() if v.type == STR}
     if not texts:
         return set()
-    read, seen = set(), set()
-    stack = [r.flow, r.procedures, r.triggers, r.result, r.statistics]
+    reads = {None: set()}           # what the kernel reads (None), and what the value set to each text reads
+    seen = set()
+    stack = [(None, x) for x in (r.flow, r.procedures, r.triggers, r.result, r.statistics)]
     while stack:
-        x = stack.pop()
-        if isinstance(x, (ir.Log, ir.Text, ir.GlobalTarget, ir.PlayerTarget, str, int, bool, type(None))):
-            if isinstance(x, ir.PlayerTarget):
-                stack.append(x.owner)
+        into, x = stack.pop()
+        if isinstance(x, (ir.Log, ir.Text, ir.GlobalTarget, str, int, bool, type(None))):
             continue
-        if isinstance(x, E.GlobalVar):
-            read.add(("G", x.name))
-        elif isinstance(x, E.PlayerVar):
-            read.add(("P", x.name))
-        if isinstance(x, E.UserCall) and id(x.function) not in seen:
-            seen.add(id(x.function))
-            stack.append(x.function.body)
+        if isinstance(x, ir.PlayerTarget):
+            stack.append((into, x.owner))
+            continue
+        if isinstance(x, ir.Assign) and isinstance(x.target, (ir.GlobalTarget, ir.PlayerTarget)) \
+                and (_kind(x.target), x.target.name) in texts:
+            stack += [(into, x.target), ((_kind(x.target), x.target.name), x.value)]
+            continue
+        if isinstance(x, (E.GlobalVar, E.PlayerVar)):
+            reads.setdefault(into, set()).add(("G" if isinstance(x, E.GlobalVar) else "P", x.name))
+        if isinstance(x, E.UserCall) and (into, id(x.function)) not in seen:
+            seen.add((into, id(x.function)))
+            stack.append((into, x.function.body))
         if isinstance(x, (list, tuple)):
-            stack.extend(x)
+            stack.extend((into, y) for y in x)
         elif isinstance(x, dict):
-            stack.extend(x.values())
+            stack.extend((into, y) for y in x.values())
         elif dataclasses.is_dataclass(x) and not isinstance(x, type):
-            stack.extend(getattr(x, f.name) for f in dataclasses.fields(x) if f.name not in ("tree", "path", "const"))
-    return texts - read
+            stack.extend((into, getattr(x, f.name)) for f in dataclasses.fields(x) if f.name not in ("tree", "path", "const"))
+    needed, todo = set(), [None]
+    while todo:                     # what the kernel reads, and what is read to set it, and so on
+        for v in reads.get(todo.pop(), ()):
+            if v not in needed:
+                needed.add(v)
+                todo.append(v)
+    return texts - needed
 
 
 def reads_name(steps, name: str) -> bool:
