@@ -267,6 +267,7 @@ zones:
   won: {per_player: true, visibility: public}
 variables:
   hands: {type: number, initial: 0}
+  auction: {type: string, initial: "''"}
 player_variables:
   points: {type: number, initial: 0}
   last_call: {type: string, initial: "''"}
@@ -286,6 +287,7 @@ flow:
       do:
         - move: {card: card, from: current.hand, to: current.bid}
         - set: {current.last_call: "'bid ' + text(card.value)"}
+        - set: {auction: "auction + (', ' if auction != '' else '') + current.name + ' ' + current.last_call"}
     - for_each: p
       in: players
       do:
@@ -315,8 +317,9 @@ result:
 
 def test_choices_made_together_groups_and_texts_only_the_table_shows_play_the_python_games():
     """A choice made together (each player's bid sealed, then revealed in order, a player with
-    nothing legal left out), a for_each over groups() of cards, and a text variable made at
-    run time (`'bid ' + text(...)`) that only the table shows, never kept by the kernel."""
+    nothing legal left out), a for_each over groups() of cards, and text variables made at
+    run time (`'bid ' + text(...)`, an auction made of them) that only the table shows: the
+    kernel keeps only whether they are null."""
     from interpreter import load_program_text
     program = load_program_text(SEALED_BIDS, "sealed_bids.yaml", backend="native")
     assert program.native is not None, program.native_reason
@@ -344,6 +347,7 @@ variables:
 player_variables:
   points: {type: number, initial: 0}
   opened: {type: "list[number]", initial: "[]"}
+  named: {type: "map[number]"}
 flow:
   round:
     - add: {hands: 1}
@@ -366,6 +370,9 @@ flow:
                   - new_pile: {zone: melds, owner: current, as: m}
                   - move: {card: card, from: current.hand, to: m}
                   - set: {current.opened: "current.opened + [card.value]"}
+                  - add: {"current.named[text(card.value)]": 1}
+                  - if: "text(card.value) == '2' and '1' in current.named"
+                    then: [set: {"current.named['1']": null}]
               - from: {card: current.hand, meld: melds}
                 where: "count(meld) < 3 and (top(meld)?.value ?? 0) == card.value"
                 do:
@@ -380,6 +387,10 @@ flow:
       do: [add: {m.owner.points: "count(m) * count(m)"}]
   until: "hands >= 3"
 statistics:
+  twice_three:
+    value: "any(players, p => (p.named['3'] ?? 0) >= 2)"
+  ones_left:
+    value: "count(filter(players, p => '1' in p.named))"
   opened_high:
     value: "count(filter(players, p => 5 in p.opened or sum(p.opened, v => v) > 8))"
   piles_left:
@@ -392,10 +403,11 @@ result:
 """
 
 
-def test_zones_of_piles_play_the_python_games():
+def test_zones_of_piles_lists_and_maps_in_player_variables_play_the_python_games():
     """Piles made during play (new_pile, with an owner), cards laid off on them as a kind of a
     choice among kinds, a pile emptied (cleared away when the next is made), the piles gone
-    through, counted and gathered, their owners scored; a player variable holding a list."""
+    through, counted and gathered, their owners scored; a player variable holding a list, and
+    one holding a map keyed by text() of a number (an entry added to, removed, looked up)."""
     from interpreter import load_program_text
     program = load_program_text(MELDS, "melds.yaml", backend="native")
     assert program.native is not None, program.native_reason
@@ -403,6 +415,7 @@ def test_zones_of_piles_play_the_python_games():
         assert_same_games(program, 300, players=n)
     rows = program.native.play(0, 100, 3)
     assert len({r["stats"]["piles_left"] for r in rows}) > 2 and len({r["stats"]["opened_high"] for r in rows}) > 2
+    assert {r["stats"]["twice_three"] for r in rows} == {True, False} and len({r["stats"]["ones_left"] for r in rows}) > 2
 
 
 def test_a_game_the_kernel_gives_up_on_fails_as_the_generated_python_says():
