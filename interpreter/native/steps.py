@@ -913,7 +913,7 @@ class KernelWriter(Exprs):
         if is_list(t.type):
             if not isinstance(t, ir.GlobalTarget) or add:
                 raise Uncovered("a player variable holding a list")
-            out.line(f"G_{t.name} = {self.value(a.value, env)}")
+            out.line(f"G_{t.name} = {self.value(a.value, env, t.type)}")
             return
         shown = isinstance(t, (ir.GlobalTarget, ir.PlayerTarget)) and (_kind(t), t.name) in self.shown
         v = self.nullness(a.value, env) if shown else self.emit(a.value, env)   # (a text only the table shows)
@@ -1566,15 +1566,14 @@ class KernelWriter(Exprs):
         body = self.r.procedures[s.procedure]
         with self.unless_resuming():
             values = []
+            declared = {(proc, param): typ for proc, param, typ in self.r.procedure_params}
             for name, e in s.args:
                 if e.type == STR and not reads_name(body, name):    # a text only the account reads:
                     self.discard(e, env)                           # computed for its faults alone
                 else:
-                    values.append((name, self.value(e, env), e.type))
-            declared = {(proc, param): typ for proc, param, typ in self.r.procedure_params}
+                    typ = _held_as(e.type, declared.get((s.procedure, name)))
+                    values.append((name, self.value(e, env, typ), typ))
             for name, v, typ in values:
-                if is_list(typ) and elem_of(typ) not in SCALARS:      # (`[]`: a list of the parameter's type)
-                    typ = declared.get((s.procedure, name), typ)
                 local = self.local(inner["#frame"] + name, typ)
                 out.line(f"{local} = {v}")
             out.line("STEPS += 2")
@@ -1585,14 +1584,25 @@ class KernelWriter(Exprs):
 
     def s_Emit(self, s, env):
         rec = self.record(s)
-        self.dispatch(s.event, lambda: {name: (self.value(e, env), e.type) for name, e in s.payload},
+        declared = self.r.events.get(s.event, {})
+        self.dispatch(s.event, lambda: {name: (self.value(e, env, _held_as(e.type, declared.get(name))),
+                                               _held_as(e.type, declared.get(name))) for name, e in s.payload},
                       ret=_after(rec.call) if rec else None)
 
-    def value(self, node, env) -> str:
-        """A value to keep in a name: a list is copied out of the array it was made in."""
-        if is_list(node.type):
+    def value(self, node, env, want=None) -> str:
+        """A value to keep in a name (of type `want`: a zone's cards where a list is wanted): a
+        list is copied out of the array it was made in."""
+        if is_list(node.type) or node.type == ZONE and want is not None and is_list(want):
             return self.tmp(f"{self.array(node, env)}.copy()")
         return self.emit(node, env)
+
+
+def _held_as(typ, declared):
+    """The type a name given a value of type `typ` holds it as: its declared list type where the
+    value is a zone (its cards) or `[]` (a list of anything)."""
+    if declared is not None and is_list(declared) and (typ == ZONE or is_list(typ) and elem_of(typ) not in SCALARS):
+        return declared
+    return typ
 
 
 def _choice_parts(s) -> list:
