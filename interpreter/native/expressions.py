@@ -37,6 +37,12 @@ def of_lists(typ) -> bool:
     return is_list(typ) and str(elem_of(typ)).startswith("list[")
 
 
+def window_name(key: str) -> str:
+    """The kernel's name of a choice made together's record (its local, `#seal1`) or flag
+    (`#seal1?`, `#seal1!`)."""
+    return key.replace("#", "W").replace("?", "_more").replace("!", "_shown")
+
+
 class Uncovered(InterpreterError):
     """What the kernel does not cover: the ruleset is played by the generated Python."""
 
@@ -174,7 +180,7 @@ class Exprs:
         if node.name in env:
             return env[node.name]
         if node.name.startswith("#seal"):       # a choice made together's flag (steps.s_Seal)
-            return env["#frame"] + node.name.replace("#", "W").replace("?", "_more").replace("!", "_shown")
+            return env["#frame"] + window_name(node.name)
         return self.local(env["#frame"] + node.name, node.type)
 
     def local(self, name: str, typ) -> str:

@@ -22,7 +22,7 @@ from ..lang.types import BOOL, NUM, PILE, PLAYER, STR, ZONE, elem_of, is_map, va
 from contextlib import contextmanager
 
 from ..closures.layout import unset_names
-from .expressions import BAIL, INEXACT, SCALARS, Exprs, Out, Uncovered, is_list
+from .expressions import BAIL, INEXACT, SCALARS, Exprs, Out, Uncovered, is_list, window_name
 from .resume import HEADER, SHOWN, STOPPED, Plan, Resumes, Window
 
 EXITS = {"turn": 1, "round": 2, "game": 3}
@@ -1631,12 +1631,6 @@ def stat_columns(statistics) -> list:
         out.append((st, col, is_fraction(st)))
         col += 2 if is_fraction(st) else 1
     return out
-
-
-def window_name(key: str) -> str:
-    """The kernel's name of a choice made together's record (its local, `#seal1`) or flag
-    (`#seal1?`, `#seal1!`)."""
-    return key.replace("#", "W").replace("?", "_more").replace("!", "_shown")
 
 
 def _kind(target) -> str:
