@@ -16,7 +16,7 @@ from interpreter import load_program
 from interpreter.lab.simulation import game_row, simulate
 from interpreter.native import cache as native_cache
 from interpreter.native.expressions import Uncovered
-from interpreter.native.program import build_native, kernel_source, native_installed
+from interpreter.native.program import Kernel, build_native, kernel_source, native_installed
 from interpreter.pipeline import _checked, load_rules
 from interpreter.playing.agents import Seating
 
@@ -59,6 +59,19 @@ def assert_same_games(program, games, seed=0, players=None):
 def test_the_kernel_plays_the_games_the_generated_python_plays(name):
     program = load_program(str(ROOT / "rulesets" / f"{name}.yaml"), backend="native")
     assert program.native is not None, program.native_reason
+    assert_same_games(program, 300)
+
+
+@pytest.mark.parametrize("name", ["leduc_poker", "war"])
+def test_procedures_written_apart_play_the_games_written_in_play(name):
+    """A kernel too long to compile in minutes is written with its procedures apart (native/apart.py):
+    leduc's betting round (turns, a choice, a call of pay inside) and war's, so written, play the same games."""
+    path = str(ROOT / "rulesets" / f"{name}.yaml")
+    program = load_program(path, backend="native")
+    ruleset = _checked(*load_rules(path), None, None)
+    source = kernel_source(ruleset, apart=True)
+    assert "def pf2(XS, " in source
+    program.native = Kernel(source, ruleset)
     assert_same_games(program, 300)
 
 

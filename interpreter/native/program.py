@@ -58,16 +58,28 @@ def build_native(ruleset):
     return program
 
 
-def kernel_source(ruleset, layout=None) -> str:
+def kernel_source(ruleset, layout=None, apart: bool = False) -> str:
     """The kernel's whole source: the prelude and the ruleset's game (Uncovered if the kernel
     does not cover it); with the closure back end's `layout`, the variant that resumes a game
-    at a decision (native/resume.py), and the writer's plan of where it reads a state."""
-    writer = KernelWriter(ruleset, ruleset.players[1], layout)
+    at a decision (native/resume.py), and the writer's plan of where it reads a state.  A
+    kernel too long to compile in minutes is written again with its procedures apart
+    (native/apart.py; `apart`: so written whatever its length)."""
+    writer = KernelWriter(ruleset, ruleset.players[1], layout, apart=apart)
     source = writer.source()
-    lines = source.count("\n")
+    lines = longest_function(source) if writer.apart else source.count("\n")
+    if lines > MAX_KERNEL_LINES and layout is None and not writer.apart:    # apart: each compiled once
+        writer = KernelWriter(ruleset, ruleset.players[1], layout, apart=True)
+        source = writer.source()
+        lines = longest_function(source)
     if lines > MAX_KERNEL_LINES * (1.5 if layout is not None else 1):    # (the resumable one is longer)
-        raise Uncovered(f"a ruleset this large (a kernel of {lines:,} lines would take minutes to compile)")
+        what = "a kernel function" if writer.apart else "a kernel"
+        raise Uncovered(f"a ruleset this large ({what} of {lines:,} lines would take minutes to compile)")
     return (PRELUDE + "\n" + source, writer.plan_) if layout is not None else PRELUDE + "\n" + source
+
+
+def longest_function(source: str) -> int:
+    """The lines of the source's longest function (Numba types each apart)."""
+    return max(part.count("\n") for part in source.split("@njit"))
 
 
 class Kernel:

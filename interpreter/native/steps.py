@@ -22,6 +22,7 @@ from ..lang.types import BOOL, NUM, PILE, PLAYER, STR, ZONE, elem_of, is_map, va
 from contextlib import contextmanager
 
 from ..closures.layout import unset_names
+from .apart import GAME_ARRAYS, GAME_SCALARS, apart
 from .expressions import BAIL, INEXACT, SCALARS, Exprs, Out, Uncovered, is_list, window_name
 from .resume import HEADER, SHOWN, STOPPED, Plan, Resumes, Window
 
@@ -39,9 +40,13 @@ class KernelWriter(Exprs):
     variant that can also resume a game at a decision (native/resume.py): each choice it can
     resume at numbered, the steps before it on its way skipped while RES holds its number."""
 
-    def __init__(self, ruleset, max_players: int, layout=None):
+    def __init__(self, ruleset, max_players: int, layout=None, apart: bool = False):
         super().__init__(ruleset, Out(indent=1))
         r = ruleset
+        self.apart = apart and layout is None     # procedures written as functions of their own (native/apart.py)
+        self.procedures = {}            # a procedure's name -> its Apart (None: written in at each call)
+        self.procedures_src = []        # their sources
+        self.xs = {}                    # a game's scalar -> its place in XS, where calls pass it
         self.maxp = max_players
         self.layout = layout
         self.resumable = layout is not None
@@ -131,6 +136,7 @@ class KernelWriter(Exprs):
         standing = self.standing_source() if self.resumable else []
         head = self.head()
         return "\n".join(self.tables_source() + self.piles_source() + [x for f in self.functions_src for x in f]
+                         + [x for f in self.procedures_src for x in f]
                          + self.stats_source() + standing
                          + head + body.lines + ["    return 0", ""] + self.batch_source())
 
@@ -233,6 +239,8 @@ class KernelWriter(Exprs):
             lines.append(f"    {name} = np.empty(0, np.int64)")
         for name, capacity in self.buffers:     # (those of the initial values too)
             scratch.append((name, f"np.empty({capacity}, np.int64)"))
+        if self.xs:
+            scratch.append(("XS", f"np.empty({len(self.xs)}, np.int64)"))
         if self.among:
             scratch.append(("OPT", f"np.empty(({MAX_OPTIONS}, {self.opt_width}), np.int64)"))
         if self.list_options:
@@ -1560,6 +1568,10 @@ class KernelWriter(Exprs):
         self.out.line(f"{rec}, 2] = {REDIRECTED}; {rec}, 3] = {to}")
 
     def s_Call(self, s, env):
+        called = self.procedure(s.procedure) if self.apart else None
+        if called is not None:
+            self._call_apart(s, env, called)
+            return
         self.inline_depth()
         inner = self.frame()
         out = self.out
@@ -1581,6 +1593,74 @@ class KernelWriter(Exprs):
         with self.called(_after(rec.call) if rec else None, inner["#frame"]):
             self.steps(body, inner)
         self.depth -= 1
+
+    def _call_apart(self, s, env, called) -> None:
+        """A call of a procedure written apart: its arguments, the scalars it touches put in
+        XS, and those it changes taken back."""
+        out = self.out
+        declared = {param: typ for proc, param, typ in self.r.procedure_params if proc == s.procedure}
+        values = {}
+        for name, e in s.args:                          # in the call's order, as written in
+            if name in called.params:
+                values[name] = self.value(e, env, _held_as(e.type, declared.get(name)))
+            else:                                       # a text only the account reads
+                self.discard(e, env)
+        out.line("STEPS += 2")
+        for x in called.touched:
+            out.line(f"XS[{self.xs[x]}] = {x}")
+        st = out.fresh("st")
+        out.line(f"{st} = {called.name}({', '.join(['XS'] + [values[p] for p in called.params] + called.arrays)})")
+        out.line(f"if {st} != 0: " + BAIL)
+        for x in called.changed:
+            out.line(f"{x} = XS[{self.xs[x]}]")
+
+    def procedure(self, name):
+        """The Apart of procedure `name`, its function written the first time it is called;
+        None where it is written in instead (it calls itself, or cannot be apart)."""
+        if name in self.procedures:
+            return self.procedures[name]
+        self.procedures[name] = None        # (called again while written: written in there)
+        body = self.r.procedures[name]
+        declared = [(param, typ) for proc, param, typ in self.r.procedure_params if proc == name]
+        env = self.frame()
+        keep = self.out, self.locals, self.list_locals
+        self.out, self.locals, self.list_locals = Out(indent=1), set(), set()
+        self.out.count = keep[0].count
+        try:
+            params = [self.local(env["#frame"] + p, typ) for p, typ in declared
+                      if not (typ == STR and not reads_name(body, p))]
+            self.inline_depth()
+            with self.called(None, env["#frame"]):
+                self.steps(body, env)
+            self.depth -= 1
+            lines, own, own_lists = self.out.lines, self.locals - set(params), self.list_locals - set(params)
+            keep[0].count = self.out.count
+        finally:
+            self.out, self.locals, self.list_locals = keep
+        called = apart(f"pf{len(self.procedures_src) + 1}", lines, params, self.game_scalars(), self.game_arrays(),
+                       self.locals | self.list_locals)
+        if called is None:
+            return None
+        called.params = [p[len(env["#frame"]):] for p in params]
+        for x in called.touched:
+            self.xs.setdefault(x, len(self.xs))
+        self.procedures_src.append(
+            ["", "@njit(cache=False)", f"def {called.name}({', '.join(['XS'] + params + called.arrays)}):"]
+            + [f"    {x} = XS[{self.xs[x]}]" for x in called.touched]
+            + [f"    {x} = NULL" for x in sorted(own)] + [f"    {x} = np.empty(0, np.int64)" for x in sorted(own_lists)]
+            + lines + [f"    XS[{self.xs[x]}] = {x}" for x in called.changed] + ["    return 0"])
+        self.procedures[name] = called
+        return called
+
+    def game_scalars(self) -> set:
+        """The game's scalars a procedure apart may touch: XS passes them."""
+        return set(GAME_SCALARS) | {f"G_{name}" for name, v in self.variables.items() if not is_list(v.type)}
+
+    def game_arrays(self) -> set:
+        """The game's arrays (and read-only values) a procedure apart is given as they are."""
+        return set(GAME_ARRAYS) | {f"G_{name}" for name, v in self.variables.items() if is_list(v.type)} | \
+            {f"P_{name}" for name in self.player_variables} | {f"PL_{name}" for name in self.player_variables} | \
+            {f"M{x}_{kind}_{name}" for kind, name in self.maps for x in "KVN"} | {name for name, _ in self.buffers}
 
     def s_Emit(self, s, env):
         rec = self.record(s)
