@@ -1,0 +1,40 @@
+"""Procedures written apart (interpreter/native/apart.py): what a procedure's kernel function
+is given and gives back, read from its source.  No Numba needed: these read text."""
+from __future__ import annotations
+
+from interpreter.native.apart import apart, names_in
+
+SCALARS = {"CUR", "EX", "STEPS", "W", "G_pot", "G_high"}
+ARRAYS = {"Z", "ZN", "P_chips", "G_seen", "B3"}
+
+
+def body(*lines):
+    return ["    " + x for x in lines]
+
+
+def test_an_augmented_assignment_both_reads_and_sets_its_name():
+    read, written = names_in(body("STEPS += 2", "t1 = G_pot"))
+    assert {"STEPS", "G_pot"} <= read and {"STEPS", "t1"} <= written
+
+
+def test_the_scalars_a_procedure_touches_go_in_and_those_it_sets_come_back():
+    called = apart("pf1", body("STEPS += 2", "t1 = P_chips[L2_who]", "if t1 == NULL:", "    return BAIL",
+                               "G_pot = G_pot + t1"), ["L2_who"], SCALARS, ARRAYS, set())
+    assert called.touched == ["G_pot", "STEPS"] and called.changed == ["G_pot", "STEPS"]
+    assert called.arrays == ["P_chips"] and called.params == ["L2_who"]
+
+
+def test_a_procedure_that_sets_a_list_variable_anew_is_written_in():
+    assert apart("pf1", body("G_seen = B3[:2].copy()"), [], SCALARS, ARRAYS, set()) is None
+
+
+def test_a_procedure_reading_a_callers_local_is_written_in():
+    assert apart("pf1", body("t1 = L1_p"), [], SCALARS, ARRAYS, set()) is None
+    assert apart("pf1", body("t1 = e12"), [], SCALARS, ARRAYS, set()) is None
+    assert apart("pf1", body("t1 = own"), [], SCALARS, ARRAYS, {"own"}) is None
+
+
+def test_the_modules_tables_and_functions_are_not_passed():
+    called = apart("pf2", body("t1 = T3[G_high]", "r1, w1, st1 = uf2(t1, Z, ZN)", "W += w1"), [],
+                   SCALARS, ARRAYS, set())
+    assert called.arrays == ["Z", "ZN"] and called.touched == ["G_high", "W"] and called.changed == ["W"]
