@@ -66,11 +66,10 @@ def kernel_source(ruleset, layout=None, apart: bool = False) -> str:
     (native/apart.py; `apart`: so written whatever its length)."""
     writer = KernelWriter(ruleset, ruleset.players[1], layout, apart=apart)
     source = writer.source()
-    lines = longest_function(source) if writer.apart else source.count("\n")
-    if lines > MAX_KERNEL_LINES and layout is None and not writer.apart:    # apart: each compiled once
+    if not writer.apart and layout is None and source.count("\n") > MAX_KERNEL_LINES:    # apart: each compiled once
         writer = KernelWriter(ruleset, ruleset.players[1], layout, apart=True)
         source = writer.source()
-        lines = longest_function(source)
+    lines = longest_function(source) if writer.apart else source.count("\n")
     if lines > MAX_KERNEL_LINES * (1.5 if layout is not None else 1):    # (the resumable one is longer)
         what = "a kernel function" if writer.apart else "a kernel"
         raise Uncovered(f"a ruleset this large ({what} of {lines:,} lines would take minutes to compile)")
