@@ -715,6 +715,110 @@ def test_a_choice_that_draws_random_numbers_is_played_out_in_python():
     assert taken and refused
 
 
+RESTARTS = """
+name: restarts
+players: {min: 2, max: 4, default: 3}
+deck:
+  product:
+    suit: [{id: S}, {id: H}, {id: D}]
+    rank: [{id: "1", value: 1}, {id: "2", value: 2}, {id: "3", value: 3}, {id: "4", value: 4}, {id: "5", value: 5}]
+  id: "{rank}{suit}"
+  zone: stock
+zones:
+  stock: {visibility: hidden}
+  pile: {visibility: public}
+  hand: {per_player: true, visibility: owner}
+variables:
+  restarts: {type: number, initial: 0}
+player_variables:
+  points: {type: number, initial: 0}
+procedures:
+  again:
+    params: {who: player}
+    do:
+      - add: {who.points: 1}
+      - add: {restarts: 1}
+      - restart_turns
+triggers:
+  - on: turn_start
+    when: "count(current.hand) == 0 and count(stock) > 0 and restarts < 12"
+    do:
+      - draw: {from: stock, to: current.hand}
+      - add: {restarts: 1}
+      - restart_turns
+flow:
+  round:
+    - set: {restarts: 0}
+    - gather: {to: stock}
+    - shuffle: stock
+    - deal: {from: stock, to: hand, count: 3}
+    - turns:
+        count: 5
+        do:
+          - choose: current.hand
+            as: card
+            otherwise: [end_turn]
+          - move: {card: card, from: current.hand, to: pile}
+          - add: {current.points: card.value}
+          - if: "card.value == 1 and restarts < 8"
+            then: [add: {restarts: 1}, restart_turns]
+          - if: "card.value == 5 and restarts < 8"
+            then:
+              - call: again
+                with: {who: current}
+          - if: "card.value == 4 and restarts < 3"
+            then: [restart_turns, end_round]
+    - turns:
+        order: "filter(players, p => p.points % 2 == 0)"
+        do:
+          - if: "count(current.hand) > 0"
+            then:
+              - choose: current.hand
+                as: card
+              - move: {card: card, from: current.hand, to: pile}
+              - add: {current.points: card.value}
+              - if: "card.value == 2 and restarts < 10"
+                then: [add: {restarts: 1}, restart_turns]
+  until: "any(players, p => p.points >= 40)"
+result:
+  winners: "filter(players, p => p.points >= 40)"
+  score: "p.points"
+  standing: "p.points"
+"""
+
+
+@functools.lru_cache(maxsize=None)
+def restarts_program():
+    from interpreter import load_program_text
+    program = load_program_text(RESTARTS, "restarts.yaml", backend="native")
+    assert program.native is not None, program.native_reason
+    return program
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_turns_started_again_play_the_python_games(players):
+    """`restart_turns` said in a turn, in a procedure it calls, in a turn_start trigger, in
+    turns of a fixed order, and just before `end_round` (the frame's flag still up for the
+    next round's first turns, as the VM's `#restart` is): the turns start again once the turn
+    is over, in the kernel as in the Python."""
+    assert_same_games(restarts_program(), 1000, players=players)
+
+
+def test_a_play_out_with_turns_to_start_again_is_the_python_play_out():
+    """A state whose turns are to start again once the turn is over (flagged by a turn_start
+    trigger, then a choice) is played out in Python; the others are resumed in the kernel."""
+    program = restarts_program()
+    assert program.native_playouts.compiled(), program.native_playouts.reason
+    resumed = refused = 0
+    for _, native, python, alike in imagined_play_outs(program, 8, False):
+        if native is None:
+            refused += 1
+            continue
+        resumed += 1
+        assert native == python and alike
+    assert resumed > 20 and refused > 0
+
+
 def test_the_mc_and_ismcts_bots_play_the_same_games_with_kernel_play_outs():
     from interpreter import load_program_text
     native = resumed_program()

@@ -161,6 +161,8 @@ def encode(plan: Plan, state, horizon: int | None, most: int) -> tuple:
     frames = [loc for _, loc in state.frames] + [state.locals]
     if len(plan.frames[rid]) != len(frames):
         raise NotResumable("frames the kernel does not hold")
+    if any("#restart" in loc for loc in frames):
+        raise NotResumable("turns to start again (restart_turns) once the turn is over")
     n = len(state.players)
     pool: list = []
     head = [rid, _number(state.current), state.rounds, state.steps + STEPS_MARGIN, state.decisions,

@@ -93,6 +93,8 @@ class KernelWriter(Exprs):
             if v.type not in SCALARS + (ZONE,) and not listed:
                 raise Uncovered(f"a player variable of type {v.type} ('{name}')")
         self.team_vars = r.symbols.team_vars
+        self.restarts = restarts_turns(r, (r.flow, r.procedures, r.triggers))    # a `restart_turns` anywhere
+        self.turn_frames = []           # the restart flags of the turns being written, innermost last
 
     # -- the source ---------------------------------------------------------------------
     def source(self) -> str:
@@ -681,7 +683,16 @@ class KernelWriter(Exprs):
                     out.line("pass")
             self.close(sections)
         out.indent -= opened
+        self.frame_left(env)
         self.depth -= 1
+
+    def frame_left(self, env) -> None:
+        """A frame of a call or a dispatch left: its restart flag, if its turns have one, put
+        down (the VM's frame, and its `#restart`, is gone; the kernel's is met again at the
+        next call from the same place)."""
+        flag = restart_flag(env)
+        if flag in self.locals:
+            self.out.line(f"{flag} = NULL")
 
     def _trigger(self, t, env) -> None:
         if t.when is None:
@@ -896,6 +907,14 @@ class KernelWriter(Exprs):
         self.out.line(f"JN, {w} = undo_journal(Z, ZN, JR, JC, JN, {0 if s.tag is not None else 1}, {want})")
         self.charge(w)
         self.out.line("if JN == 0: JCN = 0")
+
+    def s_RestartTurns(self, s, env):
+        """The innermost turn's frame flagged: its turns start again once the turn is over.
+        Outside any turn it is a rules fault: the Python plays the game and reports it."""
+        if not self.turn_frames:
+            self.out.line(BAIL)
+            return
+        self.out.line(f"{self.turn_frames[-1]} = 1")
 
     def s_ClearJournal(self, s, env):
         self.journal = True
@@ -1205,74 +1224,96 @@ class KernelWriter(Exprs):
 
     def _turns(self, s, env, rec):
         out = self.out
-        with self.unless_resuming():
-            if s.first is not None:
-                f = self.emit(s.first, env)
-                out.line(f"CUR = {f}")
-            else:
-                p = out.fresh("p")
-                with out.block("if CUR == NULL or OUT[CUR]:"):
-                    out.line("CUR = NULL")
-                    with out.block(f"for {p} in range(n):"):
-                        out.line(f"if not OUT[{p}]: CUR = {p}; break")
-            cnt, lim = out.fresh("k"), out.fresh("k")
-            out.line(f"{cnt} = 0")
-            if s.count is not None:
-                c = self.emit(s.count, env)
-                self.not_null(c)
-                out.line(f"{lim} = {c}")
-            else:
-                out.line(f"{lim} = -1")
-        if rec is not None:         # resumed: the turns' count and limit restored
-            slot = self.resume.slot(2)
-            with out.block("else:"):
-                out.line(f"{cnt} = IN[LB + {slot}]; {lim} = IN[LB + {slot + 1}]")
-            self.resume.active.append(("turns", slot, len(self.resume.prefixes) - 1, rec.key, None))
-        with out.block("while True:"):
+        with self.restartable(env) as again:
             with self.unless_resuming():
-                out.line("STEPS += 4")
-                self.limits()
-                self._until(s, env)
-                out.line(f"if {cnt} == {lim} or CUR == NULL: break")
-                out.line(f"{cnt} += 1")
-            self._turn(s, env, rec)
-            if s.next is not None:
-                nx = self.emit(s.next, env)
-                out.line(f"CUR = {nx}")
-            else:
-                out.line("CUR = next_seat(OUT, n, CUR, 1)")
-        if rec is not None:
-            self.resume.active.pop()
+                if s.first is not None:
+                    f = self.emit(s.first, env)
+                    out.line(f"CUR = {f}")
+                else:
+                    p = out.fresh("p")
+                    with out.block("if CUR == NULL or OUT[CUR]:"):
+                        out.line("CUR = NULL")
+                        with out.block(f"for {p} in range(n):"):
+                            out.line(f"if not OUT[{p}]: CUR = {p}; break")
+                cnt, lim = out.fresh("k"), out.fresh("k")
+                out.line(f"{cnt} = 0")
+                if s.count is not None:
+                    c = self.emit(s.count, env)
+                    self.not_null(c)
+                    out.line(f"{lim} = {c}")
+                else:
+                    out.line(f"{lim} = -1")
+            if rec is not None:         # resumed: the turns' count and limit restored
+                slot = self.resume.slot(2)
+                with out.block("else:"):
+                    out.line(f"{cnt} = IN[LB + {slot}]; {lim} = IN[LB + {slot + 1}]")
+                self.resume.active.append(("turns", slot, len(self.resume.prefixes) - 1, rec.key, None))
+            with out.block("while True:"):
+                with self.unless_resuming():
+                    out.line("STEPS += 4")
+                    self.limits()
+                    self._until(s, env)
+                    out.line(f"if {cnt} == {lim} or CUR == NULL: break")
+                    out.line(f"{cnt} += 1")
+                self._turn(s, env, rec)
+                again()
+                if s.next is not None:
+                    nx = self.emit(s.next, env)
+                    out.line(f"CUR = {nx}")
+                else:
+                    out.line("CUR = next_seat(OUT, n, CUR, 1)")
+            if rec is not None:
+                self.resume.active.pop()
 
     def _turns_in_order(self, s, env, rec):
         """A turn for each player of `order` (computed once) still in the game, in its order."""
         out = self.out
-        if rec is None:
-            items, i = self.value(s.order, env), out.fresh("k")
-            out.line(f"{i} = 0")
-        else:
-            i = out.fresh("k")                       # resumable: the order and its cursor restored
-            items = out.fresh("a")
-            slot = self.resume.slot(3)
-            with out.block("if RES == 0:"):
-                out.line(f"{items} = {self.value(s.order, env)}")
+        with self.restartable(env) as again:
+            if rec is None:
+                items, i = self.value(s.order, env), out.fresh("k")
                 out.line(f"{i} = 0")
-            with out.block("else:"):
-                out.line(f"{items} = POOL[IN[LB + {slot}]:IN[LB + {slot}] + IN[LB + {slot + 1}]].copy()")
-                out.line(f"{i} = IN[LB + {slot + 2}]")
-            self.resume.active.append(("order", slot, len(self.resume.prefixes) - 1, rec.key, PLAYER))
-        with out.block("while True:"):
-            with self.unless_resuming():
-                out.line("STEPS += 4")
-                self.limits()
-                out.line(f"while {i} < len({items}) and OUT[{items}[{i}]]: {i} += 1")
-                out.line(f"if {i} >= len({items}): break")
-                self._until(s, env)
-                out.line(f"CUR = {items}[{i}]")
-                out.line(f"{i} += 1")
-            self._turn(s, env, rec)
-        if rec is not None:
-            self.resume.active.pop()
+            else:
+                i = out.fresh("k")                       # resumable: the order and its cursor restored
+                items = out.fresh("a")
+                slot = self.resume.slot(3)
+                with out.block("if RES == 0:"):
+                    out.line(f"{items} = {self.value(s.order, env)}")
+                    out.line(f"{i} = 0")
+                with out.block("else:"):
+                    out.line(f"{items} = POOL[IN[LB + {slot}]:IN[LB + {slot}] + IN[LB + {slot + 1}]].copy()")
+                    out.line(f"{i} = IN[LB + {slot + 2}]")
+                self.resume.active.append(("order", slot, len(self.resume.prefixes) - 1, rec.key, PLAYER))
+            with out.block("while True:"):
+                with self.unless_resuming():
+                    out.line("STEPS += 4")
+                    self.limits()
+                    out.line(f"while {i} < len({items}) and OUT[{items}[{i}]]: {i} += 1")
+                    out.line(f"if {i} >= len({items}): break")
+                    self._until(s, env)
+                    out.line(f"CUR = {items}[{i}]")
+                    out.line(f"{i} += 1")
+                self._turn(s, env, rec)
+                again()
+            if rec is not None:
+                self.resume.active.pop()
+
+    @contextmanager
+    def restartable(self, env):
+        """Turns that a `restart_turns` may start again (from their `first` or `order`) once
+        the turn ends: written inside a loop that runs them again while the flag of their frame
+        is up when a turn is over; `again()` writes that test.  As the VM's `#restart`, the flag
+        is the frame's, not the turns': turns the next in the frame find it still up.  Only in
+        a ruleset with a `restart_turns`, so that no other kernel changes."""
+        if not self.restarts:
+            yield lambda: None
+            return
+        out = self.out
+        flag, loop = restart_flag(env), out.fresh("k")
+        self.locals.add(flag)
+        out.line(f"{loop} = 1")
+        with out.block(f"while {loop}:"):
+            out.line(f"{loop} = 0")
+            yield lambda: out.line(f"if {flag} == 1: {flag} = NULL; {loop} = 1; STEPS += 2; break")
 
     def _until(self, s, env):
         """The turns end where their `until` holds (tested before each turn)."""
@@ -1283,11 +1324,13 @@ class KernelWriter(Exprs):
     def _turn(self, s, env, rec=None):
         out = self.out
         parts = []
+        self.turn_frames.append(restart_flag(env))     # (the turn's scope is closed before turn_end: the VM's)
         with self.section(parts):
             self.dispatch("turn_start", ret=_after(rec.start_call) if rec else None)
         with self.section(parts), out.block("if EX == 0:"):
             out.line("pass")
             self.steps(s.body, env)
+        self.turn_frames.pop()
         out.line("if EX == 1: EX = 0")
         out.line("if EX != 0: break")
         with self.section(parts):
@@ -1592,6 +1635,7 @@ class KernelWriter(Exprs):
         rec = self.record(s)
         with self.called(_after(rec.call) if rec else None, inner["#frame"]):
             self.steps(body, inner)
+        self.frame_left(inner)
         self.depth -= 1
 
     def _call_apart(self, s, env, called) -> None:
@@ -1621,6 +1665,8 @@ class KernelWriter(Exprs):
             return self.procedures[name]
         self.procedures[name] = None        # (called again while written: written in there)
         body = self.r.procedures[name]
+        if self.restarts and restarts_turns(self.r, body):     # (it flags its caller's turns)
+            return None
         declared = [(param, typ) for proc, param, typ in self.r.procedure_params if proc == name]
         env = self.frame()
         keep = self.out, self.locals, self.list_locals
@@ -1758,6 +1804,40 @@ def shown_only(r) -> set:
                 needed.add(v)
                 todo.append(v)
     return texts - needed
+
+
+def restart_flag(env) -> str:
+    """The kernel's name of a frame's restart flag (not a rules' name: resume reads none)."""
+    return "RESTART_" + env["#frame"]
+
+
+def restarts_turns(r, steps) -> bool:
+    """Whether `steps` may run a `restart_turns`: in them, in the procedures they call, in the
+    triggers of the events they emit (and of the turns' events)."""
+    stack, seen = [steps], set()
+    while stack:
+        x = stack.pop()
+        if isinstance(x, ir.RestartTurns):
+            return True
+        if isinstance(x, ir.If) and x.fixed is not None:      # (an option's branch not taken)
+            stack.append(x.then if x.fixed else x.else_)
+            continue
+        if isinstance(x, ir.Call) and ("p", x.procedure) not in seen:
+            seen.add(("p", x.procedure))
+            stack.append(r.procedures[x.procedure])
+        elif isinstance(x, ir.Emit) and ("e", x.event) not in seen:
+            seen.add(("e", x.event))
+            stack.append(r.triggers.get(x.event, ()))
+        elif isinstance(x, ir.Turns) and ("e", "turn") not in seen:
+            seen.add(("e", "turn"))
+            stack += [r.triggers.get("turn_start", ()), r.triggers.get("turn_end", ())]
+        if dataclasses.is_dataclass(x) and not isinstance(x, type):
+            stack.extend(getattr(x, f.name) for f in dataclasses.fields(x) if f.name not in ("tree", "path", "const"))
+        elif isinstance(x, (list, tuple)):
+            stack.extend(x)
+        elif isinstance(x, dict):
+            stack.extend(x.values())
+    return False
 
 
 def reads_name(steps, name: str) -> bool:
