@@ -38,3 +38,24 @@ def test_the_modules_tables_and_functions_are_not_passed():
     called = apart("pf2", body("t1 = T3[G_high]", "r1, w1, st1 = uf2(t1, Z, ZN)", "W += w1"), [],
                    SCALARS, ARRAYS, set())
     assert called.arrays == ["Z", "ZN"] and called.touched == ["G_high", "W"] and called.changed == ["W"]
+
+
+def test_a_function_that_makes_lists_is_apart_only_in_a_kernel_written_apart():
+    """Written in, a function that makes lists keeps them in arrays made once a game, one per
+    place; written apart, each call gives the function arrays of its own (so that two calls'
+    lists never share one), and every other kernel is as it was."""
+    import re
+
+    from interpreter.native.program import kernel_source
+    from interpreter.pipeline import _checked, load_rules_text
+    from test_native import LISTS_APART
+    ruleset = _checked(*load_rules_text(LISTS_APART, "lists_apart.yaml"), None, None)
+    assert "def uf" not in kernel_source(ruleset)
+    source = kernel_source(ruleset, apart=True)
+    given = {name: len(re.findall(r"\bB\d+\b", params))
+             for name, params in re.findall(r"def (uf\d+)\(([^)]*)\)", source)}
+    assert sorted(given.values()) == [1, 2, 4]          # high, best (two calls of high), spread (four)
+    for function in source.split("@njit"):
+        passed = [b for name, args in re.findall(r"= (uf\d+)\(([^)]*)\)", function)
+                  for b in re.findall(r"\bB\d+\b", args)]
+        assert len(passed) == len(set(passed))

@@ -90,6 +90,9 @@ class Exprs:
         self.discarding = False         # writing a text no one reads: only its faults matter
         self.inlined: dict = {}         # a ruleset function's name -> the size written in so far
         self.reads: dict = {}           # a kernel function's name -> the parts of the state it reads (its arguments)
+        self.given: dict = {}           # a kernel function's name -> the capacities of the arrays each call gives it
+        self.apart = False              # functions that make lists written apart too (steps.py, native/apart.py)
+        self.shared: dict = {}          # id of a value tested not null -> its name, while what reads it is written
         self.concats: list = []         # (table, constant, constant first) of each text joined to a constant
         self.numtexts = False           # text() of a number is written: numtext and its tables are
         self.pool: list = []            # KP: the constant lists a span (below) reads, end to end
@@ -171,6 +174,8 @@ class Exprs:
             return self.scalar(node.const, node.type)
         if is_map(node.type):
             raise Uncovered("maps")
+        if id(node) in self.shared:
+            return self.shared[id(node)]
         method = getattr(self, "_" + type(node).__name__, None)
         if method is None:
             raise Uncovered(f"the expression {type(node).__name__}")
@@ -284,22 +289,63 @@ class Exprs:
 
     def _short(self, node, env, op):
         t = self.out.fresh()
-        a = self.emit(node.a, env)
-        self.out.line(f"{t} = {a}")
+        tested = self.null_tested(node.a)
+        if tested is not None and tested[1] == (op == "or"):     # X != null and ... X ...: X computed once
+            x = self.emit(tested[0], env)
+            self.out.line(f"{t} = {'1 if' if op == 'and' else '0 if'} {x} != NULL else {'0' if op == 'and' else '1'}")
+        else:
+            x = None
+            a = self.emit(node.a, env)
+            self.out.line(f"{t} = {a}")
         test = f"{t} != 0 and {t} != NULL" if op == "and" else f"{t} == 0 or {t} == NULL"
-        with self.out.block(f"if {test}:"):
+        with self.out.block(f"if {test}:"), self.sharing(tested, x):
             b = self.emit(node.b, env)
             self.out.line(f"{t} = {b}")
         return t
 
     def _IfElse(self, node, env):
         t = self.out.fresh()
+        tested = self.null_tested(node.cond)
+        if tested is not None:              # X if X != null else Y (`??`, `?.`): X computed once
+            subject, is_null = tested
+            x = self.emit(subject, env)
+            with_value, without = (node.no, node.yes) if is_null else (node.yes, node.no)
+            with self.out.block(f"if {x} != NULL:"), self.sharing(tested, x):
+                self.out.line(f"{t} = {self.emit(with_value, env)}")
+            with self.out.block("else:"):
+                self.out.line(f"{t} = {self.emit(without, env)}")
+            return t
         c = self.emit(node.cond, env)
         with self.out.block(f"if {c} != 0 and {c} != NULL:"):
             self.out.line(f"{t} = {self.emit(node.yes, env)}")
         with self.out.block("else:"):
             self.out.line(f"{t} = {self.emit(node.no, env)}")
         return t
+
+    @staticmethod
+    def null_tested(cond):
+        """(X, is_null) of a test `X != null` or `X == null` of a value (not a list) that
+        draws no random number, else None: X is computed once, as the Python back ends
+        compute it (expr_ir.null_test), and its work charged once."""
+        tested = E.null_test(cond)
+        return tested if tested is not None and not is_list(tested[0].type) else None
+
+    @contextmanager
+    def sharing(self, tested, name):
+        """While the steps that read X (tested not null) are written, X is `name`."""
+        if tested is None:
+            yield
+            return
+        key = id(tested[0])
+        before = self.shared.get(key)
+        self.shared[key] = name
+        try:
+            yield
+        finally:
+            if before is None:
+                del self.shared[key]
+            else:
+                self.shared[key] = before
 
     def _Concat(self, node, env):
         """A constant text joined to a text: looked up in a table of the constant joined to each
@@ -431,15 +477,16 @@ class Exprs:
         if f.name in self.writing:
             raise Uncovered("a function that calls itself")
         args = self._args(node, env)
-        inline = f.size < INLINE_SIZE or self.inlined.get(f.name, 0) + f.size <= INLINE_BUDGET
+        inline = f.size < INLINE_SIZE or self.inlined.get(f.name, 0) + f.size <= (0 if self.apart else INLINE_BUDGET)
         fn = None if inline else self.function(f)
         if fn is None:                      # written in where it is called: no call, no arrays made per call
             self.inlined[f.name] = self.inlined.get(f.name, 0) + f.size
             with self._written_in(f, args) as inner:
                 return self.array(f.body, inner) if is_list(f.body.type) else self.emit(f.body, inner)
         out = self.out
+        given = [self.buffer(capacity) for capacity in self.given.get(fn, ())]    # this call's own
         r, w, st = out.fresh("r"), out.fresh("w"), out.fresh("st")
-        out.line(f"{r}, {w}, {st} = {fn}({', '.join(args + self.reads[fn])})")
+        out.line(f"{r}, {w}, {st} = {fn}({', '.join(args + self.reads[fn] + given)})")
         out.line(f"W += {w}")
         out.line(f"if {st} == 2: " + INEXACT)
         out.line(f"if {st} != 0: " + BAIL)
@@ -463,13 +510,17 @@ class Exprs:
         """The kernel function of ruleset function `f`, written once (a function of its own, so
         that a function called in many places is compiled once): it returns its value, the work
         it charged and 1 where it gave up (0 else).  None for a function that makes a list
-        (a list made per call would cost more than the call saves): it is written in."""
+        (a list made per call would cost more than the call saves): it is written in.  Except
+        in a kernel written apart (too long otherwise): there the arrays it makes its lists in
+        are given it by each call, each call's own and made once a game, as written in; its
+        answer, a list, is one of them or a list it was given."""
         if f.name in self.functions:
             return self.functions[f.name]
-        if is_list(f.body.type):
+        listed = is_list(f.body.type)
+        if listed and not self.apart:
             self.functions[f.name] = None
             return None
-        gave_up = "return 0, W, "
+        gave_up = "return np.empty(0, np.int64), W, " if listed else "return 0, W, "
         self.function_count += 1
         name = f"uf{self.function_count}"
         self.writing.append(f.name)
@@ -480,12 +531,13 @@ class Exprs:
         try:
             params = [f"a_{p}" for p, _ in f.params]
             env = {"#frame": "F_", **{p: a for (p, _), a in zip(f.params, params)}}
-            v = self.emit(f.body, env)
+            v = self.array(f.body, env) if listed else self.emit(f.body, env)
+            given = list(self.buffers) if self.apart else []
             head = [f"    {x} = NULL" for x in sorted(self.locals)] + \
                 [f"    {x} = np.empty(0, np.int64)" for x in sorted(self.list_locals)] + \
-                [f"    {x} = np.empty({c}, np.int64)" for x, c in self.buffers]
+                [f"    {x} = np.empty({c}, np.int64)" for x, c in self.buffers if not given]
             body = [x.replace(INEXACT, gave_up + "2").replace(BAIL, gave_up + "1") for x in inner.lines]
-            makes = self.buffers or any("np." in x for x in body)
+            makes = not self.apart and (self.buffers or any("np." in x for x in body))
         finally:
             self.out = keep
             self.locals, self.list_locals, self.buffers = saved
@@ -496,7 +548,9 @@ class Exprs:
         self.functions[f.name] = name
         text = "\n".join(head + body) + v
         self.reads[name] = [a for a in self.shared_args().split(", ") if re.search(rf"\b{a}\b", text)]
-        self.functions_src.append(["", "@njit(cache=False)", f"def {name}({', '.join(params + self.reads[name])}):",
+        self.given[name] = [c for _, c in given]
+        self.functions_src.append(["", "@njit(cache=False)",
+                                   f"def {name}({', '.join(params + self.reads[name] + [x for x, _ in given])}):",
                                    "    W = 0"] + head + body + [f"    return {v}, W, 0"])
         return name
 
