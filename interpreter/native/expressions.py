@@ -25,6 +25,7 @@ INEXACT = "return BAIL  # inexact"     # a value the kernel cannot hold (a fract
 SCALARS = (NUM, BOOL, STR, CARD, PLAYER, PILE)
 INLINE_SIZE = 16        # a ruleset function smaller than this (lang Function.size) is written in where called;
 INLINE_BUDGET = 200     # a larger one too, until its calls written in come to this size: then it is called
+APART_INLINE_BUDGET = 60  # in a kernel written apart (too long to compile written in): called sooner
 
 
 def is_list(typ) -> bool:
@@ -477,7 +478,8 @@ class Exprs:
         if f.name in self.writing:
             raise Uncovered("a function that calls itself")
         args = self._args(node, env)
-        inline = f.size < INLINE_SIZE or self.inlined.get(f.name, 0) + f.size <= (0 if self.apart else INLINE_BUDGET)
+        budget = APART_INLINE_BUDGET if self.apart else INLINE_BUDGET
+        inline = f.size < INLINE_SIZE or self.inlined.get(f.name, 0) + f.size <= budget
         fn = None if inline else self.function(f)
         if fn is None:                      # written in where it is called: no call, no arrays made per call
             self.inlined[f.name] = self.inlined.get(f.name, 0) + f.size

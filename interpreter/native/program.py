@@ -23,6 +23,7 @@ from .steps import KernelWriter, stat_columns
 
 MAX_ROUNDS = 256        # per-round statistics the kernel keeps of a game; a longer one is played in Python
 MAX_KERNEL_LINES = 4000  # a longer kernel takes minutes to compile (Numba's typing grows with its square)
+APART_LINES = 2200      # a longer one is written apart: compiled in a fraction of the time, played a little slower
 BLOCK = 512             # games a call of the kernel plays
 
 
@@ -62,11 +63,12 @@ def kernel_source(ruleset, layout=None, apart: bool = False) -> str:
     """The kernel's whole source: the prelude and the ruleset's game (Uncovered if the kernel
     does not cover it); with the closure back end's `layout`, the variant that resumes a game
     at a decision (native/resume.py), and the writer's plan of where it reads a state.  A
-    kernel too long to compile in minutes is written again with its procedures apart
-    (native/apart.py; `apart`: so written whatever its length)."""
+    kernel that would take over a minute to compile is written again with its procedures
+    and functions apart (native/apart.py; `apart`: so written whatever its length): skat's,
+    for one, compiles in a fraction of the time and plays its games a little slower."""
     writer = KernelWriter(ruleset, ruleset.players[1], layout, apart=apart)
     source = writer.source()
-    if not writer.apart and layout is None and source.count("\n") > MAX_KERNEL_LINES:    # apart: each compiled once
+    if not writer.apart and layout is None and source.count("\n") > APART_LINES:    # apart: each compiled once
         writer = KernelWriter(ruleset, ruleset.players[1], layout, apart=True)
         source = writer.source()
     lines = longest_function(source) if writer.apart else source.count("\n")
