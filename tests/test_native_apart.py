@@ -2,6 +2,8 @@
 is given and gives back, read from its source.  No Numba needed: these read text."""
 from __future__ import annotations
 
+import pathlib
+
 from interpreter.native.apart import apart, names_in
 
 SCALARS = {"CUR", "EX", "STEPS", "W", "G_pot", "G_high"}
@@ -59,3 +61,19 @@ def test_a_function_that_makes_lists_is_apart_only_in_a_kernel_written_apart():
         passed = [b for name, args in re.findall(r"= (uf\d+)\(([^)]*)\)", function)
                   for b in re.findall(r"\bB\d+\b", args)]
         assert len(passed) == len(set(passed))
+
+
+def test_a_procedure_whose_request_restarts_the_turns_is_written_in():
+    """gnav's exchange asks for a piece, and a trigger of that request may say restart_turns
+    (cat_undo: restart_round): the flag is the caller's turns', so the procedure is written
+    in, never apart (where it would set a flag of its own and the turns would go on)."""
+    import re
+
+    from interpreter.native.program import kernel_source
+    from interpreter.pipeline import _checked, load_rules
+    path = pathlib.Path(__file__).resolve().parent.parent / "rulesets" / "gnav.yaml"
+    ruleset = _checked(*load_rules(str(path)), {"cat_undo": "restart_round"}, None)
+    source = kernel_source(ruleset, apart=True)
+    apart_functions = [part for part in source.split("@njit") if re.search(r"def pf\d+\(", part)]
+    assert apart_functions and not any("RESTART_" in part for part in apart_functions)
+    assert "RESTART_" in source

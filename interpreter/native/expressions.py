@@ -295,11 +295,11 @@ class Exprs:
             x = self.emit(tested[0], env)
             self.out.line(f"{t} = {'1 if' if op == 'and' else '0 if'} {x} != NULL else {'0' if op == 'and' else '1'}")
         else:
-            x = None
+            tested = None
             a = self.emit(node.a, env)
             self.out.line(f"{t} = {a}")
         test = f"{t} != 0 and {t} != NULL" if op == "and" else f"{t} == 0 or {t} == NULL"
-        with self.out.block(f"if {test}:"), self.sharing(tested, x):
+        with self.out.block(f"if {test}:"), self.sharing(tested, x if tested else None):
             b = self.emit(node.b, env)
             self.out.line(f"{t} = {b}")
         return t
@@ -307,7 +307,7 @@ class Exprs:
     def _IfElse(self, node, env):
         t = self.out.fresh()
         tested = self.null_tested(node.cond)
-        if tested is not None:              # X if X != null else Y (`??`, `?.`): X computed once
+        if tested is not None:              # X if X != null else Y: X computed once where it is one node
             subject, is_null = tested
             x = self.emit(subject, env)
             with_value, without = (node.no, node.yes) if is_null else (node.yes, node.no)
@@ -326,14 +326,16 @@ class Exprs:
     @staticmethod
     def null_tested(cond):
         """(X, is_null) of a test `X != null` or `X == null` of a value (not a list) that
-        draws no random number, else None: X is computed once, as the Python back ends
-        compute it (expr_ir.null_test), and its work charged once."""
+        draws no random number (expr_ir.null_test), else None.  Where what reads X is the same
+        node, as the checker writes `X ?? Y` and `X?.a`, X is computed once and its work
+        charged once, as in the Python back ends (which also share an X written out twice,
+        `X + 1 if X != null else 0`: the kernel computes that one twice, never counting less)."""
         tested = E.null_test(cond)
         return tested if tested is not None and not is_list(tested[0].type) else None
 
     @contextmanager
     def sharing(self, tested, name):
-        """While the steps that read X (tested not null) are written, X is `name`."""
+        """While what reads X (tested not null) is written, X is `name` (no test: nothing shared)."""
         if tested is None:
             yield
             return
@@ -515,7 +517,8 @@ class Exprs:
         (a list made per call would cost more than the call saves): it is written in.  Except
         in a kernel written apart (too long otherwise): there the arrays it makes its lists in
         are given it by each call, each call's own and made once a game, as written in; its
-        answer, a list, is one of them or a list it was given."""
+        answer, a list, is one of them or a list it was given (a list whose length is known
+        only as it runs is made at each call, as it is where written in)."""
         if f.name in self.functions:
             return self.functions[f.name]
         listed = is_list(f.body.type)
@@ -536,8 +539,7 @@ class Exprs:
             v = self.array(f.body, env) if listed else self.emit(f.body, env)
             given = list(self.buffers) if self.apart else []
             head = [f"    {x} = NULL" for x in sorted(self.locals)] + \
-                [f"    {x} = np.empty(0, np.int64)" for x in sorted(self.list_locals)] + \
-                [f"    {x} = np.empty({c}, np.int64)" for x, c in self.buffers if not given]
+                [f"    {x} = np.empty(0, np.int64)" for x in sorted(self.list_locals)]
             body = [x.replace(INEXACT, gave_up + "2").replace(BAIL, gave_up + "1") for x in inner.lines]
             makes = not self.apart and (self.buffers or any("np." in x for x in body))
         finally:

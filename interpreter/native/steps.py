@@ -1302,8 +1302,9 @@ class KernelWriter(Exprs):
         """Turns that a `restart_turns` may start again (from their `first` or `order`) once
         the turn ends: written inside a loop that runs them again while the flag of their frame
         is up when a turn is over; `again()` writes that test.  As the VM's `#restart`, the flag
-        is the frame's, not the turns': turns the next in the frame find it still up.  Only in
-        a ruleset with a `restart_turns`, so that no other kernel changes."""
+        is the frame's, not the turns': the next turns in the same frame find it still up (after
+        an end_round, say).  Only in a ruleset with a `restart_turns`, so that no other kernel
+        changes."""
         if not self.restarts:
             yield lambda: None
             return
@@ -1665,12 +1666,13 @@ class KernelWriter(Exprs):
             return self.procedures[name]
         self.procedures[name] = None        # (called again while written: written in there)
         body = self.r.procedures[name]
-        if self.restarts and restarts_turns(self.r, body):     # (it flags its caller's turns)
-            return None
+        if self.restarts and restarts_turns(self.r, body):     # it flags its caller's turns (even turns
+            return None                                         # of its own: written in, to be simple)
         declared = [(param, typ) for proc, param, typ in self.r.procedure_params if proc == name]
         env = self.frame()
-        keep = self.out, self.locals, self.list_locals
+        keep = self.out, self.locals, self.list_locals, self.turn_frames
         self.out, self.locals, self.list_locals = Out(indent=1), set(), set()
+        self.turn_frames = []           # (a restart_turns met all the same gives the game up)
         self.out.count = keep[0].count
         try:
             params = [self.local(env["#frame"] + p, typ) for p, typ in declared
@@ -1682,7 +1684,7 @@ class KernelWriter(Exprs):
             lines, own, own_lists = self.out.lines, self.locals - set(params), self.list_locals - set(params)
             keep[0].count = self.out.count
         finally:
-            self.out, self.locals, self.list_locals = keep
+            self.out, self.locals, self.list_locals, self.turn_frames = keep
         called = apart(f"pf{len(self.procedures_src) + 1}", lines, params, self.game_scalars(), self.game_arrays(),
                        self.locals | self.list_locals)
         if called is None:
@@ -1813,7 +1815,7 @@ def restart_flag(env) -> str:
 
 def restarts_turns(r, steps) -> bool:
     """Whether `steps` may run a `restart_turns`: in them, in the procedures they call, in the
-    triggers of the events they emit (and of the turns' events)."""
+    triggers of the events they emit or request (and of the turns' events)."""
     stack, seen = [steps], set()
     while stack:
         x = stack.pop()
@@ -1825,7 +1827,7 @@ def restarts_turns(r, steps) -> bool:
         if isinstance(x, ir.Call) and ("p", x.procedure) not in seen:
             seen.add(("p", x.procedure))
             stack.append(r.procedures[x.procedure])
-        elif isinstance(x, ir.Emit) and ("e", x.event) not in seen:
+        elif isinstance(x, (ir.Emit, ir.Request)) and ("e", x.event) not in seen:
             seen.add(("e", x.event))
             stack.append(r.triggers.get(x.event, ()))
         elif isinstance(x, ir.Turns) and ("e", "turn") not in seen:
