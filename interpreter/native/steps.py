@@ -1793,12 +1793,7 @@ def shown_only(r) -> set:
         if isinstance(x, E.UserCall) and (into, id(x.function)) not in seen:
             seen.add((into, id(x.function)))
             stack.append((into, x.function.body))
-        if isinstance(x, (list, tuple)):
-            stack.extend((into, y) for y in x)
-        elif isinstance(x, dict):
-            stack.extend((into, y) for y in x.values())
-        elif dataclasses.is_dataclass(x) and not isinstance(x, type):
-            stack.extend((into, getattr(x, f.name)) for f in dataclasses.fields(x) if f.name not in ("tree", "path", "const"))
+        stack.extend((into, y) for y in _parts(x))
     needed, todo = set(), [None]
     while todo:                     # what the kernel reads, and what is read to set it, and so on
         for v in reads.get(todo.pop(), ()):
@@ -1833,13 +1828,20 @@ def restarts_turns(r, steps) -> bool:
         elif isinstance(x, ir.Turns) and ("e", "turn") not in seen:
             seen.add(("e", "turn"))
             stack += [r.triggers.get("turn_start", ()), r.triggers.get("turn_end", ())]
-        if dataclasses.is_dataclass(x) and not isinstance(x, type):
-            stack.extend(getattr(x, f.name) for f in dataclasses.fields(x) if f.name not in ("tree", "path", "const"))
-        elif isinstance(x, (list, tuple)):
-            stack.extend(x)
-        elif isinstance(x, dict):
-            stack.extend(x.values())
+        stack.extend(_parts(x))
     return False
+
+
+def _parts(x):
+    """The parts of a node of the intermediate form (of a list of them, a map of them) that a
+    walk through it goes into: not its text, its place in the file, its folded value."""
+    if dataclasses.is_dataclass(x) and not isinstance(x, type):
+        return [getattr(x, f.name) for f in dataclasses.fields(x) if f.name not in ("tree", "path", "const")]
+    if isinstance(x, (list, tuple)):
+        return x
+    if isinstance(x, dict):
+        return x.values()
+    return ()
 
 
 def reads_name(steps, name: str) -> bool:
@@ -1856,10 +1858,6 @@ def reads_name(steps, name: str) -> bool:
                 return True
         elif isinstance(x, E.UserCall):
             stack.extend(x.args)
-        elif dataclasses.is_dataclass(x) and not isinstance(x, type):
-            stack.extend(getattr(x, f.name) for f in dataclasses.fields(x) if f.name not in ("tree", "path", "const"))
-        elif isinstance(x, (list, tuple)):
-            stack.extend(x)
-        elif isinstance(x, dict):
-            stack.extend(x.values())
+        else:
+            stack.extend(_parts(x))
     return False
