@@ -295,11 +295,11 @@ class Exprs:
             x = self.emit(tested[0], env)
             self.out.line(f"{t} = {'1 if' if op == 'and' else '0 if'} {x} != NULL else {'0' if op == 'and' else '1'}")
         else:
-            tested = None
+            tested, x = None, None
             a = self.emit(node.a, env)
             self.out.line(f"{t} = {a}")
         test = f"{t} != 0 and {t} != NULL" if op == "and" else f"{t} == 0 or {t} == NULL"
-        with self.out.block(f"if {test}:"), self.sharing(tested, x if tested else None):
+        with self.out.block(f"if {test}:"), self.sharing(tested, x):
             b = self.emit(node.b, env)
             self.out.line(f"{t} = {b}")
         return t
