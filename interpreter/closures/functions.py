@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from ..lang.expr_ir import text_separator
 from ..lang.types import ANY, elem_of
-from ..lang.values import list_slice, number_range, shower, subsets_of
+from ..lang.values import list_slice, number_range, shower, subsets_of, sum_in_order
 from ..errors import RulesFault
 from ..limits import MAX_LIST, MAX_WORK
 from ..runtime.effects import too_much_work
@@ -148,7 +148,7 @@ def _sum(c, node):
     def total(s, l):
         v = vf(s, l)
         try:
-            return sum(v)
+            return sum_in_order(v)
         except TypeError:
             if None in v:
                 null()

@@ -28,7 +28,7 @@ from . import cache
 from ..errors import RulesFault
 from ..lang.expr_ir import draws_random, null_test, text_separator
 from ..lang.types import ANY, BOOL, CARD, NULL, NUM, PILE, PLAYER, STR, elem_of
-from ..lang.values import divide, list_slice, number_range, shower, subsets_of
+from ..lang.values import divide, list_slice, number_range, shower, subsets_of, sum_in_order
 from ..limits import MAX_WORK
 from ..runtime.effects import too_much_work
 from ..runtime.state import next_seat, partners_of, team_of
@@ -131,7 +131,7 @@ def _player(s, v):
 HELPERS = {
     "_charged": _charged, "_map_lit": _map_lit, "_charged_list": _charged_list, "_index": _index, "_best": _best,
     "_first_seat": _first_seat, "_clockwise": _clockwise, "_random": _random, "_player": _player, "_range": number_range, "_slice": list_slice, "_subsets": subsets_of,
-    "_divide": divide, "_next_seat": next_seat, "_team_of": team_of, "_partners_of": partners_of, "_put": _put, "_kept": _kept, "_again": _again, "RulesFault": RulesFault, "_gt": lambda a, b: a > b, "_lt": lambda a, b: a < b,
+    "_divide": divide, "_total": sum_in_order, "_next_seat": next_seat, "_team_of": team_of, "_partners_of": partners_of, "_put": _put, "_kept": _kept, "_again": _again, "RulesFault": RulesFault, "_gt": lambda a, b: a > b, "_lt": lambda a, b: a < b,
 }
 
 _PLAIN_CONSTS = (bool, int, str, type(None))
@@ -626,7 +626,7 @@ class Source:
         return self._each(node, "{xs}" if node.body is None else "[{body} for {x} in {xs}]")
 
     def _b_sum(self, node):
-        return self._each(node, "sum({xs})" if node.body is None else "sum([{body} for {x} in {xs}])")
+        return self._each(node, "_total({xs})" if node.body is None else "_total([{body} for {x} in {xs}])")
 
     def _b_min(self, node):
         return self._each(node, "min({xs}, default=None)" if node.body is None

@@ -34,6 +34,18 @@ def divide(a, b):
     return int(r) if r.is_integer() else r
 
 
+def sum_in_order(xs):
+    """sum() of numbers as Python 3.11 adds them, left to right: from 3.12, sum() compensates
+    the rounding of floats, so the same seed would give a different game with another Python
+    (and another than the native kernel's, which adds as 3.11 does)."""
+    t = sum(xs)
+    if type(t) is float:
+        t = 0
+        for x in xs:
+            t = t + x
+    return t
+
+
 def floordiv(a, b):
     if b == 0:
         raise ZeroDivisionError("division by zero")
