@@ -880,6 +880,98 @@ def test_functions_that_make_lists_written_apart_play_the_python_games():
     assert_same_games(program, 500)
 
 
+FRACTIONS = """
+name: fractions
+players: 3
+deck:
+  product:
+    suit: [{id: S}, {id: H}, {id: D}]
+    rank: [{id: "1", value: 1}, {id: "2", value: 2}, {id: "3", value: 3}, {id: "4", value: 4}, {id: "5", value: 5}]
+  id: "{rank}{suit}"
+  zone: stock
+zones:
+  stock: {visibility: hidden}
+  pile: {visibility: public}
+  hand: {per_player: true, visibility: owner}
+variables:
+  pot: {type: number, initial: 0}
+  said: {type: string, initial: "''"}
+  odd: {type: "list[number]", initial: "[]"}
+  plays: {type: number, initial: 0}
+player_variables:
+  chips: {type: number, initial: 10}
+  half: {type: number, initial: 0}
+  kept: {type: "list[number]", initial: "[]"}
+functions:
+  rate:
+    params: [c]
+    expr: "1.5 if c.suit == 'S' else 0.25 * c.value"
+procedures:
+  pay:
+    params: {who: player, amount: number}
+    do:
+      - add: {who.chips: amount, pot: "-amount / 2"}
+flow:
+  round:
+    - gather: {to: stock}
+    - shuffle: stock
+    - deal: {from: stock, to: hand, count: 3}
+    - turns:
+        count: 3
+        do:
+          - choose: current.hand
+            as: card
+            where: "card.value * rate(card) >= current.chips / 8 or count(current.hand) == 1"
+            otherwise: [end_turn]
+          - move: {card: card, from: current.hand, to: pile}
+          - move: {from: stock, to: pile, count: "current.chips / 9 - 1"}     # cut toward zero
+          - call: pay
+            with: {who: current, amount: "card.value * rate(card) - current.chips / 5"}
+          - set: {current.half: "current.chips // 2 + current.chips % 3"}
+          - set: {current.kept: "current.kept[-3:] + [current.chips // 1, count(pile) * 1.5 * 2]"}
+          - set: {said: "text(current.chips // 1)", odd: "map(range(0, (current.chips // 1) % 4), i => i * 2.0)"}
+          - add: {pot: "[1, 2, 3][(current.chips // 1) % 3]"}
+          - add: {plays: 1}
+          - if: "plays == 12 and card.value == 5 and card.suit == 'S' and current == players[0]"
+            then:
+              - set: {odd: "[current.chips / 7]"}     # a fraction in a list: the kernel gives the game up
+          - choose: "range(1, (current.half // 1) % 4 + 2)"
+            as: k
+          - add: {current.chips: "sum(current.kept, v => v) / 100 + k * 0.1"}
+  until: "any(players, p => p.chips >= 25 or p.chips <= 0) or pot < -40"
+statistics:
+  mean_chips:
+    value: "sum(players, p => p.chips) / num_players"
+  pot:
+    value: "pot * 1.0"
+  said_ten:
+    value: "said == '10'"
+  half_of_first:
+    value: "players[0].half"
+    per: round
+result:
+  winners: "filter(players, p => p.chips == max(players, q => q.chips))"
+  score: "p.chips - 10"
+  standing: "p.chips"
+"""
+
+
+def test_numbers_that_are_not_whole_play_the_python_games():
+    """A product by 1.5, quotients, // and % of fractions, a fraction's whole part as an index,
+    a range's end and a text, a fraction as a count (cut toward zero), fractions in statistics (one per round) and scores:
+    the kernel holds numbers as floats, computed as Python computes them, and plays the same
+    games.  A fraction it cannot hold (in a list: its arrays hold whole numbers) gives the
+    game up, and the generated Python plays it."""
+    from interpreter import load_program_text
+    program = load_program_text(FRACTIONS, "fractions.yaml", backend="native")
+    assert program.native is not None and program.native.fractions, program.native_reason
+    rows = program.native.play(0, 300, 3)
+    assert rows == [None if row is None else want for row, want in zip(rows, python_rows(program, 3, 0, 300))]
+    played = [row for row in rows if row is not None]
+    assert 0 < len(rows) - len(played) <= 15
+    assert all(v != int(v) for row in played for v in row["scores"] + [row["stats"]["mean_chips"]])
+
+
 def deep_tested(levels: int) -> str:
     """A function of `levels` maxima one inside another, each tested for null (`?? 0`)."""
     names = [f"v{i}" for i in range(levels)]

@@ -77,3 +77,27 @@ def test_a_procedure_whose_request_restarts_the_turns_is_written_in():
     apart_functions = [part for part in source.split("@njit") if re.search(r"def pf\d+\(", part)]
     assert apart_functions and not any("RESTART_" in part for part in apart_functions)
     assert "RESTART_" in source
+
+
+def test_numbers_are_floats_only_in_a_kernel_that_meets_a_fraction():
+    """A ruleset of whole numbers keeps every value an int64, its kernel as it was; one with a
+    number that is not whole holds its number variables as float64 (and XS, which passes them
+    to procedures apart), its indexes and counts whole again before use; the play-outs from a
+    state (resumable) do not cover it."""
+    import pytest
+    from interpreter.generated.program import build_generated
+    from interpreter.native.expressions import Uncovered
+    from interpreter.native.program import kernel_source
+    from interpreter.pipeline import _checked, load_rules, load_rules_text
+    from test_native import FRACTIONS
+    whole = _checked(*load_rules(str(pathlib.Path(__file__).resolve().parent.parent / "rulesets" / "hearts2.yaml")),
+                     None, None)
+    assert "float64" not in kernel_source(whole) and "int(" not in kernel_source(whole)
+    ruleset = _checked(*load_rules_text(FRACTIONS, "fractions.yaml"), None, None)
+    for source in (kernel_source(ruleset), kernel_source(ruleset, apart=True)):
+        assert "P_chips = np.empty(n, np.float64)" in source and "P_kept = np.empty((n, PCAP), np.int64)" in source
+        assert "= int(" in source and "INEXACT = -(1 << 61)" in source
+    apart_ = kernel_source(ruleset, apart=True)       # the procedure `pay` apart: pot a float, STEPS whole
+    assert "XS = np.empty(2, np.float64)" in apart_ and "G_pot = XS[0]" in apart_ and "STEPS = int(XS[1])" in apart_
+    with pytest.raises(Uncovered, match="not whole"):
+        kernel_source(ruleset, build_generated(ruleset).layout)

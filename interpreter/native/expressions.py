@@ -21,6 +21,7 @@ from ..lang.types import BOOL, CARD, NUM, PILE, PLAYER, STR, ZONE, elem_of, is_m
 from ..limits import MAX_LIST
 
 BAIL = "return BAIL"
+EXACT = 9007199254740992      # 2**53: the whole numbers a float64 holds exactly
 INEXACT = "return BAIL  # inexact"     # a value the kernel cannot hold (a fraction): Python plays the game
 SCALARS = (NUM, BOOL, STR, CARD, PLAYER, PILE)
 INLINE_SIZE = 16        # a ruleset function smaller than this (lang Function.size) is written in where called;
@@ -46,6 +47,11 @@ def window_name(key: str) -> str:
 
 class Uncovered(InterpreterError):
     """What the kernel does not cover: the ruleset is played by the generated Python."""
+
+
+class Fractional(Uncovered):
+    """A number that is not whole: the kernel is written again holding numbers as floats
+    (`fractions`), as Python holds them once a fraction is among them."""
 
 
 class Out:
@@ -98,6 +104,7 @@ class Exprs:
         self.numtexts = False           # text() of a number is written: numtext and its tables are
         self.pool: list = []            # KP: the constant lists a span (below) reads, end to end
         self.pooled: dict = {}          # a constant list -> where it starts in KP
+        self.fractions = False          # numbers held as float64 where a fraction may be (Fractional)
 
     # -- values ------------------------------------------------------------------------
     def text_id(self, text: str) -> int:
@@ -116,14 +123,18 @@ class Exprs:
         if isinstance(value, float):
             if value.is_integer() and typ != NUM:
                 return str(int(value))
-            raise Uncovered("numbers that are not whole")
+            if self.fractions and typ == NUM:
+                return repr(value)
+            raise Fractional("numbers that are not whole")
         if isinstance(value, (list, tuple)):
             raise Uncovered("a list where one value is wanted")
         raise Uncovered(f"a constant of kind {type(value).__name__}")
 
     def number(self, value) -> int:
-        """A constant as the int64 the kernel holds."""
+        """A constant as the int64 the kernel holds (a list's element: lists hold whole numbers)."""
         v = self.scalar(value)
+        if not re.fullmatch(r"-?[0-9]+|NULL", v):
+            raise Uncovered("a list holding numbers that are not whole")
         return -(1 << 62) if v == "NULL" else int(v)
 
     def table(self, values) -> str:
@@ -164,6 +175,21 @@ class Exprs:
                 self.out.line(BAIL)
         elif v == "NULL":
             self.out.line(BAIL)
+
+    def whole(self, v: str, typ=NUM) -> str:
+        """A number where the kernel needs a whole one (an index, a count, a list's element:
+        arrays hold int64): as it is, except in a kernel holding fractions, where a fraction
+        gives the game up (Python plays it: it holds the fraction, or says what is wrong)."""
+        if not self.fractions or typ != NUM or v == "NULL" or v.lstrip("-").isdigit():
+            return v
+        t = self.out.fresh("h")
+        self.out.line(f"{t} = int({v})")
+        self.out.line(f"if {t} != {v}: " + INEXACT)
+        return t
+
+    def cut(self, v: str) -> str:
+        """A count (move, deal, turns) as the VM takes it, int(): a fraction cut toward zero."""
+        return f"int({v})" if self.fractions and not v.lstrip("-").isdigit() else v
 
     def charge(self, amount: str) -> None:
         self.out.line(f"W += {amount}")
@@ -398,6 +424,10 @@ class Exprs:
         self.not_null(b)
         if node.op == "/" and self.in_statistic:     # a share, mostly a fraction: every game would be Python's
             raise Uncovered("a statistic that divides with '/' (its value a fraction)")
+        if node.op == "/" and self.fractions:      # values.divide: its quotient, as a float holds it
+            with self.out.block(f"if {b} == 0:"):
+                self.out.line(BAIL)
+            return self.tmp(f"{a} / {b}")
         if node.op == "/":          # values.divide: a whole quotient is a whole number; any other, Python's
             with self.out.block(f"if {b} == 0:"):
                 self.out.line(BAIL)
@@ -407,7 +437,14 @@ class Exprs:
         if node.op in ("//", "%"):
             with self.out.block(f"if {b} == 0:"):
                 self.out.line(BAIL)
-        return self.tmp(f"{a} {node.op} {b}")
+        t = self.tmp(f"{a} {node.op} {b}")
+        if self.fractions and node.op in "+-*":
+            self.exact(t)
+        return t
+
+    def exact(self, t: str) -> None:
+        """Past 2**53 a float is not the whole number Python's int holds: Python plays the game."""
+        self.out.line(f"if not -{EXACT} <= {t} <= {EXACT}: " + INEXACT)
 
     def _Compare(self, node, env):
         if elem_of(node.a.type) is not None and node.a.type != ZONE or elem_of(node.b.type) is not None and node.b.type != ZONE:
@@ -465,11 +502,11 @@ class Exprs:
     def _Index(self, node, env):
         if not node.coll.is_const and self.spannable(node.coll):
             lo, hi = self.span(node.coll, env)
-            i = self.emit(node.index, env)
+            i = self.whole(self.emit(node.index, env))
             self.not_null(i)
             return self.tmp(f"KP[{lo} + {i} if {i} >= 0 else {hi} + {i}] if {lo} - {hi} <= {i} < {hi} - {lo} else NULL")
         arr = self.array(node.coll, env)
-        i = self.emit(node.index, env)
+        i = self.whole(self.emit(node.index, env))
         self.not_null(i)
         return self.tmp(f"{arr}[{i}] if -len({arr}) <= {i} < len({arr}) else NULL")
 
@@ -701,7 +738,7 @@ class Exprs:
         where the text is not read (discard): a value shown, computed for its faults."""
         arg = node.args[0]
         if not self.discarding and len(node.args) == 1 and arg.type in (NUM, BOOL):
-            v = self.emit(arg, env)
+            v = self.whole(self.emit(arg, env), arg.type)
             if arg.type == BOOL:
                 return self.tmp(f"{self.text_id('—')} if {v} == NULL else {self.text_id('yes')} if {v} != 0 "
                                 f"else {self.text_id('no')}")
@@ -738,7 +775,7 @@ class Exprs:
         return self.tmp(f"abs({v})")
 
     def b_player(self, node, env):
-        v = self.emit(node.args[0], env)
+        v = self.whole(self.emit(node.args[0], env))
         self.not_null(v)
         return self.tmp(f"{v} % n")
 
@@ -918,7 +955,7 @@ class Exprs:
         xs = self.array(node.args[0], env)
         ends = []
         for i, default in ((1, "1"), (2, f"len({xs})")):
-            v = self.emit(node.args[i], env) if len(node.args) > i else "NULL"
+            v = self.whole(self.emit(node.args[i], env)) if len(node.args) > i else "NULL"
             ends.append(self.tmp(f"{default} if {v} == NULL else {v}"))
         lo, hi = self.tmp(f"max(0, {ends[0]})"), self.tmp(f"min(len({xs}), {ends[1]})")
         with out.block(f"if subsets_count(len({xs}), {lo}, {hi}) > {MAX_LIST}:"):
@@ -973,7 +1010,7 @@ class Exprs:
                 out.line(f"if ZN[{i}] > 0: {buf}[{m}] = PNUM[{i}]; {m} += 1")
             return self.tmp(f"{buf}[:{m}]")
         if isinstance(node, E.ListLit):
-            items = [self.emit(x, env) for x in node.items]
+            items = [self.whole(self.emit(x, env), x.type) for x in node.items]
             buf = self.buffer(str(max(1, len(items))))
             for i, x in enumerate(items):
                 out.line(f"{buf}[{i}] = {x}")
@@ -989,7 +1026,7 @@ class Exprs:
             out.line(f"{buf}[len({a}):len({a}) + len({b})] = {b}")
             return self.tmp(f"{buf}[:len({a}) + len({b})]")
         if isinstance(node, E.BuiltinCall) and node.name == "range":
-            args = [self.emit(a, env) for a in node.args]
+            args = [self.whole(self.emit(a, env)) for a in node.args]
             for a in args:
                 self.not_null(a)
             lo, hi = (args[0], args[1]) if len(args) > 1 else ("0", args[0])
@@ -1034,7 +1071,7 @@ class Exprs:
             out.line(f"{k} = 0")
 
             def keep(e):
-                out.line(f"{buf}[{k}] = {e}")
+                out.line(f"{buf}[{k}] = {self.whole(e, elem_of(node.type))}")
                 out.line(f"{k} += 1")
             self.each(node, env, keep, charge=False)
             return self.tmp(f"{buf}[:{k}]")
@@ -1086,7 +1123,7 @@ class Exprs:
         xs = self.array(node.args[0], env)
         ends = []
         for arg, default in zip(node.args[1:], ("0", f"len({xs})")):
-            v = self.emit(arg, env)
+            v = self.whole(self.emit(arg, env))
             ends.append(self.tmp(f"{default} if {v} == NULL else {v}") if not v.lstrip("-").isdigit() else v)
         t = self.tmp(f"{xs}[{ends[0]}:{ends[1]}]")
         self.charge(f"len({t})")
@@ -1108,7 +1145,7 @@ class Exprs:
                     out.line(f"{buf}[{k}] = {e}")
                     out.line(f"{k} += 1")
             else:
-                out.line(f"{buf}[{k}] = {v}")
+                out.line(f"{buf}[{k}] = {self.whole(v, node.body.type)}")
                 out.line(f"{k} += 1")
         return self.tmp(f"{buf}[:{k}]")
 

@@ -16,10 +16,10 @@ import time
 from ..generated.program import build_generated
 from ..lang.values import divide
 from .cache import Entry
-from .expressions import Uncovered
+from .expressions import Fractional, Uncovered
 from .prelude import PRELUDE
 from .resume import STOPPED
-from .steps import KernelWriter, stat_columns
+from .steps import FLOAT_INEXACT, KernelWriter, stat_columns
 
 MAX_ROUNDS = 256        # per-round statistics the kernel keeps of a game; a longer one is played in Python
 MAX_KERNEL_LINES = 4000  # a longer kernel takes minutes to compile (Numba's typing grows with its square)
@@ -66,10 +66,16 @@ def kernel_source(ruleset, layout=None, apart: bool = False) -> str:
     kernel that would take over a minute to compile is written again with its procedures
     and functions apart (native/apart.py; `apart`: so written whatever its length): skat's,
     for one, compiles in a fraction of the time and plays its games a little slower."""
-    writer = KernelWriter(ruleset, ruleset.players[1], layout, apart=apart)
-    source = writer.source()
+    try:
+        writer = KernelWriter(ruleset, ruleset.players[1], layout, apart=apart)
+        source = writer.source()
+    except Fractional:          # a number that is not whole: numbers held as floats, where Python's may be
+        if layout is not None:
+            raise
+        writer = KernelWriter(ruleset, ruleset.players[1], apart=apart, fractions=True)
+        source = writer.source()
     if not writer.apart and layout is None and source.count("\n") > APART_LINES:    # apart: each compiled once
-        writer = KernelWriter(ruleset, ruleset.players[1], layout, apart=True)
+        writer = KernelWriter(ruleset, ruleset.players[1], layout, apart=True, fractions=writer.fractions)
         source = writer.source()
     lines = longest_function(source) if writer.apart else source.count("\n")
     if lines > MAX_KERNEL_LINES * (1.5 if layout is not None else 1):    # (the resumable one is longer)
@@ -95,6 +101,7 @@ class Kernel:
         self.has_standing = ruleset.result.standing is not None
         self.score_type = ruleset.result.score.type if self.has_score else None
         self.max_players, self.min_players = ruleset.players[1], ruleset.players[0]
+        self.fractions = FLOAT_INEXACT in source    # scores and statistics as float64 (expressions.Fractional)
         self._batch = None
         self.compile_seconds = None
         self.asked = False          # --backend native: compiled whatever the number of games
@@ -166,9 +173,10 @@ class Kernel:
         import numpy as np
         batch = self.compiled()
         g = min(BLOCK, games)
-        arrays = (np.zeros((g, 2 * n + 2), np.int64), np.zeros((g, n), np.int64),
-                  np.zeros((g, max(1, self.widths[0])), np.int64),
-                  np.empty((g, MAX_ROUNDS, max(1, self.widths[1])), np.int64), np.zeros((g, 5), np.int64))
+        values = np.float64 if self.fractions else np.int64
+        arrays = (np.zeros((g, 2 * n + 2), np.int64), np.zeros((g, n), values),
+                  np.zeros((g, max(1, self.widths[0])), values),
+                  np.empty((g, MAX_ROUNDS, max(1, self.widths[1])), values), np.zeros((g, 5), np.int64))
         done = 0
         while done < games:
             g = min(BLOCK, games - done)

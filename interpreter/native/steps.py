@@ -23,7 +23,7 @@ from contextlib import contextmanager
 
 from ..closures.layout import unset_names
 from .apart import GAME_ARRAYS, GAME_SCALARS, apart
-from .expressions import BAIL, INEXACT, SCALARS, Exprs, Out, Uncovered, is_list, window_name
+from .expressions import BAIL, EXACT, INEXACT, SCALARS, Exprs, Out, Uncovered, is_list, window_name
 from .resume import HEADER, SHOWN, STOPPED, Plan, Resumes, Window
 
 EXITS = {"turn": 1, "round": 2, "game": 3}
@@ -33,6 +33,9 @@ MAX_OPTIONS = 10000                         # options of one choice (the rows of
 OPEN, REFUSED, REDIRECTED = 0, 1, 2
 MAX_INLINE_DEPTH = 12
 MAP_ENTRIES = 64                            # entries of a map variable (one with more: BAIL)
+# A kernel holding fractions (expressions.Fractional) says so by this line: -(1 << 62) + 1 is
+# not a float64, and would read as NULL once a statistic's value is one.
+FLOAT_INEXACT = "INEXACT = -(1 << 61)    # a statistic the kernel cannot compute exactly (of floats)"
 
 
 class KernelWriter(Exprs):
@@ -40,9 +43,10 @@ class KernelWriter(Exprs):
     variant that can also resume a game at a decision (native/resume.py): each choice it can
     resume at numbered, the steps before it on its way skipped while RES holds its number."""
 
-    def __init__(self, ruleset, max_players: int, layout=None, apart: bool = False):
+    def __init__(self, ruleset, max_players: int, layout=None, apart: bool = False, fractions: bool = False):
         super().__init__(ruleset, Out(indent=1))
         r = ruleset
+        self.fractions = fractions      # (expressions.Fractional)
         self.apart = apart and layout is None     # procedures written as functions of their own (native/apart.py)
         self.procedures = {}            # a procedure's name -> its Apart (None: written in at each call)
         self.procedures_src = []        # their sources
@@ -82,6 +86,8 @@ class KernelWriter(Exprs):
         for kind, section in (("G", r.variables), ("P", r.player_variables)):
             for name, v in section.items():
                 if is_map(v.type) and value_of(v.type) in SCALARS and name not in r.symbols.team_vars:
+                    if fractions and value_of(v.type) == NUM:
+                        raise Uncovered("a map of numbers beside numbers that are not whole")
                     self.maps[(kind, name)] = value_of(v.type)
         self.variables = {name: v for name, v in r.variables.items() if ("G", name) not in self.maps}
         self.player_variables = {name: v for name, v in r.player_variables.items() if ("P", name) not in self.maps}
@@ -95,6 +101,11 @@ class KernelWriter(Exprs):
         self.team_vars = r.symbols.team_vars
         self.restarts = restarts_turns(r, (r.flow, r.procedures, r.triggers))    # a `restart_turns` anywhere
         self.turn_frames = []           # the restart flags of the turns being written, innermost last
+
+    def numbers(self, typ) -> str:
+        """The dtype of an array of values of type `typ`: float64 for numbers in a kernel
+        holding fractions (expressions.Fractional)."""
+        return "np.float64" if self.fractions and typ == NUM else "np.int64"
 
     # -- the source ---------------------------------------------------------------------
     def source(self) -> str:
@@ -147,7 +158,7 @@ class KernelWriter(Exprs):
         of = [list(teams.get(k, ())) + [0] * (self.maxp - len(teams.get(k, ()))) for k in range(self.maxp + 1)]
         return self.concat_tables() + self.numtext_source() + \
             [f"{name} = np.array({list(values)!r}, dtype=np.int64)" for name, values in self.tables.items()] + \
-            ["BAIL = 1", "INEXACT = -(1 << 62) + 1    # a statistic the kernel cannot compute exactly", f"NC = {len(self.r.deck.ids)}", f"ROWS = {self.rows}",
+            ["BAIL = 1", FLOAT_INEXACT if self.fractions else "INEXACT = -(1 << 62) + 1    # a statistic the kernel cannot compute exactly", f"NC = {len(self.r.deck.ids)}", f"ROWS = {self.rows}",
              f"TEAMS = np.array({of!r}, dtype=np.int64)    # players -> the team of each seat",
              f"KP = np.array({(self.pool or [0])!r}, dtype=np.int64)    # constant lists read in place (spans)"] + \
             ([f"LB = {self.plan_.loops_base}    # where the loops' cursors start in IN (native/resume.py)"] if self.resumable else []) + \
@@ -222,7 +233,7 @@ class KernelWriter(Exprs):
                     with init.block(f"for {p} in range(n):"):
                         self._set_row(name, p, self.array(v.initial, {'#frame': 'I_', 'p': p}))
                     continue
-                init.line(f"P_{name} = np.empty(n, np.int64)")
+                init.line(f"P_{name} = np.empty(n, {self.numbers(v.type)})")
                 p = init.fresh("p")
                 with init.block(f"for {p} in range(n):"):
                     lead = p
@@ -242,7 +253,7 @@ class KernelWriter(Exprs):
         for name, capacity in self.buffers:     # (those of the initial values too)
             scratch.append((name, f"np.empty({capacity}, np.int64)"))
         if self.xs:
-            scratch.append(("XS", f"np.empty({len(self.xs)}, np.int64)"))
+            scratch.append(("XS", f"np.empty({len(self.xs)}, {self.numbers(NUM)})"))
         if self.among:
             scratch.append(("OPT", f"np.empty(({MAX_OPTIONS}, {self.opt_width}), np.int64)"))
         if self.list_options:
@@ -726,7 +737,7 @@ class KernelWriter(Exprs):
             raise Uncovered("a sort by texts")
         with out.block(f"for {i} in range(ZN[{z}]):"):
             v = self.emit(s.key, {**env, s.var: f"Z[{z}, {i}]"})
-            out.line(f"SB[{i}] = {v}")
+            out.line(f"SB[{i}] = {self.whole(v, s.key.type)}")
             out.line(f"if SB[{i}] == NULL and ZN[{z}] > 1: " + BAIL)
         out.line(f"sort_zone(Z, ZN, {z}, SB)")
 
@@ -764,7 +775,7 @@ class KernelWriter(Exprs):
         else:
             c = self.emit(count, env)
             self.not_null(c)
-            out.line(f"{k} = max(0, min({c}, ZN[{src}]))")
+            out.line(f"{k} = max(0, min({self.cut(c)}, ZN[{src}]))")
         self.charge(k)
         with out.block(f"for _ in range({k}):"):
             out.line(f"ZN[{src}] -= 1")
@@ -795,7 +806,7 @@ class KernelWriter(Exprs):
             c = self.emit(s.count, env)
             self.not_null(c)
             m, total = out.fresh("k"), out.fresh("k")
-            out.line(f"{m} = max(0, min({c}, ZN[{src}]))")
+            out.line(f"{m} = max(0, min({self.cut(c)}, ZN[{src}]))")
             out.line(f"{total} = min({m} * {k}, ZN[{src}])")
             self.charge(total)
             j = out.fresh("j")
@@ -959,7 +970,9 @@ class KernelWriter(Exprs):
             cur = self.tmp(place)
             self.not_null(cur)
             v = self.tmp(f"{cur} + {v}")
-        if t.type == NUM or add:
+        if self.fractions and (t.type == NUM or add):      # (XS holds it exactly)
+            out.line(f"if {v} != NULL and not -{EXACT} <= {v} <= {EXACT}: " + INEXACT)
+        elif t.type == NUM or add:
             out.line(f"if {v} != NULL and not (-1000000000000000000 < {v} < 1000000000000000000): " + BAIL)
         out.line(f"{place} = {v}")
         if isinstance(t, ir.PlayerTarget) and t.team:       # the owner's partners alike
@@ -1071,7 +1084,7 @@ class KernelWriter(Exprs):
         kind = "G" if isinstance(var, ir.GlobalTarget) else "P"
         if (kind, var.name) not in self.maps:
             raise Uncovered("maps")
-        key = self.emit(t.key, env)
+        key = self.whole(self.emit(t.key, env), t.key.type)
         self.not_null(key)
         v = self.emit(a.value, env)
         row = "0"
@@ -1240,7 +1253,7 @@ class KernelWriter(Exprs):
                 if s.count is not None:
                     c = self.emit(s.count, env)
                     self.not_null(c)
-                    out.line(f"{lim} = {c}")
+                    out.line(f"{lim} = {self.cut(c)}")
                 else:
                     out.line(f"{lim} = -1")
             if rec is not None:         # resumed: the turns' count and limit restored
@@ -1365,6 +1378,7 @@ class KernelWriter(Exprs):
         out.line(f"{k} = 0")
 
         def consider(e):
+            e = self.whole(e, s.elem_type)
             if s.where is None:
                 out.line(f"{opts}[{k}] = {e}; {k} += 1")
                 return
@@ -1578,7 +1592,7 @@ class KernelWriter(Exprs):
             frm, to = self.tmp(f"RQ[{base}, 0]"), self.tmp(f"RQ[{base}, 1]")
             payload = {"from": (frm, PLAYER), "to": (to, PLAYER)}
             if s.piece is not None:
-                pv = self.emit(s.piece, {"#frame": "Q_", "from": frm, "to": to})
+                pv = self.whole(self.emit(s.piece, {"#frame": "Q_", "from": frm, "to": to}), s.piece_type)
                 out.line(f"RQ[{base}, 4] = {pv}")
                 payload["piece"] = (self.tmp(f"RQ[{base}, 4]"), s.piece_type)
             self.dispatch(s.event, lambda: payload)
@@ -1657,7 +1671,7 @@ class KernelWriter(Exprs):
         out.line(f"{st} = {called.name}({', '.join(['XS'] + [values[p] for p in called.params] + called.arrays)})")
         out.line(f"if {st} != 0: " + BAIL)
         for x in called.changed:
-            out.line(f"{x} = XS[{self.xs[x]}]")
+            out.line(f"{x} = {self.loaded(x)}")
 
     def procedure(self, name):
         """The Apart of procedure `name`, its function written the first time it is called;
@@ -1694,11 +1708,18 @@ class KernelWriter(Exprs):
             self.xs.setdefault(x, len(self.xs))
         self.procedures_src.append(
             ["", "@njit(cache=False)", f"def {called.name}({', '.join(['XS'] + params + called.arrays)}):"]
-            + [f"    {x} = XS[{self.xs[x]}]" for x in called.touched]
+            + [f"    {x} = {self.loaded(x)}" for x in called.touched]
             + [f"    {x} = NULL" for x in sorted(own)] + [f"    {x} = np.empty(0, np.int64)" for x in sorted(own_lists)]
             + lines + [f"    XS[{self.xs[x]}] = {x}" for x in called.changed] + ["    return 0"])
         self.procedures[name] = called
         return called
+
+    def loaded(self, x: str) -> str:
+        """Scalar x as XS holds it: of floats where the kernel holds fractions, x a whole
+        number unless it is a number variable."""
+        held = f"XS[{self.xs[x]}]"
+        whole = not (x.startswith("G_") and self.r.variables[x[2:]].type == NUM)
+        return f"int({held})" if self.fractions and whole else held
 
     def game_scalars(self) -> set:
         """The game's scalars a procedure apart may touch: XS passes them."""
