@@ -94,8 +94,10 @@ class Plan:
     loops: dict
     slots: int
     journal: bool = False       # the kernel keeps a journal: its entries are read too
-    refused: str = ""           # what no state is read in for (zones of piles): the play-outs are Python's
+    refused: str = ""           # what no state is read in for (maps): the play-outs are Python's
     windows: dict = field(default_factory=dict)     # RES -> the Window it waits in
+    piles: tuple = ()           # (zone name, its first row) of each zone of piles, in the order PK counts them
+    pile_rows: int = 0          # the rows each has (a pile a row)
     _sources: dict = field(default_factory=dict, compare=False)
 
     @cached_property
@@ -139,6 +141,16 @@ class Plan:
         return self.journal_base + (4 if self.journal else 0)
 
     @property
+    def window_width(self) -> int:
+        return 5 + max(len(x.types) for x in self.windows.values()) if self.windows else 0
+
+    @property
+    def piles_base(self) -> int:
+        """Where the piles start in IN: the piles made so far, then each zone's piles and where
+        their numbers and owners start in POOL."""
+        return self.windows_base + self.window_width
+
+    @property
     def loops_base(self) -> int:
         """LB: where the loops' cursors start in IN."""
         return self.globals_base + 2 * len(self.globals_) + self.max_players * len(self.players_) + 2 * len(self.locals_)
@@ -169,9 +181,12 @@ def encode(plan: Plan, state, horizon: int | None, most: int) -> tuple:
             -1 if horizon is None else horizon, state.decisions + most, 0]
     head += [1 if o else 0 for o in state.out] + [0] * (plan.max_players - n)
     zones = [0, 0] * plan.n_rows
+    piled = dict(plan.piles)
     for name, base in plan.rows.items():
         z = state.zones[name]
-        for owner, cards in (enumerate(z) if name in plan.per_player else ((0, z),)):
+        if name in piled and len(z) > plan.pile_rows:
+            raise NotResumable("more piles than the kernel holds")
+        for owner, cards in (enumerate(z) if name in plan.per_player or name in piled else ((0, z),)):
             row = 2 * (base + owner)
             zones[row], zones[row + 1] = len(pool), len(cards)
             pool.extend(cards)
@@ -199,9 +214,21 @@ def encode(plan: Plan, state, horizon: int | None, most: int) -> tuple:
             pool.extend(_ints(plan, items, typ))
     journal = _journal(plan, state.journal, pool) if plan.journal else []
     window = _window(plan, plan.windows.get(rid), rid, frames, pool) if plan.windows else []
+    piles = _piles(plan, state, pool) if plan.piles else []
     np = _np()
-    return np.array(head + zones + values + locals_ + cursors + journal + window, dtype=np.int64), \
+    return np.array(head + zones + values + locals_ + cursors + journal + window + piles, dtype=np.int64), \
         np.array(pool or [0], dtype=np.int64)
+
+
+def _piles(plan: Plan, state, pool: list) -> list:
+    """IN's part of the piles (runtime/piles.py): how many were made, then for each zone of
+    piles how many rows it has and where their [number, owner] pairs start in POOL."""
+    part = [state.made_piles]
+    for name, _ in plan.piles:
+        part += [len(state.piles[name]), len(pool)]
+        for number, owner in state.piles[name]:
+            pool += [number, _number(owner)]
+    return part
 
 
 def _window(plan: Plan, w, rid: int, frames: list, pool: list) -> list:
@@ -209,7 +236,7 @@ def _window(plan: Plan, w, rid: int, frames: list, pool: list) -> list:
     current before, index asked, cards, names' values before]): whether there is one, how many
     choose, the index asked, the player current before, where the players, their entries (-1
     to choose, 0 done, 1 kept) and the values kept start in POOL; the names' values before."""
-    width = 5 + max(len(x.types) for x in plan.windows.values())
+    width = plan.window_width
     if w is None:
         return [0] * width
     depth = plan.frames[rid].index(w.prefix)

@@ -292,7 +292,8 @@ class KernelWriter(Exprs):
                     targets=dict(self.resume.targets), frames=dict(self.resume.frames),
                     loops=dict(self.resume.loops), slots=self.resume.slots, journal=self.journal,
                     windows=dict(self.windows),
-                    refused="zones of piles" if self.pile_zones else "maps" if self.maps else
+                    piles=tuple((name, self.zone_rows[name]) for name in self.pile_zones), pile_rows=len(r.deck.ids) + 1,
+                    refused="maps" if self.maps else
                     "a player variable holding a list" if any(is_list(t) for _, t in players) else "")
 
     def loads(self, plan: Plan) -> list:
@@ -340,6 +341,13 @@ class KernelWriter(Exprs):
                       f"        {k}_o[:{k}_m] = POOL[st:st + {k}_m]; {k}_e[:{k}_m] = POOL[st + {k}_m:st + 2 * {k}_m]",
                       f"        {k}_v[:{k}_m * {j}] = POOL[st + 2 * {k}_m:st + 2 * {k}_m + {k}_m * {j}]"]
             lines += [f"        {k}_p{i} = IN[{wb + 5 + i}]" for i in range(j)]
+        if plan.piles:              # each pile's number and owner by row (resume._piles)
+            pb = plan.piles_base
+            lines.append(f"    MADE = IN[{pb}]")
+            for k, (_, base) in enumerate(plan.piles):
+                lines += [f"    PK[{k}] = IN[{pb + 1 + 2 * k}]; st = IN[{pb + 2 + 2 * k}]",
+                          f"    for i in range(PK[{k}]):",
+                          f"        PNUM[{base} + i] = POOL[st + 2 * i]; POWN[{base} + i] = POOL[st + 2 * i + 1]"]
         return lines
 
     def batch_source(self) -> list:
