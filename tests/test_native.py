@@ -684,6 +684,68 @@ def test_a_play_out_resumed_inside_a_choice_made_together_is_the_python_play_out
     assert plays and all(native is not None and native == python and alike for native, python, alike in plays)
 
 
+PILES = """
+name: piles_resumed
+players: 3
+deck:
+  product:
+    suit: [{id: S}, {id: H}, {id: D}]
+    rank: [{id: "1", value: 1}, {id: "2", value: 2}, {id: "3", value: 3}, {id: "4", value: 4}, {id: "5", value: 5}]
+  id: "{rank}{suit}"
+  zone: stock
+zones:
+  stock: {visibility: hidden}
+  discard: {visibility: public}
+  hand: {per_player: true, visibility: owner}
+  melds: {piles: true, visibility: public}
+player_variables:
+  points: {type: number, initial: 0}
+flow:
+  round:
+    - gather: {to: stock}
+    - shuffle: stock
+    - deal: {from: stock, to: hand, count: 4}
+    - turns:
+        count: 4
+        do:
+          - choose:
+              - option: pass
+              - from: {c: current.hand}
+                do:
+                  - new_pile: {zone: melds, owner: current, as: m}
+                  - move: {card: c, from: current.hand, to: m}
+              - from: {pl: "filter(melds, q => q.owner != current)"}
+                when: "count(current.hand) > 0"
+                do:
+                  - choose: current.hand
+                    as: c2
+                  - move: {card: c2, from: current.hand, to: pl}
+                  - add: {pl.owner.points: "count(pl)"}
+          - if: "count(melds) > 2"
+            then:
+              - for_each: q
+                in: "filter(melds, q => count(q) >= 2)"
+                do: [move: {from: q, to: discard}]
+  until: "any(players, p => p.points >= 6)"
+result:
+  winners: "filter(players, p => p.points >= 6)"
+  score: "p.points"
+  standing: "p.points"
+"""
+
+
+def test_a_play_out_resumed_with_zones_of_piles_is_the_python_play_out():
+    """Piles made, laid off on and emptied, read into the kernel pile by pile (its number and
+    owner, the piles made so far): from every imagined state, the kernel's play-out is the
+    Python's, none left to Python."""
+    from interpreter import load_program_text
+    program = load_program_text(PILES, "piles.yaml", backend="native")
+    assert program.native_playouts.compiled(), program.native_playouts.reason
+    plays = [(native, python, alike) for horizon in (True, False)
+             for _, native, python, alike in imagined_play_outs(program, 3, horizon)]
+    assert len(plays) > 100 and all(native is not None and native == python and alike for native, python, alike in plays)
+
+
 def test_a_choice_that_draws_random_numbers_is_played_out_in_python():
     """Resumed there, the kernel would compute its options again and take the game's next
     random numbers with them: it is not resumed at (a state waiting there is not taken), the
@@ -1003,3 +1065,28 @@ def test_the_mc_and_ismcts_bots_play_the_same_games_with_kernel_play_outs():
     for seats in ({"mc_seats": (1,), "playouts": 4}, {"ismcts_seats": (2,), "iterations": 30}):
         a, b = simulate(native, 3, **seats), simulate(python, 3, **seats)
         assert {k: v for k, v in a.items() if k != "games_per_s"} == {k: v for k, v in b.items() if k != "games_per_s"}
+
+
+def test_a_kernel_numba_cannot_compile_leaves_the_games_to_python(monkeypatch):
+    """A kernel Numba refuses is a bug of ours, never the user's: one line says so, and the
+    generated Python plays the same games (the report as it is without the native back end)."""
+    import io
+    from interpreter.cli.main import run
+
+    def refused(self):
+        raise TypeError("Numba could not type this kernel")
+    monkeypatch.setattr(Kernel, "compiled", refused)
+    war = str(ROOT / "rulesets" / "war.yaml")
+    reports = {}
+    for backend in ("native", "generated"):
+        stdout, stderr = io.StringIO(), io.StringIO()
+        assert run(["simulate", war, "--games", "20", "--backend", backend, "--json"], stdout=stdout, stderr=stderr) == 0
+        reports[backend] = stdout.getvalue()
+        said = [line for line in stderr.getvalue().splitlines() if line.startswith("native playouts:")]
+        assert said == (["native playouts: the native kernel could not be compiled (TypeError: a bug of ours); "
+                         "the generated Python played war"] if backend == "native" else [])
+    import json
+    native, generated = (json.loads(reports[b]) for b in ("native", "generated"))
+    for r in (native, generated):
+        r.pop("games_per_s", None)
+    assert native == generated

@@ -124,6 +124,15 @@ def native_note(args, programs, stderr) -> None:
             print(f"native playouts: {program.native_reason}; the generated Python plays {program.name}", file=stderr)
 
 
+def failed_note(programs, stderr) -> None:
+    """One line for a kernel Numba could not compile (lab.simulation.compiled): the generated
+    Python played instead, the same games."""
+    for program in programs:
+        reason = getattr(program, "native_failed", None)
+        if reason:
+            print(f"native playouts: {reason}; the generated Python played {program.name}", file=stderr)
+
+
 def run_simulate(args, stdout, stderr) -> int:
     program = load_program(args.ruleset, parse_options(args.option), backend=lab_backend(args))
     native_note(args, [program], stderr)
@@ -138,6 +147,7 @@ def run_simulate(args, stdout, stderr) -> int:
             program, args.games, args.players, args.seed, mc, args.playouts, args.jobs,
             on_row=lambda row: (rows.append(row), seen()), cluster=_cluster(args),
             ismcts_seats=ismcts, iterations=args.iterations))
+    failed_note([program], stderr)
     _print(args, report, report_lines(report), stdout)
     write_all(args, [(program.name, report, rows)], None, stderr)
     return _ended(interrupted, stderr)
@@ -160,6 +170,7 @@ def run_compare(args, stdout, stderr) -> int:
             variants, args.games, args.players, args.seed, mc, args.playouts, args.jobs,
             on_row=lambda index, row: (rows[index].append(row), seen()), cluster=_cluster(args),
             ismcts_seats=ismcts, iterations=args.iterations))
+    failed_note([program for _, program in variants], stderr)
     common = result["games"]
     runs = [(run["variant"], run["report"], rows[i][:common]) for i, run in enumerate(result["runs"])]
     _print(args, result, comparison_lines(result), stdout)

@@ -135,7 +135,7 @@ def _rows_here(played, program, n, games, seed, seating, jobs):
             kernel = None
     if kernel is not None:
         start = time.perf_counter()
-        kernel.compiled()                   # before any worker is forked: they inherit it
+        kernel = compiled(program, kernel)  # before any worker is forked: they inherit it
         played.compiling += time.perf_counter() - start
     if kernel is not None and not kernel.plays_games:      # the bots' play-outs: the games are Python's
         kernel = None
@@ -149,6 +149,17 @@ def _rows_here(played, program, n, games, seed, seating, jobs):
             yield from (game_row(program, n, seed + k, seating) for k in range(games))
         return
     yield from _rows_from_workers(program, n, games, seed, seating, min(jobs, games), kernel is not None)
+
+
+def compiled(program, kernel):
+    """The kernel, compiled; None where Numba cannot compile it (a bug of ours, never the
+    user's): the generated Python plays, and `program.native_failed` says why."""
+    try:
+        kernel.compiled()
+    except Exception as e:
+        program.native_failed = f"the native kernel could not be compiled ({type(e).__name__}: a bug of ours)"
+        return None
+    return kernel
 
 
 def native_kernel(program, seating: Seating, games: int):
