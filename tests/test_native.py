@@ -746,6 +746,20 @@ def test_a_play_out_resumed_with_zones_of_piles_is_the_python_play_out():
     assert len(plays) > 100 and all(native is not None and native == python and alike for native, python, alike in plays)
 
 
+def test_a_play_out_resumed_with_lists_and_maps_in_player_variables_is_the_python_play_out():
+    """Each player's list and map (scoring here, so a play-out depends on them) read into the
+    kernel, with the piles: every play-out from an imagined state is the Python's."""
+    from interpreter import load_program_text
+    scored = """                  - add: {"current.named[text(card.value)]": 1}\n"""
+    text = MELDS.replace(scored, scored + """                  - add: {current.points: "count(current.opened) % 3 + (current.named['3'] ?? 0)"}\n""")
+    assert text != MELDS
+    program = load_program_text(text, "melds_scored.yaml", backend="native")
+    assert program.native_playouts.compiled(), program.native_playouts.reason
+    plays = [(native, python, alike) for horizon in (True, False)
+             for _, native, python, alike in imagined_play_outs(program, 3, horizon)]
+    assert len(plays) > 100 and all(native is not None and native == python and alike for native, python, alike in plays)
+
+
 def test_a_choice_that_draws_random_numbers_is_played_out_in_python():
     """Resumed there, the kernel would compute its options again and take the game's next
     random numbers with them: it is not resumed at (a state waiting there is not taken), the

@@ -31,6 +31,7 @@ NUMTEXT = 1 << 61       # the id of the text of number v the kernel does not kno
 WHOLE = re.compile(r"-?[1-9][0-9]*|0")      # the text of a whole number, as str() writes it
 HEADER = 8              # RES, CUR, ROUNDS, STEPS, DEC, horizon, most decisions, 0 (the seed game() is given)
 STEPS_MARGIN = 64       # steps counted on beyond the state's: the kernel gives up first near max_steps
+MAP_ENTRIES = 64        # entries of a map variable the kernel holds (one with more: BAIL)
 STOPPED = 2             # the kernel's answer for a play-out stopped short (the horizon, the decisions)
 SHOWN = "shown"         # the type of a text only the table shows: kept as null or not (0)
 MASK = (1 << 64) - 1
@@ -94,10 +95,11 @@ class Plan:
     loops: dict
     slots: int
     journal: bool = False       # the kernel keeps a journal: its entries are read too
-    refused: str = ""           # what no state is read in for (maps): the play-outs are Python's
+    refused: str = ""           # what no state is read in for: the play-outs are Python's
     windows: dict = field(default_factory=dict)     # RES -> the Window it waits in
     piles: tuple = ()           # (zone name, its first row) of each zone of piles, in the order PK counts them
     pile_rows: int = 0          # the rows each has (a pile a row)
+    maps: tuple = ()            # ("G" or "P", name, its values' type) of each map variable the kernel holds
     _sources: dict = field(default_factory=dict, compare=False)
 
     @cached_property
@@ -151,9 +153,16 @@ class Plan:
         return self.windows_base + self.window_width
 
     @property
+    def maps_base(self) -> int:
+        """Where the map variables start in IN: for each (and each player's, of a player
+        variable) how many entries, and where their keys, then their values, start in POOL."""
+        return self.piles_base + (1 + 2 * len(self.piles) if self.piles else 0)
+
+    @property
     def loops_base(self) -> int:
         """LB: where the loops' cursors start in IN."""
-        return self.globals_base + 2 * len(self.globals_) + self.max_players * len(self.players_) + 2 * len(self.locals_)
+        width = sum(self.max_players * (2 if _listed(typ) else 1) for _, typ in self.players_)
+        return self.globals_base + 2 * len(self.globals_) + width + 2 * len(self.locals_)
 
 
 class NotResumable(InterpreterError):
@@ -195,6 +204,11 @@ def encode(plan: Plan, state, horizon: int | None, most: int) -> tuple:
         values += _held(plan, state.vars.get(name), typ, pool, listed)
     for name, typ in plan.players_:
         column = state.pvars[name]
+        if _listed(typ):            # each player's list: (start, length) in POOL
+            for v in column:
+                values += _held(plan, v, typ, pool, True)
+            values += [0, 0] * (plan.max_players - len(column))
+            continue
         values += _ints(plan, column, typ) + [0] * (plan.max_players - len(column))
     locals_ = list(plan.blank)
     for i, frame, name, typ, listed in plan.sources(rid):
@@ -215,8 +229,9 @@ def encode(plan: Plan, state, horizon: int | None, most: int) -> tuple:
     journal = _journal(plan, state.journal, pool) if plan.journal else []
     window = _window(plan, plan.windows.get(rid), rid, frames, pool) if plan.windows else []
     piles = _piles(plan, state, pool) if plan.piles else []
+    maps = _maps(plan, state, pool) if plan.maps else []
     np = _np()
-    return np.array(head + zones + values + locals_ + cursors + journal + window + piles, dtype=np.int64), \
+    return np.array(head + zones + values + locals_ + cursors + journal + window + piles + maps, dtype=np.int64), \
         np.array(pool or [0], dtype=np.int64)
 
 
@@ -228,6 +243,25 @@ def _piles(plan: Plan, state, pool: list) -> list:
         part += [len(state.piles[name]), len(pool)]
         for number, owner in state.piles[name]:
             pool += [number, _number(owner)]
+    return part
+
+
+def _maps(plan: Plan, state, pool: list) -> list:
+    """IN's part of the map variables (steps.KernelWriter.maps): each row's entries, in the
+    order the dict holds them, their keys (texts) then their values in POOL."""
+    part = []
+    for kind, name, typ in plan.maps:
+        rows = [state.vars.get(name)] if kind == "G" else list(state.pvars[name])
+        if kind == "P":
+            rows += [{}] * (plan.max_players - len(rows))       # (seats the game does not have)
+        for m in rows:
+            if not isinstance(m, dict):
+                raise NotResumable("a map variable that is null")
+            if len(m) > MAP_ENTRIES:
+                raise NotResumable("a map of more entries than the kernel holds")
+            part += [len(m), len(pool)]
+            pool.extend(_scalar(plan, k, STR) for k in m)
+            pool.extend(_scalar(plan, v, typ) for v in m.values())
     return part
 
 

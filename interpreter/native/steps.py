@@ -24,7 +24,7 @@ from contextlib import contextmanager
 from ..closures.layout import unset_names
 from .apart import GAME_ARRAYS, GAME_SCALARS, apart
 from .expressions import BAIL, EXACT, INEXACT, SCALARS, Exprs, Out, Uncovered, is_list, window_name
-from .resume import HEADER, SHOWN, STOPPED, Plan, Resumes, Window
+from .resume import HEADER, MAP_ENTRIES, SHOWN, STOPPED, Plan, Resumes, Window
 
 EXITS = {"turn": 1, "round": 2, "game": 3}
 JOURNAL, JOURNAL_CARDS = 4096, 16384        # entries and the cards they move (a game with more: BAIL)
@@ -32,7 +32,6 @@ MAX_REQUESTS = 64                           # requests open at once (one inside 
 MAX_OPTIONS = 10000                         # options of one choice (the rows of OPT and OL)
 OPEN, REFUSED, REDIRECTED = 0, 1, 2
 MAX_INLINE_DEPTH = 12
-MAP_ENTRIES = 64                            # entries of a map variable (one with more: BAIL)
 # A kernel holding fractions (expressions.Fractional) says so by this line: -(1 << 62) + 1 is
 # not a float64, and would read as NULL once a statistic's value is one.
 FLOAT_INEXACT = "INEXACT = -(1 << 61)    # a statistic the kernel cannot compute exactly (of floats)"
@@ -293,8 +292,7 @@ class KernelWriter(Exprs):
                     loops=dict(self.resume.loops), slots=self.resume.slots, journal=self.journal,
                     windows=dict(self.windows),
                     piles=tuple((name, self.zone_rows[name]) for name in self.pile_zones), pile_rows=len(r.deck.ids) + 1,
-                    refused="maps" if self.maps else
-                    "a player variable holding a list" if any(is_list(t) for _, t in players) else "")
+                    maps=tuple((kind, name, typ) for (kind, name), typ in self.maps.items()))
 
     def loads(self, plan: Plan) -> list:
         """The lines that read a state out of IN and POOL (Plan's order)."""
@@ -317,8 +315,13 @@ class KernelWriter(Exprs):
         for name, typ in plan.globals_:
             read(f"G_{name}", is_list(typ))
         for name, typ in plan.players_:
-            if is_list(typ):        # (never read in: encode refuses such a state)
-                lines.append(f"    P_{name} = np.empty((n, PCAP), np.int64); PL_{name} = np.zeros(n, np.int64)")
+            if is_list(typ):        # each player's row, as long as PL says (resume.encode)
+                lines += [f"    P_{name} = np.empty((n, PCAP), np.int64); PL_{name} = np.zeros(n, np.int64)",
+                          "    for p in range(n):",
+                          f"        PL_{name}[p] = IN[{at} + 2 * p + 1]; st = IN[{at} + 2 * p]",
+                          f"        if PL_{name}[p] > PCAP: " + BAIL,
+                          f"        P_{name}[p, :PL_{name}[p]] = POOL[st:st + PL_{name}[p]]"]
+                at += 2 * plan.max_players
                 continue
             lines.append(f"    P_{name} = np.empty(n, np.int64); P_{name}[:] = IN[{at}:{at} + n]")
             at += plan.max_players
@@ -348,6 +351,14 @@ class KernelWriter(Exprs):
                 lines += [f"    PK[{k}] = IN[{pb + 1 + 2 * k}]; st = IN[{pb + 2 + 2 * k}]",
                           f"    for i in range(PK[{k}]):",
                           f"        PNUM[{base} + i] = POOL[st + 2 * i]; POWN[{base} + i] = POOL[st + 2 * i + 1]"]
+        at = plan.maps_base
+        for kind, name, _ in plan.maps:     # each row's entries (resume._maps)
+            m = f"{kind}_{name}"
+            lines += [f"    for r in range({'n' if kind == 'P' else 1}):",
+                      f"        MN_{m}[r] = IN[{at} + 2 * r]; st = IN[{at} + 2 * r + 1]",
+                      f"        MK_{m}[r, :MN_{m}[r]] = POOL[st:st + MN_{m}[r]]",
+                      f"        MV_{m}[r, :MN_{m}[r]] = POOL[st + MN_{m}[r]:st + 2 * MN_{m}[r]]"]
+            at += 2 * (plan.max_players if kind == "P" else 1)
         return lines
 
     def batch_source(self) -> list:
