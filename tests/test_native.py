@@ -1048,6 +1048,21 @@ def test_numbers_that_are_not_whole_play_the_python_games():
     assert all(v != int(v) for row in played for v in row["scores"] + [row["stats"]["mean_chips"]])
 
 
+def test_a_play_out_resumed_with_numbers_that_are_not_whole_is_the_python_play_out():
+    """A state's fractions read into the resumable kernel as the float64s Python holds, the
+    whole floats of its lists as whole numbers: the play-outs are the Python's (one that meets
+    a fraction in a list is given up, and Python plays it out)."""
+    from interpreter import load_program_text
+    program = load_program_text(FRACTIONS, "fractions.yaml", backend="native")
+    assert program.native_playouts.compiled(), program.native_playouts.reason
+    plays = [(native, python, alike) for horizon in (True, False)
+             for _, native, python, alike in imagined_play_outs(program, 4, horizon)]
+    resumed = [(native, python, alike) for native, python, alike in plays if native is not None]
+    assert len(resumed) > 200 and len(plays) - len(resumed) <= 5
+    assert all(native == python and alike for native, python, alike in resumed)
+    assert any(v != int(v) for native, _, _ in resumed if native[2] for v in native[2])
+
+
 def deep_tested(levels: int) -> str:
     """A function of `levels` maxima one inside another, each tested for null (`?? 0`)."""
     names = [f"v{i}" for i in range(levels)]

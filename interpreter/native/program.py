@@ -70,9 +70,7 @@ def kernel_source(ruleset, layout=None, apart: bool = False) -> str:
         writer = KernelWriter(ruleset, ruleset.players[1], layout, apart=apart)
         source = writer.source()
     except Fractional:          # a number that is not whole: numbers held as floats, where Python's may be
-        if layout is not None:
-            raise
-        writer = KernelWriter(ruleset, ruleset.players[1], apart=apart, fractions=True)
+        writer = KernelWriter(ruleset, ruleset.players[1], layout, apart=apart, fractions=True)
         source = writer.source()
     if not writer.apart and layout is None and source.count("\n") > APART_LINES:    # apart: each compiled once
         writer = KernelWriter(ruleset, ruleset.players[1], layout, apart=True, fractions=writer.fractions)
@@ -316,8 +314,9 @@ class ResumableKernel(Kernel):
 def playout_arrays(kernel, namespace, n: int) -> tuple:
     """The arrays a play-out of n players reads and fills, made once and used again."""
     import numpy as np
-    return (np.zeros(2, np.uint64), np.zeros(2 * n + 2, np.int64), np.zeros(n, np.int64),
-            np.zeros(max(1, kernel.widths[0]), np.int64), np.empty((MAX_ROUNDS, max(1, kernel.widths[1])), np.int64),
+    values = np.float64 if kernel.fractions else np.int64
+    return (np.zeros(2, np.uint64), np.zeros(2 * n + 2, np.int64), np.zeros(n, values),
+            np.zeros(max(1, kernel.widths[0]), values), np.empty((MAX_ROUNDS, max(1, kernel.widths[1])), values),
             np.zeros(8, np.int64), np.zeros(1, np.uint64), namespace["scratch"](n))
 
 

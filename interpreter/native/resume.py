@@ -19,12 +19,13 @@ moves whichever plays its play-outs.
 from __future__ import annotations
 
 import re
+import struct
 from dataclasses import dataclass, field
 from functools import cached_property
 
 from ..errors import InterpreterError
 from ..limits import MAX_NUMBER
-from ..lang.types import STR, ZONE, elem_of, is_map
+from ..lang.types import NUM, STR, ZONE, elem_of, is_map
 
 NULL = -(1 << 62)
 NUMTEXT = 1 << 61       # the id of the text of number v the kernel does not know: NUMTEXT + v (expressions.numtext)
@@ -100,6 +101,7 @@ class Plan:
     piles: tuple = ()           # (zone name, its first row) of each zone of piles, in the order PK counts them
     pile_rows: int = 0          # the rows each has (a pile a row)
     maps: tuple = ()            # ("G" or "P", name, its values' type) of each map variable the kernel holds
+    fractions: bool = False     # numbers held as float64 (expressions.Fractional): IN holds their bits
     _sources: dict = field(default_factory=dict, compare=False)
 
     @cached_property
@@ -174,6 +176,8 @@ def encode(plan: Plan, state, horizon: int | None, most: int) -> tuple:
     decisions that stops at the first decision past round `horizon` (None: none)."""
     if plan.refused:
         raise NotResumable(plan.refused)
+    if plan.fractions and plan.windows:
+        raise NotResumable("a choice made together beside numbers that are not whole")
     if state.requests or state.stacks or state.journal and not plan.journal:
         raise NotResumable("an open request, a stacked deck or a journal")
     rid = plan.targets.get((tuple(ret for ret, _ in state.frames), state.pc))
@@ -208,6 +212,9 @@ def encode(plan: Plan, state, horizon: int | None, most: int) -> tuple:
             for v in column:
                 values += _held(plan, v, typ, pool, True)
             values += [0, 0] * (plan.max_players - len(column))
+            continue
+        if plan.fractions and typ == NUM:
+            values += [_bits(v) for v in column] + [0] * (plan.max_players - len(column))
             continue
         values += _ints(plan, column, typ) + [0] * (plan.max_players - len(column))
     locals_ = list(plan.blank)
@@ -322,8 +329,19 @@ def _listed(typ) -> bool:
     return typ is not None and elem_of(typ) is not None and typ != ZONE and not is_map(typ)
 
 
+def _bits(v) -> int:
+    """A number of a kernel holding fractions, as IN holds it: its float64's bits (null as the
+    kernel's NULL, a float)."""
+    x = float(NULL if v is None else v)
+    if x != x or abs(x) == float("inf") or type(v) is int and abs(v) > (1 << 53):
+        raise NotResumable("a number the kernel does not hold exactly")
+    return struct.unpack("<q", struct.pack("<d", x))[0]
+
+
 def _held(plan: Plan, value, typ, pool: list, listed: bool) -> list:
     """A value as IN holds it: a number, or a list's (start, length) in POOL, and a pad."""
+    if plan.fractions and typ == NUM and not listed:
+        return [_bits(value), 0]
     if type(value) is int and not listed:      # (the most of them: a card, a seat, a number)
         return [value, 0]
     if listed:
@@ -365,6 +383,8 @@ def _scalar(plan: Plan, v, typ) -> int:
         return 1 if v else 0
     if isinstance(v, int) and -(1 << 61) < v < (1 << 61):
         return v
+    if plan.fractions and isinstance(v, float) and v.is_integer() and abs(v) <= (1 << 53):
+        return int(v)           # (a whole float, in a list: the kernel's lists hold whole numbers)
     raise NotResumable("a value the kernel does not hold")
 
 

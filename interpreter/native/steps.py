@@ -292,7 +292,7 @@ class KernelWriter(Exprs):
                     loops=dict(self.resume.loops), slots=self.resume.slots, journal=self.journal,
                     windows=dict(self.windows),
                     piles=tuple((name, self.zone_rows[name]) for name in self.pile_zones), pile_rows=len(r.deck.ids) + 1,
-                    maps=tuple((kind, name, typ) for (kind, name), typ in self.maps.items()))
+                    maps=tuple((kind, name, typ) for (kind, name), typ in self.maps.items()), fractions=self.fractions)
 
     def loads(self, plan: Plan) -> list:
         """The lines that read a state out of IN and POOL (Plan's order)."""
@@ -305,15 +305,17 @@ class KernelWriter(Exprs):
                  f"        Z[r, :ZN[r]] = POOL[IN[{plan.zone_base} + 2 * r]:IN[{plan.zone_base} + 2 * r] + ZN[r]]"]
         at = plan.globals_base
 
-        def read(name, listed):
+        def read(name, listed, typ):
             nonlocal at
             if listed:
                 lines.append(f"    {name} = POOL[IN[{at}]:IN[{at}] + IN[{at + 1}]].copy()")
+            elif plan.fractions and typ == NUM:     # (its float64's bits: resume._bits)
+                lines.append(f"    {name} = IN[{at}:{at} + 1].view(np.float64)[0]")
             else:
                 lines.append(f"    {name} = IN[{at}]")
             at += 2
         for name, typ in plan.globals_:
-            read(f"G_{name}", is_list(typ))
+            read(f"G_{name}", is_list(typ), typ)
         for name, typ in plan.players_:
             if is_list(typ):        # each player's row, as long as PL says (resume.encode)
                 lines += [f"    P_{name} = np.empty((n, PCAP), np.int64); PL_{name} = np.zeros(n, np.int64)",
@@ -323,10 +325,12 @@ class KernelWriter(Exprs):
                           f"        P_{name}[p, :PL_{name}[p]] = POOL[st:st + PL_{name}[p]]"]
                 at += 2 * plan.max_players
                 continue
-            lines.append(f"    P_{name} = np.empty(n, np.int64); P_{name}[:] = IN[{at}:{at} + n]")
+            floats = plan.fractions and typ == NUM
+            lines.append(f"    P_{name} = np.empty(n, {self.numbers(typ)}); "
+                         f"P_{name}[:] = IN[{at}:{at} + n]{'.view(np.float64)' if floats else ''}")
             at += plan.max_players
-        for name, _, listed in plan.locals_:
-            read(name, listed)
+        for name, typ, listed in plan.locals_:
+            read(name, listed, typ)
         assert at == plan.loops_base
         if plan.journal:            # its entries (JR's rows) and the cards its moves moved (JC), as the journal holds them
             jb = plan.journal_base
