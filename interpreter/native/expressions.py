@@ -35,8 +35,14 @@ def is_list(typ) -> bool:
 
 
 def of_lists(typ) -> bool:
-    """A list whose elements are lists (subsets, groups): gone through, never made."""
+    """A list whose elements are lists (subsets, groups): gone through where it can be, else
+    made in one array (`nested`)."""
     return is_list(typ) and str(elem_of(typ)).startswith("list[")
+
+
+def nestable(typ) -> bool:
+    """A list of scalars, or of lists of them, however deep: what a list of lists made holds."""
+    return is_list(typ) and (elem_of(typ) in SCALARS or nestable(elem_of(typ)))
 
 
 def window_name(key: str) -> str:
@@ -105,6 +111,9 @@ class Exprs:
         self.pool: list = []            # KP: the constant lists a span (below) reads, end to end
         self.pooled: dict = {}          # a constant list -> where it starts in KP
         self.fractions = False          # numbers held as float64 where a fraction may be (Fractional)
+        self.nests = False              # a list of lists is made (nested): its helpers are written
+        self.null_lists: dict = {}      # a list first() may not find -> the name of its flag (found)
+        self.zone_arrays: set = set()   # arrays bound to a function's zone parameter (given a list there)
 
     # -- values ------------------------------------------------------------------------
     def text_id(self, text: str) -> int:
@@ -219,7 +228,7 @@ class Exprs:
         """A rules' local by its kernel name, set up as the game starts (a list: an array)."""
         self.local_types[name] = typ
         if is_list(typ):
-            if elem_of(typ) not in SCALARS:
+            if not nestable(typ):
                 raise Uncovered(f"a local name holding a {typ}")
             self.list_locals.add(name)
         else:
@@ -293,6 +302,11 @@ class Exprs:
         return self.tmp(f"next_seat(OUT, n, {p}, {1 if name == 'left' else -1})")
 
     def _ZoneProp(self, node, env):
+        if self.listed_zone(node.obj, env):      # a list given for a zone: its length, its last or first
+            a = self.emit(node.obj, env)
+            if node.name == "size":
+                return self.tmp(f"len({a})")
+            return self.tmp(f"{a}[{'len(' + a + ') - 1' if node.name == 'top' else '0'}] if len({a}) > 0 else NULL")
         z = self.emit(node.obj, env)
         if node.name == "size":
             return self.tmp(f"ZN[{z}]")
@@ -448,7 +462,7 @@ class Exprs:
 
     def _Compare(self, node, env):
         if elem_of(node.a.type) is not None and node.a.type != ZONE or elem_of(node.b.type) is not None and node.b.type != ZONE:
-            raise Uncovered("lists compared")
+            return self._lists_compared(node, env)
         a = self.emit(node.a, env)
         b = self.emit(node.b, env)
         if node.op in ("==", "!="):
@@ -458,6 +472,26 @@ class Exprs:
         self.not_null(a)
         self.not_null(b)
         return self.tmp(f"1 if {a} {node.op} {b} else 0")
+
+    def _lists_compared(self, node, env) -> str:
+        """`==` or `!=` of two lists (of scalars, or lists of them: their arrays alike), element
+        by element as Python compares them; a list first() did not find is null, equal only to
+        another such."""
+        if node.op not in ("==", "!=") or not (nestable(node.a.type) and nestable(node.b.type)) \
+                or node.a.is_const and node.a.const is None or node.b.is_const and node.b.const is None:
+            raise Uncovered("lists compared")
+        a, b = self.list_value(node.a, env), self.list_value(node.b, env)
+        self.nests = True
+        fa, fb = self.null_lists.get(a, "1"), self.null_lists.get(b, "1")
+        same = f"(({fa}) == 0 and ({fb}) == 0) or (({fa}) != 0 and ({fb}) != 0 and same({a}, {b}))"
+        return self.tmp(f"1 if ({same}) == {node.op == '=='} else 0")
+
+    def list_value(self, node, env) -> str:
+        """A list's array where a value is compared: first()'s answer (which may be null) or
+        the list's array."""
+        if isinstance(node, E.BuiltinCall) and node.name == "first":
+            return self.emit(node, env)
+        return self.array(node, env)
 
     def map_place(self, node, env) -> tuple:
         """(its arrays' suffix, its row) of a map variable read (steps: MK_, MV_, MN_)."""
@@ -490,6 +524,17 @@ class Exprs:
             m, row = self.map_place(node.b, env)
             i = self.map_find(m, row, x)
             return self.tmp(f"1 if ({i} >= 0) == {node.op == 'in'} else 0")
+        if is_list(node.a.type):        # a list among lists: compared element by element
+            x = self.list_value(node.a, env)
+            self.nests = True
+            flag = self.null_lists.get(x, "1")
+            t = self.out.fresh()
+            self.out.line(f"{t} = 0")
+            self.each(node.b, env, lambda e: self.out.line(f"if ({flag}) != 0 and same({e}, {x}): {t} = 1"),
+                      charge=not node.b.is_const, stop=f"{t} == 1")
+            if node.op == "not in":
+                self.out.line(f"{t} = 1 - {t}")
+            return t
         x = self.emit(node.a, env)
         t = self.out.fresh()
         self.out.line(f"{t} = 0")
@@ -519,7 +564,7 @@ class Exprs:
         args = self._args(node, env)
         budget = APART_INLINE_BUDGET if self.apart else INLINE_BUDGET
         inline = f.size < INLINE_SIZE or self.inlined.get(f.name, 0) + f.size <= budget
-        fn = None if inline else self.function(f)
+        fn = None if inline or self.lists_for_zones(node) else self.function(f)
         if fn is None:                      # written in where it is called: no call, no arrays made per call
             self.inlined[f.name] = self.inlined.get(f.name, 0) + f.size
             with self._written_in(f, args) as inner:
@@ -534,8 +579,30 @@ class Exprs:
         return r
 
     def _args(self, node, env) -> list:
-        """The arguments of a call of a ruleset function, each in a name (a list: its array)."""
-        return [self.array(arg, env) if is_list(arg.type) else self.tmp(self.emit(arg, env)) for arg in node.args]
+        """The arguments of a call of a ruleset function, each in a name (a list: its array; a
+        zone given where the function takes a list, as another call gives it one: its cards)."""
+        names = []
+        for arg, (_, typ) in zip(node.args, node.function.params):
+            if typ == ZONE and is_list(arg.type):      # a list where the function takes a zone (Python:
+                name = f"zl{len(self.zone_arrays)}"     # the same list): a name no other function has, marked
+                self.out.line(f"{name} = {self.array(arg, env)}")
+                self.zone_arrays.add(name)
+                names.append(name)
+            elif is_list(arg.type) or arg.type == ZONE and is_list(typ):
+                names.append(self.array(arg, env))
+            else:
+                names.append(self.tmp(self.emit(arg, env)))
+        return names
+
+    def listed_zone(self, node, env) -> bool:
+        """A zone parameter of a function given a list (an array) at this call."""
+        return node.type == ZONE and isinstance(node, E.Local) and env.get(node.name) in self.zone_arrays
+
+    @staticmethod
+    def lists_for_zones(node) -> bool:
+        """Whether a call gives a list where its function takes a zone: written in there (the
+        function apart reads its zones as rows)."""
+        return any(typ == ZONE and is_list(arg.type) for arg, (_, typ) in zip(node.args, node.function.params))
 
     @contextmanager
     def _written_in(self, f, args):
@@ -704,6 +771,8 @@ class Exprs:
         return t
 
     def b_first(self, node, env):
+        if is_list(node.type):          # a list of lists' first: its array, and whether it was found
+            return self._first_list(node, env)
         t, done = self.out.fresh(), self.out.fresh("d")
         self.out.line(f"{t} = NULL")
         self.out.line(f"{done} = 0")
@@ -718,6 +787,22 @@ class Exprs:
         self.each(node.args[0], env, body, charge=node.body is not None, stop=f"{done} == 1")
         return t
 
+    def _first_list(self, node, env) -> str:
+        t, done = self.out.fresh("a"), self.out.fresh("d")
+        self.out.line(f"{t} = np.empty(0, np.int64)")
+        self.out.line(f"{done} = 0")
+
+        def body(e):
+            with self.out.block(f"if {done} == 0:"):
+                if node.body is None:
+                    self.out.line(f"{t} = {e}; {done} = 1")
+                    return
+                v = self.emit(node.body, self._with(node, env, e))
+                self.out.line(f"if {v} != 0 and {v} != NULL: {t} = {e}; {done} = 1")
+        self.each(node.args[0], env, body, charge=node.body is not None, stop=f"{done} == 1")
+        self.null_lists[t] = done
+        return t
+
     def b_top(self, node, env):
         return self._end(node, env, top=True)
 
@@ -726,7 +811,7 @@ class Exprs:
 
     def _end(self, node, env, top):
         arg = node.args[0]
-        if arg.type == ZONE:
+        if arg.type == ZONE and not self.listed_zone(arg, env):
             z = self.emit(arg, env)
             return self.tmp(f"Z[{z}, {'ZN[' + z + '] - 1' if top else '0'}] if ZN[{z}] > 0 else NULL")
         arr = self.array(arg, env)
@@ -802,6 +887,9 @@ class Exprs:
             lo, hi = self.span(node, env)
             self._indexed(f"{lo}, {hi}", "KP[{}]", body, charge)
             return
+        if node.is_const and of_lists(node.type):       # a constant list of lists: its encoding, a table
+            self.walk(self.table(self.encoded(node.const, node.type)), body, charge)
+            return
         if node.is_const:
             values = node.const
             if not isinstance(values, (list, tuple)):
@@ -815,12 +903,12 @@ class Exprs:
             return
         if isinstance(node, E.ListLit):
             for item in node.items:         # written out, no loop: the body's own guard stops it
-                e = self.tmp(self.emit(item, env))
+                e = self.array(item, env) if of_lists(item.type) else self.tmp(self.emit(item, env))
                 if charge:
                     self.charge("1")
                 inner(e)
             return
-        if node.type == ZONE:
+        if node.type == ZONE and not self.listed_zone(node, env):
             z = self.emit(node, env)
             self._indexed(f"ZN[{z}]", f"Z[{z}, {{}}]", body, charge)
             return
@@ -899,11 +987,118 @@ class Exprs:
                     body(e)
             return
         arr = self.array(node, env)
+        if of_lists(node.type):             # a list of lists held (or made): its encoding gone through
+            self.walk(arr, body, charge)
+            return
         e = out.fresh("e")
         with out.block(f"for {e} in {arr}:"):
             if charge:
                 self.charge("1")
             body(e)
+
+    # -- lists of lists made -------------------------------------------------------------
+    def encoded(self, value, typ) -> list:
+        """A constant list of lists as `nested` holds it."""
+        if not of_lists(typ):
+            return [self.number(v) for v in value]
+        out = [len(value)]
+        for v in value:
+            e = self.encoded(v, elem_of(typ))
+            out += [len(e)] + e
+        return out
+
+    def nested(self, node, env) -> str:
+        """A list of lists made: one array holding its count, then each element's length and
+        the element (itself so held, if a list of lists).  It is made as the VM makes it, by
+        going through what it is made from; an array of its own, as long as it needs."""
+        if isinstance(node, E.BuiltinCall) and node.name not in ("filter", "map", "subsets", "groups"):
+            raise Uncovered(f"the built-in function {node.name}() as a list of lists")
+        if not isinstance(node, (E.BuiltinCall, E.Join, E.ListLit)):
+            raise Uncovered(f"a list of lists made from {type(node).__name__}")
+        self.nests = True
+        out = self.out
+        buf, k, m = out.fresh("a"), out.fresh("k"), out.fresh("m")
+        out.line(f"{buf} = np.empty(64, np.int64)")
+        out.line(f"{k} = 1")
+        out.line(f"{m} = 0")
+
+        def keep(e):
+            out.line(f"{buf} = grown({buf}, {k} + 1 + len({e}))")
+            out.line(f"{buf}[{k}] = len({e}); {buf}[{k} + 1:{k} + 1 + len({e})] = {e}")
+            out.line(f"{k} += 1 + len({e}); {m} += 1")
+        self.each(node, env, keep, charge=False)
+        out.line(f"{buf}[0] = {m}")
+        return self.tmp(f"{buf}[:{k}]")
+
+    def walk(self, arr: str, body, charge: bool) -> None:
+        """A loop over the elements of a list of lists held as `nested` holds it, each bound to
+        its part of the array (an empty array, a name never set: none)."""
+        out = self.out
+        i, j, e, z = out.fresh("i"), out.fresh("j"), out.fresh("e"), out.fresh("z")
+        out.line(f"{i} = 1")
+        with out.block(f"for {j} in range({arr}[0] if len({arr}) > 0 else 0):"):
+            out.line(f"{z} = {arr}[{i}]")
+            out.line(f"{e} = {arr}[{i} + 1:{i} + 1 + {z}]")
+            out.line(f"{i} += 1 + {z}")
+            if charge:
+                self.charge("1")
+            body(e)
+
+    def nested_value(self, node, env) -> str:
+        """The array of a list of lists: one held in a name as it is, a function's answer, a
+        slice of one, else one made (nested)."""
+        if isinstance(node, (E.Local, E.GlobalVar)):
+            return self.emit(node, env)
+        if isinstance(node, E.UserCall):
+            return self._UserCall(node, env)
+        if isinstance(node, E.BuiltinCall) and node.name == "slice":
+            return self._nested_slice(node, env)
+        if isinstance(node, E.BuiltinCall) and node.name == "first":
+            raise Uncovered("first() of a list of lists of lists")
+        return self.nested(node, env)
+
+    def _nested_slice(self, node, env) -> str:
+        """values.list_slice of a list of lists: the elements from lo to hi as Python slices
+        them (negative from the end, null: that end), made again."""
+        out = self.out
+        xs = self.array(node.args[0], env)
+        n = self.tmp(f"{xs}[0] if len({xs}) > 0 else 0")
+        ends = []
+        for arg, default in zip(node.args[1:], ("0", n)):
+            v = self.whole(self.emit(arg, env))
+            t = self.tmp(f"{default} if {v} == NULL else {v}")
+            out.line(f"if {t} < 0: {t} = max(0, {t} + {n})")
+            out.line(f"if {t} > {n}: {t} = {n}")
+            ends.append(t)
+        self.nests = True
+        buf, k, m, q = out.fresh("a"), out.fresh("k"), out.fresh("m"), out.fresh("q")
+        out.line(f"{buf} = np.empty(64, np.int64)")
+        out.line(f"{k} = 1")
+        out.line(f"{m} = 0")
+        out.line(f"{q} = 0")
+
+        def keep(e):
+            with out.block(f"if {ends[0]} <= {q} < {ends[1]}:"):
+                out.line(f"{buf} = grown({buf}, {k} + 1 + len({e}))")
+                out.line(f"{buf}[{k}] = len({e}); {buf}[{k} + 1:{k} + 1 + len({e})] = {e}")
+                out.line(f"{k} += 1 + len({e}); {m} += 1")
+            out.line(f"{q} += 1")
+        self.walk(xs, keep, charge=False)
+        out.line(f"{buf}[0] = {m}")
+        self.charge(m)
+        return self.tmp(f"{buf}[:{k}]")
+
+    def nests_source(self) -> list:
+        """The helpers of lists of lists made (nested) and of lists compared."""
+        if not self.nests:
+            return []
+        return ["", "@njit(cache=False)", "def grown(buf, need):",
+                "    if need <= len(buf):", "        return buf",
+                "    new = np.empty(max(need, 2 * len(buf)), np.int64)", "    new[:len(buf)] = buf", "    return new",
+                "", "@njit(cache=False)", "def same(a, b):",
+                "    if len(a) != len(b):", "        return False",
+                "    for i in range(len(a)):", "        if a[i] != b[i]:", "            return False",
+                "    return True", ""]
 
     def _indexed(self, bounds: str, element: str, body, charge: bool) -> None:
         """A loop over range(`bounds`), each element `element` with the index in its {}."""
@@ -950,6 +1145,9 @@ class Exprs:
         MAX_LIST of them is the rules error Python gives."""
         out = self.out
         elem = elem_of(node.args[0].type)
+        if nestable(elem):
+            self._subsets_of_lists(node, env, body, stop)
+            return
         if elem not in SCALARS:
             raise Uncovered(f"subsets of elements of type {elem}")
         xs = self.array(node.args[0], env)
@@ -980,12 +1178,66 @@ class Exprs:
             if stop is not None:
                 out.line(f"if {stop}: break")
 
+    def _subsets_of_lists(self, node, env, body, stop) -> None:
+        """subsets() of a list of lists: as _subsets, each choice made as a list of lists
+        (nested's array) from the elements' places in the list's array."""
+        out = self.out
+        self.nests = True
+        xs = self.array(node.args[0], env)
+        n = self.tmp(f"{xs}[0] if len({xs}) > 0 else 0")
+        at, size = self.tmp(f"np.empty({n}, np.int64)"), self.tmp(f"np.empty({n}, np.int64)")
+        q = out.fresh("q")
+        out.line(f"{q} = 0")
+
+        def place(e):
+            out.line(f"{size}[{q}] = len({e})")
+            out.line(f"{q} += 1")
+        self.walk(xs, place, charge=False)
+        i = out.fresh("i")
+        out.line(f"{i} = 1")
+        with out.block(f"for {q} in range({n}):"):      # where each element starts
+            out.line(f"{at}[{q}] = {i} + 1; {i} += 1 + {size}[{q}]")
+        ends = []
+        for j, default in ((1, "1"), (2, n)):
+            v = self.whole(self.emit(node.args[j], env)) if len(node.args) > j else "NULL"
+            ends.append(self.tmp(f"{default} if {v} == NULL else {v}"))
+        lo, hi = self.tmp(f"max(0, {ends[0]})"), self.tmp(f"min({n}, {ends[1]})")
+        with out.block(f"if subsets_count({n}, {lo}, {hi}) > {MAX_LIST}:"):
+            out.line(BAIL)
+        idx, made = self.tmp(f"np.empty(max(1, {n}), np.int64)"), self.tmp("np.empty(64, np.int64)")
+        k, j, p, w = out.fresh("k"), out.fresh("j"), out.fresh("q"), out.fresh("k")
+        with out.block(f"for {k} in range({lo}, {hi} + 1):"):
+            with out.block(f"for {j} in range({k}):"):
+                out.line(f"{idx}[{j}] = {j}")
+            with out.block("while True:"):
+                out.line(f"{made}[0] = {k}; {w} = 1")
+                with out.block(f"for {j} in range({k}):"):
+                    out.line(f"{p} = {idx}[{j}]")
+                    out.line(f"{made} = grown({made}, {w} + 1 + {size}[{p}])")
+                    out.line(f"{made}[{w}] = {size}[{p}]; {made}[{w} + 1:{w} + 1 + {size}[{p}]] = {xs}[{at}[{p}]:{at}[{p}] + {size}[{p}]]")
+                    out.line(f"{w} += 1 + {size}[{p}]")
+                self.charge(k)
+                body(self.tmp(f"{made}[:{w}]"))
+                out.line(f"{j} = {k} - 1")
+                out.line(f"while {j} >= 0 and {idx}[{j}] == {n} - {k} + {j}: {j} -= 1")
+                out.line(f"if {j} < 0: break")
+                out.line(f"{idx}[{j}] += 1")
+                with out.block(f"for {p} in range({j} + 1, {k}):"):
+                    out.line(f"{idx}[{p}] = {idx}[{p} - 1] + 1")
+            if stop is not None:
+                out.line(f"if {stop}: break")
+
     def array(self, node, env) -> str:
         """The name of a new array holding the elements of collection `node` (a copy: it does
         not change when the zone it came from does)."""
         out = self.out
         if of_lists(node.type):
-            raise Uncovered("a list of lists made (one only gone through is covered)")
+            if not nestable(node.type):
+                raise Uncovered(f"a list of type {node.type} made")
+            if node.is_const:
+                return self.tmp(f"{self.table(self.encoded(node.const, node.type))}.copy()")
+            if not isinstance(node, E.IfElse):
+                return self.nested_value(node, env)
         if node.is_const:                   # copied into an array of its own (a table is read-only)
             values = [self.number(v) for v in node.const]
             buf = self.buffer(str(max(1, len(values))))
@@ -997,7 +1249,7 @@ class Exprs:
             buf = self.buffer(self.capacity(node))
             out.line(f"{buf}[:{hi} - {lo}] = KP[{lo}:{hi}]")
             return self.tmp(f"{buf}[:{hi} - {lo}]")
-        if node.type == ZONE:
+        if node.type == ZONE and not self.listed_zone(node, env):
             z = self.emit(node, env)
             buf = self.buffer("NC")
             out.line(f"{buf}[:ZN[{z}]] = Z[{z}, :ZN[{z}]]")
@@ -1134,11 +1386,12 @@ class Exprs:
         made first, and an array as long as it."""
         out = self.out
         src = self.array(node.args[0], env)
-        buf, k, e = out.fresh("a"), out.fresh("k"), out.fresh("e")
-        out.line(f"{buf} = np.empty(len({src}), np.int64)")
+        buf, k = out.fresh("a"), out.fresh("k")
+        out.line(f"{buf} = np.empty({src}[0] if len({src}) > 0 else 0, np.int64)" if of_lists(node.args[0].type)
+                 else f"{buf} = np.empty(len({src}), np.int64)")
         out.line(f"{k} = 0")
-        with out.block(f"for {e} in {src}:"):
-            self.charge("1")
+
+        def element(e):
             v = self.emit(node.body, self._with(node, env, e))
             if node.name == "filter":
                 with out.block(f"if {v} != 0 and {v} != NULL:"):
@@ -1147,6 +1400,13 @@ class Exprs:
             else:
                 out.line(f"{buf}[{k}] = {self.whole(v, node.body.type)}")
                 out.line(f"{k} += 1")
+        if of_lists(node.args[0].type):     # (a map of a list of lists: a value of each)
+            self.walk(src, element, charge=True)
+        else:
+            e = out.fresh("e")
+            with out.block(f"for {e} in {src}:"):
+                self.charge("1")
+                element(e)
         return self.tmp(f"{buf}[:{k}]")
 
     def capacity(self, node):
@@ -1178,6 +1438,8 @@ class Exprs:
             if ca is None or cb is None:
                 return None
             return f"max({ca}, {cb})" if isinstance(node, E.IfElse) else f"{ca} + {cb}"
+        if isinstance(node, E.BuiltinCall) and node.name in ("subsets", "groups"):
+            return None                     # (lists of lists: as many as the game makes)
         if isinstance(node, E.BuiltinCall):
             raise Uncovered(f"a list made from the built-in function {node.name}()")
         raise Uncovered(f"a list made from {type(node).__name__}")

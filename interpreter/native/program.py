@@ -21,7 +21,7 @@ from .prelude import PRELUDE
 from .resume import STOPPED
 from .steps import FLOAT_INEXACT, KernelWriter, stat_columns
 
-MAX_ROUNDS = 256        # per-round statistics the kernel keeps of a game; a longer one is played in Python
+MAX_ROUNDS = 1024       # per-round statistics the kernel keeps of a game; a longer one is played in Python
 MAX_KERNEL_LINES = 4000  # a longer kernel takes minutes to compile (Numba's typing grows with its square)
 APART_LINES = 2200      # a longer one is written apart: compiled in a fraction of the time, played a little slower
 BLOCK = 512             # games a call of the kernel plays

@@ -23,7 +23,7 @@ from contextlib import contextmanager
 
 from ..closures.layout import unset_names
 from .apart import GAME_ARRAYS, GAME_SCALARS, apart
-from .expressions import BAIL, EXACT, INEXACT, SCALARS, Exprs, Out, Uncovered, is_list, window_name
+from .expressions import BAIL, EXACT, INEXACT, SCALARS, Exprs, Out, Uncovered, is_list, nestable, window_name
 from .resume import HEADER, MAP_ENTRIES, SHOWN, STOPPED, Plan, Resumes, Window
 
 EXITS = {"turn": 1, "round": 2, "game": 3}
@@ -155,7 +155,7 @@ class KernelWriter(Exprs):
     def tables_source(self) -> list:
         teams = dict(self.r.teams)
         of = [list(teams.get(k, ())) + [0] * (self.maxp - len(teams.get(k, ()))) for k in range(self.maxp + 1)]
-        return self.concat_tables() + self.numtext_source() + \
+        return self.concat_tables() + self.numtext_source() + self.nests_source() + \
             [f"{name} = np.array({list(values)!r}, dtype=np.int64)" for name, values in self.tables.items()] + \
             ["BAIL = 1", FLOAT_INEXACT if self.fractions else "INEXACT = -(1 << 62) + 1    # a statistic the kernel cannot compute exactly", f"NC = {len(self.r.deck.ids)}", f"ROWS = {self.rows}",
              f"TEAMS = np.array({of!r}, dtype=np.int64)    # players -> the team of each seat",
@@ -1215,7 +1215,7 @@ class KernelWriter(Exprs):
 
     def s_ForEach(self, s, env):
         out = self.out
-        if is_list(s.elem_type) and elem_of(s.elem_type) in SCALARS:
+        if nestable(s.elem_type):
             self._for_each_list(s, env)
             return
         if s.elem_type not in SCALARS:
@@ -1381,7 +1381,7 @@ class KernelWriter(Exprs):
         if self.revealing:              # a decision while the choices made together are revealed: a rules error
             out.line(BAIL)
             return
-        if is_list(s.elem_type) and elem_of(s.elem_type) in SCALARS:
+        if nestable(s.elem_type):
             return self._choose_list(s, env)
         if s.elem_type not in SCALARS:
             raise Uncovered(f"a choice among values of type {s.elem_type}")
@@ -1483,7 +1483,7 @@ class KernelWriter(Exprs):
             return
         for a in s.alternatives:
             for name, _, typ in a.names:
-                if typ not in SCALARS and not (is_list(typ) and elem_of(typ) in SCALARS):
+                if typ not in SCALARS and not nestable(typ):
                     raise Uncovered(f"a choice among kinds with values of type {typ}")
         self.opt_width = max(self.opt_width, 1 + max(len(a.names) for a in s.alternatives))
         self.among = True
