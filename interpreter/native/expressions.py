@@ -771,10 +771,11 @@ class Exprs:
         return t
 
     def b_first(self, node, env):
-        if is_list(node.type):          # a list of lists' first: its array, and whether it was found
-            return self._first_list(node, env)
-        t, done = self.out.fresh(), self.out.fresh("d")
-        self.out.line(f"{t} = NULL")
+        """The first element that matches, or null; of a list of lists, its array (empty where
+        none matched) and whether one was found (null_lists: a list compared reads it)."""
+        listed = is_list(node.type)
+        t, done = self.out.fresh("a" if listed else "t"), self.out.fresh("d")
+        self.out.line(f"{t} = {'np.empty(0, np.int64)' if listed else 'NULL'}")
         self.out.line(f"{done} = 0")
 
         def body(e):
@@ -785,22 +786,8 @@ class Exprs:
                 v = self.emit(node.body, self._with(node, env, e))
                 self.out.line(f"if {v} != 0 and {v} != NULL: {t} = {e}; {done} = 1")
         self.each(node.args[0], env, body, charge=node.body is not None, stop=f"{done} == 1")
-        return t
-
-    def _first_list(self, node, env) -> str:
-        t, done = self.out.fresh("a"), self.out.fresh("d")
-        self.out.line(f"{t} = np.empty(0, np.int64)")
-        self.out.line(f"{done} = 0")
-
-        def body(e):
-            with self.out.block(f"if {done} == 0:"):
-                if node.body is None:
-                    self.out.line(f"{t} = {e}; {done} = 1")
-                    return
-                v = self.emit(node.body, self._with(node, env, e))
-                self.out.line(f"if {v} != 0 and {v} != NULL: {t} = {e}; {done} = 1")
-        self.each(node.args[0], env, body, charge=node.body is not None, stop=f"{done} == 1")
-        self.null_lists[t] = done
+        if listed:
+            self.null_lists[t] = done
         return t
 
     def b_top(self, node, env):
@@ -1022,13 +1009,15 @@ class Exprs:
         out.line(f"{k} = 1")
         out.line(f"{m} = 0")
 
-        def keep(e):
-            out.line(f"{buf} = grown({buf}, {k} + 1 + len({e}))")
-            out.line(f"{buf}[{k}] = len({e}); {buf}[{k} + 1:{k} + 1 + len({e})] = {e}")
-            out.line(f"{k} += 1 + len({e}); {m} += 1")
-        self.each(node, env, keep, charge=False)
+        self.each(node, env, lambda e: self.appended(buf, k, m, e), charge=False)
         out.line(f"{buf}[0] = {m}")
         return self.tmp(f"{buf}[:{k}]")
+
+    def appended(self, buf: str, k: str, m: str, e: str) -> None:
+        """Element e (an array) put at the end of list of lists `buf` (k long, m elements)."""
+        self.out.line(f"{buf} = grown({buf}, {k} + 1 + len({e}))")
+        self.out.line(f"{buf}[{k}] = len({e}); {buf}[{k} + 1:{k} + 1 + len({e})] = {e}")
+        self.out.line(f"{k} += 1 + len({e}); {m} += 1")
 
     def walk(self, arr: str, body, charge: bool) -> None:
         """A loop over the elements of a list of lists held as `nested` holds it, each bound to
@@ -1079,9 +1068,7 @@ class Exprs:
 
         def keep(e):
             with out.block(f"if {ends[0]} <= {q} < {ends[1]}:"):
-                out.line(f"{buf} = grown({buf}, {k} + 1 + len({e}))")
-                out.line(f"{buf}[{k}] = len({e}); {buf}[{k} + 1:{k} + 1 + len({e})] = {e}")
-                out.line(f"{k} += 1 + len({e}); {m} += 1")
+                self.appended(buf, k, m, e)
             out.line(f"{q} += 1")
         self.walk(xs, keep, charge=False)
         out.line(f"{buf}[0] = {m}")
