@@ -76,6 +76,23 @@ def test_a_native_batch_has_the_same_arrays_as_the_generated_pythons():
 
 @pytest.mark.extras
 @pytest.mark.skipif(not native_installed(), reason="needs the native extra (Numba)")
-def test_a_ruleset_the_kernel_does_not_cover_is_batched_in_python_with_the_reason():
-    batch = playouts("blackjack", 5, backend="native")
+def test_a_ruleset_the_kernel_does_not_cover_is_batched_in_python_with_the_reason(tmp_path):
+    from test_native import NESTED          # (every shipped ruleset is covered)
+    uncovered = tmp_path / "sums.yaml"
+    uncovered.write_text(NESTED.replace('"count(plans(player(0).hand))"', '"count(sums(player(0).hand, c => c.value, 6))"'),
+                         encoding="utf-8")
+    batch = playouts(str(uncovered), 5, backend="native")
     assert batch.backend == "generated" and "does not cover" in batch.reason
+
+
+@pytest.mark.extras
+@pytest.mark.skipif(not native_installed(), reason="needs the native extra (Numba)")
+def test_a_kernel_numba_cannot_compile_is_batched_in_python_with_the_reason(monkeypatch):
+    from interpreter.native.program import Kernel
+
+    def refused(self):
+        raise TypeError("Numba could not type this kernel")
+    monkeypatch.setattr(Kernel, "compiled", refused)
+    batch = playouts("war", 5, backend="native")
+    assert batch.backend == "generated" and "could not be compiled" in batch.reason
+    assert (batch.decisions == playouts("war", 5, backend="generated").decisions).all()

@@ -15,7 +15,7 @@ from ..limits import MAX_NUMBER
 from ..pipeline import load_program, simulation_backend
 from ..playing.agents import Seating
 from ..source.shipped import resolve
-from .simulation import game_row
+from .simulation import compiled, game_row
 
 NULL = -(1 << 62)     # the kernel's null (native/prelude.py)
 MAX_BATCH = 10 ** 8      # games one call may ask for (a row is about 100 bytes of arrays)
@@ -58,6 +58,8 @@ def playouts(ruleset, games: int, seed: int = 0, players: int | None = None,
     out = _empty(np, program, n, games, seed)
     kernel = getattr(program, "native", None)
     out.reason = getattr(program, "native_reason", None) if kernel is None else None
+    if kernel is not None and compiled(program, kernel) is None:     # (a bug of ours: Python plays)
+        kernel, out.reason = None, program.native_failed
     if kernel is not None:
         out.backend = "native"
         _from_kernel(np, out, program, kernel, n, seed, games)
