@@ -96,7 +96,6 @@ class Plan:
     loops: dict
     slots: int
     journal: bool = False       # the kernel keeps a journal: its entries are read too
-    refused: str = ""           # what no state is read in for: the play-outs are Python's
     windows: dict = field(default_factory=dict)     # RES -> the Window it waits in
     piles: tuple = ()           # (zone name, its first row) of each zone of piles, in the order PK counts them
     pile_rows: int = 0          # the rows each has (a pile a row)
@@ -174,8 +173,6 @@ class NotResumable(InterpreterError):
 def encode(plan: Plan, state, horizon: int | None, most: int) -> tuple:
     """(IN, POOL) of `state`, waiting at a decision, for a play-out of at most `most`
     decisions that stops at the first decision past round `horizon` (None: none)."""
-    if plan.refused:
-        raise NotResumable(plan.refused)
     if plan.fractions and plan.windows:
         raise NotResumable("a choice made together beside numbers that are not whole")
     if state.requests or state.stacks or state.journal and not plan.journal:
