@@ -1091,9 +1091,12 @@ functions:
   worth:
     params: [s]
     expr: "sum(s, p => sum(p, c => c.value))"
+  inner:                      # given on what low is given
+    params: [h]
+    expr: "(top(h)?.value ?? 0) + count(filter(h, c => c.value > 3))"
   low:                        # given a zone at one call, a list at another
     params: [h]
-    expr: "count(filter(h, c => c.value <= 2)) + (top(h)?.value ?? 0) + count(h)"
+    expr: "count(filter(h, c => c.value <= 2)) + inner(h) + count(h)"
 flow:
   round:
     - gather: {to: stock}
@@ -1138,6 +1141,47 @@ def test_lists_of_lists_made_held_and_compared_play_the_python_games():
     assert_same_games(program, 500)
     rows = program.native.play(0, 100, 2)
     assert len({r["stats"]["plans_first"] for r in rows}) > 3
+
+
+NESTED_HELD = NESTED.replace("name: nested", "name: nested_held").replace("""          - for_each: ps
+            in: "[plans(current.hand)]"
+""", """          - choose: "[pairs_of(current.hand), filter(pairs_of(current.hand), p => count(p) > 2)]"
+            as: held
+          - choose: current.hand
+            as: card
+          - add: {current.points: "card.value % 2 + count(held) + (1 if held == filter(pairs_of(current.hand), p => count(p) > 2) else 0)"}
+          - for_each: ps
+            in: "[plans(current.hand)]"
+""")
+
+
+def test_a_play_out_resumed_with_a_list_of_lists_held_is_the_python_play_out():
+    """A list of lists in a name at a decision (`held`, empty or not) read into the kernel as it
+    holds one: the play-outs from imagined states are the Python's."""
+    from interpreter import load_program_text
+    assert NESTED_HELD != NESTED
+    program = load_program_text(NESTED_HELD, "nested_held.yaml", backend="native")
+    assert program.native_playouts.compiled(), program.native_playouts.reason
+    plays = [(place, native, python, alike) for place, native, python, alike in imagined_play_outs(program, 6, False)]
+    held = [(native, python, alike) for place, native, python, alike in plays if native is not None]
+    assert len(held) > 40 and all(native == python and alike for native, python, alike in held)
+    assert_same_games(program, 300)         # (its options, lists of pairs, longer than the deck: OLW)
+
+
+def test_simulate_writes_the_same_rows_from_either_back_end_when_numbers_are_not_whole(tmp_path):
+    """A kernel holding fractions gives back floats where Python may hold ints (15.0, 15): --jsonl
+    writes a whole number as one, so the rows written are the same, byte for byte."""
+    import io
+    from interpreter.cli.main import run
+    rules = tmp_path / "fractions.yaml"
+    rules.write_text(FRACTIONS, encoding="utf-8")
+    written = {}
+    for backend in ("native", "generated"):
+        out = tmp_path / f"{backend}.jsonl"
+        assert run(["simulate", str(rules), "--games", "60", "--backend", backend, "--jsonl", str(out)],
+                   stdout=io.StringIO(), stderr=io.StringIO()) == 0
+        written[backend] = out.read_text(encoding="utf-8")
+    assert written["native"] == written["generated"] and '.0,' not in written["native"].replace('": 0.0', '')
 
 
 def deep_tested(levels: int) -> str:

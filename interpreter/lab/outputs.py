@@ -129,9 +129,16 @@ def write_csv(output: Output, runs, path=None) -> None:
 
 
 def jsonl_row(variant: str, row: dict) -> dict:
+    """A game's row as --jsonl writes it: a whole number written as one (15, not 15.0), as the
+    CSV, the table and text() write it, whether a back end held it as an int or a float."""
     return {"variant": variant, "seed": row["seed"], "winners": [p + 1 for p in row["winners"]],
-            "scores": row["scores"] or None, "decisions": row["decisions"], "rounds": row["rounds"],
-            "statistics": row["stats"]}
+            "scores": [_whole(v) for v in row["scores"]] or None, "decisions": row["decisions"],
+            "rounds": row["rounds"],
+            "statistics": {k: [_whole(x) for x in v] if isinstance(v, list) else _whole(v) for k, v in row["stats"].items()}}
+
+
+def _whole(v):
+    return int(v) if isinstance(v, float) and v.is_integer() else v
 
 
 def write_jsonl(output: Output, runs) -> None:

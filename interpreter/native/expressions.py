@@ -42,7 +42,8 @@ def of_lists(typ) -> bool:
 
 def nestable(typ) -> bool:
     """A list of scalars, or of lists of them, however deep: what a list of lists made holds."""
-    return is_list(typ) and (elem_of(typ) in SCALARS or nestable(elem_of(typ)))
+    elem = elem_of(typ)
+    return is_list(typ) and elem != typ and (elem in SCALARS or nestable(elem))
 
 
 def window_name(key: str) -> str:
@@ -481,6 +482,8 @@ class Exprs:
                 or node.a.is_const and node.a.const is None or node.b.is_const and node.b.const is None:
             raise Uncovered("lists compared")
         a, b = self.list_value(node.a, env), self.list_value(node.b, env)
+        if not node.b.is_const:         # (closures._charging: the left list's length)
+            self.charge(f"({a}[0] if len({a}) > 0 else 0)" if of_lists(node.a.type) else f"len({a})")
         self.nests = True
         fa, fb = self.null_lists.get(a, "1"), self.null_lists.get(b, "1")
         same = f"(({fa}) == 0 and ({fb}) == 0) or (({fa}) != 0 and ({fb}) != 0 and same({a}, {b}))"
@@ -531,7 +534,7 @@ class Exprs:
             t = self.out.fresh()
             self.out.line(f"{t} = 0")
             self.each(node.b, env, lambda e: self.out.line(f"if ({flag}) != 0 and same({e}, {x}): {t} = 1"),
-                      charge=not node.b.is_const, stop=f"{t} == 1")
+                      charge=not node.b.is_const)       # (every element charged, as Python charges)
             if node.op == "not in":
                 self.out.line(f"{t} = 1 - {t}")
             return t
@@ -564,7 +567,7 @@ class Exprs:
         args = self._args(node, env)
         budget = APART_INLINE_BUDGET if self.apart else INLINE_BUDGET
         inline = f.size < INLINE_SIZE or self.inlined.get(f.name, 0) + f.size <= budget
-        fn = None if inline or self.lists_for_zones(node) else self.function(f)
+        fn = None if inline or self.lists_for_zones(node, env) else self.function(f)
         if fn is None:                      # written in where it is called: no call, no arrays made per call
             self.inlined[f.name] = self.inlined.get(f.name, 0) + f.size
             with self._written_in(f, args) as inner:
@@ -583,7 +586,7 @@ class Exprs:
         zone given where the function takes a list, as another call gives it one: its cards)."""
         names = []
         for arg, (_, typ) in zip(node.args, node.function.params):
-            if typ == ZONE and is_list(arg.type):      # a list where the function takes a zone (Python:
+            if typ == ZONE and (is_list(arg.type) or self.listed_zone(arg, env)):   # a list where the function takes a zone (Python:
                 name = f"zl{len(self.zone_arrays)}"     # the same list): a name no other function has, marked
                 self.out.line(f"{name} = {self.array(arg, env)}")
                 self.zone_arrays.add(name)
@@ -598,11 +601,11 @@ class Exprs:
         """A zone parameter of a function given a list (an array) at this call."""
         return node.type == ZONE and isinstance(node, E.Local) and env.get(node.name) in self.zone_arrays
 
-    @staticmethod
-    def lists_for_zones(node) -> bool:
+    def lists_for_zones(self, node, env) -> bool:
         """Whether a call gives a list where its function takes a zone: written in there (the
         function apart reads its zones as rows)."""
-        return any(typ == ZONE and is_list(arg.type) for arg, (_, typ) in zip(node.args, node.function.params))
+        return any(typ == ZONE and (is_list(arg.type) or self.listed_zone(arg, env))
+                   for arg, (_, typ) in zip(node.args, node.function.params))
 
     @contextmanager
     def _written_in(self, f, args):
@@ -1105,7 +1108,7 @@ class Exprs:
             raise Uncovered(f"groups of elements of type {elem_of(elem_of(node.type))}")
         xs = self.array(node.args[0], env)
         self.charge(f"len({xs})")
-        capacity = self.capacity(node.args[0])
+        capacity = self.capacity(node.args[0], env)
         if capacity is None:            # (a list held in a name: as long as it is)
             keys, done, made = (self.tmp(f"np.empty(len({xs}), np.int64)") for _ in range(3))
         else:
@@ -1114,7 +1117,7 @@ class Exprs:
         with out.block(f"for {i} in range(len({xs})):"):
             k = self.emit(node.body, self._with(node, env, f"{xs}[{i}]"))
             self.not_null(k)
-            out.line(f"{keys}[{i}] = {k}; {done}[{i}] = 0")
+            out.line(f"{keys}[{i}] = {self.whole(k, node.body.type)}; {done}[{i}] = 0")
         with out.block(f"for {i} in range(len({xs})):"):
             out.line(f"if {done}[{i}]: continue")
             out.line(f"{m} = 0")
@@ -1145,7 +1148,10 @@ class Exprs:
         lo, hi = self.tmp(f"max(0, {ends[0]})"), self.tmp(f"min(len({xs}), {ends[1]})")
         with out.block(f"if subsets_count(len({xs}), {lo}, {hi}) > {MAX_LIST}:"):
             out.line(BAIL)
-        capacity = self.capacity(node.args[0]) or "NC"
+        capacity = self.capacity(node.args[0], env)
+        if capacity is None and self.capacity(node.args[0]) == "NC":     # a list given for a zone: it may be longer
+            out.line(f"if len({xs}) > NC: " + BAIL)
+        capacity = capacity or "NC"
         idx, made = self.buffer(capacity), self.buffer(capacity)
         k, j, q = out.fresh("k"), out.fresh("j"), out.fresh("q")
         with out.block(f"for {k} in range({lo}, {hi} + 1):"):
@@ -1257,7 +1263,7 @@ class Exprs:
         if isinstance(node, E.Join):
             a, b = self.array(node.a, env), self.array(node.b, env)
             self.charge(f"len({a}) + len({b})")
-            capacity = self.capacity(node)
+            capacity = self.capacity(node, env)
             if capacity is None:
                 return self.tmp(f"np.concatenate(({a}, {b}))")
             buf = self.buffer(capacity)
@@ -1303,7 +1309,7 @@ class Exprs:
         if isinstance(node, (E.Players, E.Active, E.BuiltinCall)):
             if isinstance(node, E.BuiltinCall) and node.name not in ("filter", "map", "clockwise"):
                 raise Uncovered(f"the built-in function {node.name}() as a list")
-            capacity = self.capacity(node)
+            capacity = self.capacity(node, env)
             if capacity is None:            # known only here: from the list it is made from
                 return self._made_from(node, env)
             buf, k = self.buffer(capacity), out.fresh("k")
@@ -1396,15 +1402,16 @@ class Exprs:
                 element(e)
         return self.tmp(f"{buf}[:{k}]")
 
-    def capacity(self, node):
+    def capacity(self, node, env=None):
         """How many elements a made list may hold at most, as the game starts (None: known
-        only as it runs, a list held in a name or made from one)."""
+        only as it runs, a list held in a name or made from one, or given for a zone: with
+        `env`, listed_zone tells)."""
         if isinstance(node, (E.Players, E.Active)) or (isinstance(node, E.BuiltinCall) and node.name == "clockwise"):
             return "n"
         if isinstance(node, E.BuiltinCall) and node.name in ("filter", "map", "slice"):
-            return self.capacity(node.args[0])
+            return self.capacity(node.args[0], env)
         if node.type == ZONE:
-            return "NC"
+            return None if env is not None and self.listed_zone(node, env) else "NC"
         if node.is_const:
             return str(max(1, len(node.const)))
         if isinstance(node, E.ListLit):
@@ -1418,10 +1425,10 @@ class Exprs:
         if isinstance(node, E.PlayerVar):
             return "PCAP"
         if isinstance(node, E.UserCall):
-            return self.capacity(node.function.body)
+            return None if env is not None and self.lists_for_zones(node, env) else self.capacity(node.function.body)
         if isinstance(node, (E.IfElse, E.Join)):
             a, b = (node.yes, node.no) if isinstance(node, E.IfElse) else (node.a, node.b)
-            ca, cb = self.capacity(a), self.capacity(b)
+            ca, cb = self.capacity(a, env), self.capacity(b, env)
             if ca is None or cb is None:
                 return None
             return f"max({ca}, {cb})" if isinstance(node, E.IfElse) else f"{ca} + {cb}"

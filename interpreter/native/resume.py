@@ -109,8 +109,10 @@ class Plan:
 
     @cached_property
     def blank(self) -> tuple:
-        """IN's locals, all null (an empty list: start 0, length 0)."""
-        return tuple(x for _, _, listed in self.locals_ for x in ((0, 0) if listed else (NULL, 0)))
+        """IN's locals, all null (an empty list: start 0, length 0; a number of a kernel holding
+        fractions: NULL's float bits)."""
+        null = {NUM: _bits(None)} if self.fractions else {}
+        return tuple(x for _, typ, listed in self.locals_ for x in ((0, 0) if listed else (null.get(typ, NULL), 0)))
 
     def sources(self, rid: int) -> list:
         """(its place among the locals, the VM frame it is read from, its name there, its type,
@@ -347,9 +349,24 @@ def _held(plan: Plan, value, typ, pool: list, listed: bool) -> list:
         if value is None:
             return [len(pool), 0]
         start = len(pool)
+        if _listed(elem_of(typ)):       # a list of lists: as the kernel holds it
+            pool.extend(_encoded(plan, value, typ))
+            return [start, len(pool) - start]
         pool.extend(_ints(plan, value, elem_of(typ) if typ is not None else None))
         return [start, len(value)]
     return [_scalar(plan, value, typ), 0]
+
+
+def _encoded(plan: Plan, value: list, typ) -> list:
+    """A list of lists as the kernel holds it (expressions.nested): its count, then each
+    element's length and the element, itself so held if a list of lists."""
+    elem, out = elem_of(typ), [len(value)]
+    for v in value:
+        if not isinstance(v, list):
+            raise NotResumable("a value the kernel does not hold")
+        e = _encoded(plan, v, elem) if _listed(elem_of(elem)) else _ints(plan, v, elem_of(elem))
+        out += [len(e)] + list(e)
+    return out
 
 
 PLAIN = frozenset((int, bool))

@@ -23,7 +23,7 @@ from contextlib import contextmanager
 
 from ..closures.layout import unset_names
 from .apart import GAME_ARRAYS, GAME_SCALARS, apart
-from .expressions import BAIL, EXACT, INEXACT, SCALARS, Exprs, Out, Uncovered, is_list, nestable, window_name
+from .expressions import BAIL, EXACT, INEXACT, SCALARS, Exprs, Out, Uncovered, is_list, nestable, of_lists, window_name
 from .resume import HEADER, MAP_ENTRIES, SHOWN, STOPPED, Plan, Resumes, Window
 
 EXITS = {"turn": 1, "round": 2, "game": 3}
@@ -78,6 +78,7 @@ class KernelWriter(Exprs):
         self.opt_width = 1              # the widest row of a choice among kinds' options (OPT)
         self.among = False
         self.list_options = False       # a choice among lists: OL, OLN
+        self.ol_width = "NC"            # OL's rows: NC, or OLW where an option is a list of lists
         self.journal = False            # the journal's arrays are made (JR entries, JC their cards)
         self.requests = False           # the open requests' stack is made (RQ: from, to, status, target, piece)
         self.shown = shown_only(r)     # ("G" or "P", name) of the texts only the table reads: kept as null or not
@@ -162,7 +163,9 @@ class KernelWriter(Exprs):
              f"KP = np.array({(self.pool or [0])!r}, dtype=np.int64)    # constant lists read in place (spans)"] + \
             ([f"LB = {self.plan_.loops_base}    # where the loops' cursors start in IN (native/resume.py)"] if self.resumable else []) + \
             (["PCAP = max(NC, 64)    # the longest list a player variable holds (a longer one: BAIL)"]
-             if any(is_list(v.type) for v in self.player_variables.values()) else []) + [""]
+             if any(is_list(v.type) for v in self.player_variables.values()) else []) + \
+            (["OLW = max(NC, 256)    # the longest option that is a list of lists (a longer one: BAIL)"]
+             if self.ol_width == "OLW" else []) + [""]
 
     def piles_source(self) -> list:
         """`pile_row`: the row of Z holding pile number p (its zone's rows in the order its piles
@@ -256,7 +259,8 @@ class KernelWriter(Exprs):
         if self.among:
             scratch.append(("OPT", f"np.empty(({MAX_OPTIONS}, {self.opt_width}), np.int64)"))
         if self.list_options:
-            scratch += [("OL", f"np.empty(({MAX_OPTIONS}, NC), np.int64)"), ("OLN", f"np.empty({MAX_OPTIONS}, np.int64)")]
+            scratch += [("OL", f"np.empty(({MAX_OPTIONS}, {self.ol_width}), np.int64)"),
+                        ("OLN", f"np.empty({MAX_OPTIONS}, np.int64)")]
         if self.requests:
             scratch.append(("RQ", f"np.empty(({MAX_REQUESTS}, 5), np.int64)"))
             lines.append("    RQN = 0")
@@ -1389,7 +1393,7 @@ class KernelWriter(Exprs):
         self.locals.add(var)
         self.local_types[var] = s.elem_type
         self.target(s)
-        options, capacity = s.options, self.option_capacity(s.options)
+        options, capacity = s.options, self.option_capacity(s.options, env)
         if capacity is None:            # a list held in a name, or made from one: made first
             options = E.Local(name="#options", type=s.options.type)
             src = self.array(s.options, env)
@@ -1431,6 +1435,8 @@ class KernelWriter(Exprs):
             raise Uncovered("a choice among lists with an otherwise")
         var = env["#frame"] + s.var
         self.list_options = True
+        if of_lists(s.elem_type):       # (an option a list of lists: longer rows)
+            self.ol_width = "OLW"
         self.local_types[var] = s.elem_type
         self.target(s)
         k = out.fresh("k")
@@ -1456,22 +1462,22 @@ class KernelWriter(Exprs):
 
     def _option_list(self, row: str, v: str) -> None:
         """List `v` kept as row `row` of OL (its length in OLN), the row counted."""
-        self.out.line(f"if {row} >= {MAX_OPTIONS} or len({v}) > NC: " + BAIL)
+        self.out.line(f"if {row} >= {MAX_OPTIONS} or len({v}) > {self.ol_width}: " + BAIL)
         self.out.line(f"OL[{row}, :len({v})] = {v}; OLN[{row}] = len({v}); {row} += 1")
 
     def _picked_list(self, row: str, local: str) -> None:
         """The list of OL's row `row` copied into an array of the choice's own, held in `local`."""
-        buf = self.buffer("NC")
+        buf = self.buffer(self.ol_width)
         self.list_locals.add(local)
         self.out.line(f"{buf}[:OLN[{row}]] = OL[{row}, :OLN[{row}]]")
         self.out.line(f"{local} = {buf}[:OLN[{row}]]")
 
-    def option_capacity(self, node) -> str:
+    def option_capacity(self, node, env=None) -> str:
         if node.is_const:
             return str(max(1, len(node.const)))
         if isinstance(node, ListLit):
             return str(max(1, len(node.items)))
-        return self.capacity(node)
+        return self.capacity(node, env)
 
     def s_ChooseAmong(self, s, env):
         """vm.among_options then vm.pick: each kind's options (the combinations of its names'
@@ -1483,6 +1489,8 @@ class KernelWriter(Exprs):
             return
         for a in s.alternatives:
             for name, _, typ in a.names:
+                if of_lists(typ):
+                    self.ol_width = "OLW"
                 if typ not in SCALARS and not nestable(typ):
                     raise Uncovered(f"a choice among kinds with values of type {typ}")
         self.opt_width = max(self.opt_width, 1 + max(len(a.names) for a in s.alternatives))
