@@ -239,9 +239,14 @@ FIFTIETH = dict(p1="A♣ 2♣ 3♣ 4♦ 5♦ 6♦ 7♥ 8♥ K♠ Q♠", p2="K♦
 def _to_the_wall(**options):
     """Both players draw from the stock and throw the card back; the 29th card drawn, by
     Player 2, is the 9♥ that lets Player 1 knock."""
-    held = set((FIFTIETH["p1"] + " " + FIFTIETH["p2"] + " K♥").split())
-    rest = [c for c in (r + s for s in "♣♦♥♠" for r in "A 2 3 4 5 6 7 8 9 10 J Q K".split()) if c not in held and c != "9♥"]
-    t = gin(rest=" ".join(rest[:28] + ["9♥"] + rest[28:]), **FIFTIETH, **options)
+    return _wall(FIFTIETH, "9♥", **options)
+
+
+def _wall(hands: dict, fiftieth: str, **options):
+    """_to_the_wall with these hands (and upcard), the 29th card drawn `fiftieth`."""
+    held = set((hands["p1"] + " " + hands["p2"] + " " + hands["upcard"]).split())
+    rest = [c for c in (r + s for s in "♣♦♥♠" for r in "A 2 3 4 5 6 7 8 9 10 J Q K".split()) if c not in held and c != fiftieth]
+    t = gin(rest=" ".join(rest[:28] + [fiftieth] + rest[28:]), **hands, **options)
     t.play("pass the upcard", "pass the upcard")
     while t.state.rounds == 1 and not any(x.endswith("and knock") for x in t.legal()):
         if "draw from the stock" in t.legal():
@@ -263,6 +268,17 @@ def test_the_fiftieth_card_may_be_taken_only_to_knock():                        
     assert "Player 1 takes 9♥, the fiftieth card, to knock" in t.text() and t.pvar("score", 0) > 0
     t = _to_the_wall(fiftieth_card="may_knock").play("leave it: the hand is drawn")
     assert t.state.rounds == 2 and t.pvar("score", 0) == t.pvar("score", 1) == 0
+
+
+def test_the_fiftieth_card_is_not_offered_where_only_throwing_it_back_would_knock():      # C13, C4
+    """Player 1's 2♥ 3♠ are unmelded: with the K♠ the only knock is to discard the K♠ again,
+    which C4 forbids, so it does not let them knock and the hand is drawn (it was offered, and
+    then no discard was legal: a rules error)."""
+    hands = dict(p1="A♣ 2♣ 3♣ 4♣ 5♦ 6♦ 7♦ 8♦ 2♥ 3♠", p2="K♦ Q♦ J♦ 9♦ 10♣ 3♦ A♠ 8♠ 10♠ 6♣", upcard="K♥")
+    t = _wall(hands, "K♠", fiftieth_card="may_knock")
+    assert t.state.rounds == 2 and "the hand is drawn" in t.text()
+    t = _wall(hands, "K♠", fiftieth_card="may_knock", discard_taken="allowed")
+    assert "take K♠ and knock" in t.legal()
 
 
 def test_oklahoma_the_upcard_sets_the_knock_limit():                            # C14
