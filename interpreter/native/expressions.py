@@ -1162,14 +1162,19 @@ class Exprs:
                     out.line(f"{made}[{j}] = {xs}[{idx}[{j}]]")
                 self.charge(k)
                 body(self.tmp(f"{made}[:{k}]"))
-                out.line(f"{j} = {k} - 1")
-                out.line(f"while {j} >= 0 and {idx}[{j}] == len({xs}) - {k} + {j}: {j} -= 1")
-                out.line(f"if {j} < 0: break")
-                out.line(f"{idx}[{j}] += 1")
-                with out.block(f"for {q} in range({j} + 1, {k}):"):
-                    out.line(f"{idx}[{q}] = {idx}[{q} - 1] + 1")
+                self.next_choice(idx, j, k, f"len({xs})", q)
             if stop is not None:
                 out.line(f"if {stop}: break")
+
+    def next_choice(self, idx: str, j: str, k: str, n: str, q: str) -> None:
+        """The next choice of k of n (itertools.combinations' order) into idx, or out of the loop."""
+        out = self.out
+        out.line(f"{j} = {k} - 1")
+        out.line(f"while {j} >= 0 and {idx}[{j}] == {n} - {k} + {j}: {j} -= 1")
+        out.line(f"if {j} < 0: break")
+        out.line(f"{idx}[{j}] += 1")
+        with out.block(f"for {q} in range({j} + 1, {k}):"):
+            out.line(f"{idx}[{q}] = {idx}[{q} - 1] + 1")
 
     def _subsets_of_lists(self, node, env, body, stop) -> None:
         """subsets() of a list of lists: as _subsets, each choice made as a list of lists
@@ -1211,12 +1216,7 @@ class Exprs:
                     out.line(f"{w} += 1 + {size}[{p}]")
                 self.charge(k)
                 body(self.tmp(f"{made}[:{w}]"))
-                out.line(f"{j} = {k} - 1")
-                out.line(f"while {j} >= 0 and {idx}[{j}] == {n} - {k} + {j}: {j} -= 1")
-                out.line(f"if {j} < 0: break")
-                out.line(f"{idx}[{j}] += 1")
-                with out.block(f"for {p} in range({j} + 1, {k}):"):
-                    out.line(f"{idx}[{p}] = {idx}[{p} - 1] + 1")
+                self.next_choice(idx, j, k, n, p)
             if stop is not None:
                 out.line(f"if {stop}: break")
 
