@@ -145,9 +145,15 @@ class Plan:
         """Where the record of a choice made together starts in IN (one at a time)."""
         return self.journal_base + (4 if self.journal else 0)
 
-    @property
+    @cached_property
     def window_width(self) -> int:
+        """IN's part of a choice made together's record (read at every play-out: worked out once)."""
         return 5 + max(len(x.types) for x in self.windows.values()) if self.windows else 0
+
+    @cached_property
+    def piled(self) -> frozenset:
+        """The zones of piles (read at every play-out: worked out once)."""
+        return frozenset(name for name, _ in self.piles)
 
     @property
     def piles_base(self) -> int:
@@ -193,7 +199,7 @@ def encode(plan: Plan, state, horizon: int | None, most: int) -> tuple:
             -1 if horizon is None else horizon, state.decisions + most, 0]
     head += [1 if o else 0 for o in state.out] + [0] * (plan.max_players - n)
     zones = [0, 0] * plan.n_rows
-    piled = dict(plan.piles)
+    piled = plan.piled
     for name, base in plan.rows.items():
         z = state.zones[name]
         if name in piled and len(z) > plan.pile_rows:
