@@ -448,6 +448,42 @@ def test_a_game_the_kernel_gives_up_on_fails_as_the_generated_python_says():
     assert str(native.value) == str(python.value) and "steps" in str(native.value)
 
 
+
+WORK_LOOKED_IN = WAR_LIMIT[:WAR_LIMIT.index("flow:")].replace("steps_run_out", "work_looked_in") + """\
+variables:
+  xs: {type: "list[number]", initial: "[]"}
+  found: {type: number, initial: 0}
+flow:
+  setup: [shuffle: stock, {deal: {from: stock, to: hand, count: 2}}, {set: {xs: "range(0, 2000)"}}]
+  round:
+    - turns:
+        count: 1
+        do:
+          - choose: current.hand
+            as: card
+          - set: {found: "count(filter(range(0, 6000), i => LOOK))"}
+  until: "true"
+result:
+  winners: "[player(0)]"
+"""
+
+
+@pytest.mark.parametrize("look", ["0 in xs", "any(xs, x => x == 0)", "not all(xs, x => x != 0)",
+                                  "first(xs, x => x == 0) != null"])
+def test_looking_in_a_list_charges_its_whole_length_as_python_does(look):
+    """Python charges len(xs) for `0 in xs` though the answer is the first element: 6,000 looks
+    in a list of 2,000 are more work than a decision may do.  The kernel, which stops looking
+    at the answer, charges as much, so it gives these games up and Python stops them."""
+    from interpreter import load_program_text
+    from interpreter.errors import RulesFault
+    text = WORK_LOOKED_IN.replace("LOOK", look)
+    program = load_program_text(text, "looked.yaml", backend="native")
+    assert program.native is not None, program.native_reason
+    assert program.native.play(0, 2, 2) == [None, None]
+    with pytest.raises(RulesFault) as python:
+        simulate(load_program_text(text, "looked.yaml", backend="generated"), 2)
+    assert "units of work" in str(python.value)
+
 # -- the cache -----------------------------------------------------------------------------------
 def fresh_kernel():
     """A kernel not yet compiled in this process: goofspiel's, among the quickest to compile."""

@@ -866,28 +866,37 @@ class Exprs:
         """Write a loop over the elements of collection `node`, `body(element)` writing what is
         done with each; `charge`: count each element to the work budget; `stop`: a condition
         that ends the loop once it holds (any() has its answer: the body would do nothing
-        more)."""
+        more).  A loop that may stop is charged its whole length before it starts, as Python
+        charges len() of what it looks in, whether or not it looks at every element."""
         out = self.out
         inner = body
+        ahead = charge and stop is not None     # charged whole, before the loop
+        each = charge and not ahead             # charged element by element
         if stop is not None:
             def body(e):
                 inner(e)
                 out.line(f"if {stop}: break")
         if not node.is_const and self.spannable(node):
             lo, hi = self.span(node, env)
-            self._indexed(f"{lo}, {hi}", "KP[{}]", body, charge)
+            if ahead:
+                self.charge(f"{hi} - {lo}")
+            self._indexed(f"{lo}, {hi}", "KP[{}]", body, each)
             return
         if node.is_const and of_lists(node.type):       # a constant list of lists: its encoding, a table
-            self.walk(self.table(self.encoded(node.const, node.type)), body, charge)
+            if ahead:
+                self.charge(str(len(node.const)))
+            self.walk(self.table(self.encoded(node.const, node.type)), body, each)
             return
         if node.is_const:
             values = node.const
             if not isinstance(values, (list, tuple)):
                 raise Uncovered("a constant collection that is not a list")
             arr = self.table([self.number(v) for v in values])
+            if ahead:
+                self.charge(str(len(values)))
             e = out.fresh("e")
             with out.block(f"for {e} in {arr}:"):
-                if charge:
+                if each:
                     self.charge("1")
                 body(e)
             return
@@ -900,14 +909,18 @@ class Exprs:
             return
         if node.type == ZONE and not self.listed_zone(node, env):
             z = self.emit(node, env)
-            self._indexed(f"ZN[{z}]", f"Z[{z}, {{}}]", body, charge)
+            if ahead:
+                self.charge(f"ZN[{z}]")
+            self._indexed(f"ZN[{z}]", f"Z[{z}, {{}}]", body, each)
             return
         if is_map(node.type):
             raise Uncovered("maps")
+        if ahead and isinstance(node, (E.Players, E.Active)):
+            self.charge("n")        # the seats still playing, at most n: never less than Python counts
         if isinstance(node, E.Players):
             e = out.fresh("e")
             with out.block(f"for {e} in range(n):"):
-                if charge:
+                if each:
                     self.charge("1")
                 body(e)
             return
@@ -915,7 +928,7 @@ class Exprs:
             e = out.fresh("e")
             with out.block(f"for {e} in range(n):"):
                 with out.block(f"if not OUT[{e}]:"):
-                    if charge:
+                    if each:
                         self.charge("1")
                     body(e)
             return
@@ -968,21 +981,27 @@ class Exprs:
         if isinstance(node, E.BuiltinCall) and node.name == "clockwise":
             p = self.emit(node.args[0], env)
             self.not_null(p)
+            if ahead:
+                self.charge("n")    # as first(clockwise(p), ...) charges in Python; others count fewer
             i, e = out.fresh("i"), out.fresh("e")
             with out.block(f"for {i} in range(n):"):
                 out.line(f"{e} = ({p} + {i}) % n")
                 with out.block(f"if not OUT[{e}]:"):
-                    if charge:
+                    if each:
                         self.charge("1")
                     body(e)
             return
         arr = self.array(node, env)
         if of_lists(node.type):             # a list of lists held (or made): its encoding gone through
-            self.walk(arr, body, charge)
+            if ahead:
+                self.charge(f"({arr}[0] if len({arr}) > 0 else 0)")
+            self.walk(arr, body, each)
             return
+        if ahead:
+            self.charge(f"len({arr})")
         e = out.fresh("e")
         with out.block(f"for {e} in {arr}:"):
-            if charge:
+            if each:
                 self.charge("1")
             body(e)
 
