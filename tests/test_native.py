@@ -995,6 +995,32 @@ def test_functions_that_make_lists_written_apart_play_the_python_games():
     assert_same_games(program, 500)
 
 
+
+def test_a_play_out_resumed_in_a_kernel_with_functions_apart_is_the_python_play_out():
+    """A long resumable kernel has its functions that make lists apart, as a long kernel of
+    whole games has; its procedures stay written in, where a play-out resumes inside them at
+    each call's own place: play-outs resumed in `lay` (which calls best) and in the turns are
+    the Python's."""
+    from interpreter import load_program_text
+    from interpreter.native.program import ResumableKernel
+    functions = LISTS_APART[LISTS_APART.index("functions:"):LISTS_APART.index("flow:")]
+    text = RESUMED.replace("procedures:", functions + "procedures:", 1).replace(
+        "card.value >= least or all(who.hand, c => c.value < least)",
+        "card.value * 2 >= best(who.hand) - least or len(high(who.hand, least)) == 0", 1)
+    program = load_program_text(text, "resumed_apart.yaml", backend="native")
+    playouts = program.native_playouts
+    source, playouts.plan = kernel_source(playouts.ruleset, playouts.layout, apart=True)
+    assert source.count("def uf") >= 2 and "def pf" not in source
+    playouts.kernel = ResumableKernel(source, playouts.ruleset)
+    assert playouts.compiled(), playouts.reason
+    places = set()
+    for horizon in (True, False):
+        for place, native, python, alike in imagined_play_outs(program, 12, horizon):
+            if native is not None:
+                places.add(place)
+                assert native == python and alike
+    assert len(places) == 4
+
 FRACTIONS = """
 name: fractions
 players: 3

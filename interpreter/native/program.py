@@ -72,11 +72,11 @@ def kernel_source(ruleset, layout=None, apart: bool = False) -> str:
     except Fractional:          # a number that is not whole: numbers held as floats, where Python's may be
         writer = KernelWriter(ruleset, ruleset.players[1], layout, apart=apart, fractions=True)
         source = writer.source()
-    if not writer.apart and layout is None and source.count("\n") > APART_LINES:    # apart: each compiled once
+    if not writer.apart and source.count("\n") > APART_LINES:     # apart: each compiled once
         writer = KernelWriter(ruleset, ruleset.players[1], layout, apart=True, fractions=writer.fractions)
         source = writer.source()
     lines = longest_function(source) if writer.apart else source.count("\n")
-    if lines > MAX_KERNEL_LINES * (1.5 if layout is not None else 1):    # (the resumable one is longer)
+    if lines > MAX_KERNEL_LINES:
         what = "a kernel function" if writer.apart else "a kernel"
         raise Uncovered(f"a ruleset this large ({what} of {lines:,} lines would take minutes to compile)")
     return (PRELUDE + "\n" + source, writer.plan_) if layout is not None else PRELUDE + "\n" + source

@@ -46,7 +46,9 @@ class KernelWriter(Exprs):
         super().__init__(ruleset, Out(indent=1))
         r = ruleset
         self.fractions = fractions      # (expressions.Fractional)
-        self.apart = apart and layout is None     # procedures written as functions of their own (native/apart.py)
+        self.apart = apart                  # functions that make lists written apart (expressions.py)
+        self.procedures_apart = apart and layout is None    # and procedures (native/apart.py): not where a
+        #                                   play-out may resume inside one (its choices are numbered per call)
         self.procedures = {}            # a procedure's name -> its Apart (None: written in at each call)
         self.procedures_src = []        # their sources
         self.xs = {}                    # a game's scalar -> its place in XS, where calls pass it
@@ -1657,7 +1659,7 @@ class KernelWriter(Exprs):
         self.out.line(f"{rec}, 2] = {REDIRECTED}; {rec}, 3] = {to}")
 
     def s_Call(self, s, env):
-        called = self.procedure(s.procedure) if self.apart else None
+        called = self.procedure(s.procedure) if self.procedures_apart else None
         if called is not None:
             self._call_apart(s, env, called)
             return
