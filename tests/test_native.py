@@ -996,11 +996,12 @@ def test_functions_that_make_lists_written_apart_play_the_python_games():
 
 
 
-def test_a_play_out_resumed_in_a_kernel_with_functions_apart_is_the_python_play_out():
-    """A long resumable kernel has its functions that make lists apart, as a long kernel of
-    whole games has; its procedures stay written in, where a play-out resumes inside them at
-    each call's own place: play-outs resumed in `lay` (which calls best) and in the turns are
-    the Python's."""
+def test_a_play_out_resumed_inside_a_procedure_written_apart_is_the_python_play_out():
+    """A long resumable kernel is written apart, as a long kernel of whole games is: `lay` is
+    a function of its own called from two places, its choice numbered again at each call (the
+    call passes which, and the locals of its frame are read in where it resumes), and the
+    functions that make lists are functions of their own too.  Play-outs resumed inside `lay`
+    at either call, and in the turns, are the Python's."""
     from interpreter import load_program_text
     from interpreter.native.program import ResumableKernel
     functions = LISTS_APART[LISTS_APART.index("functions:"):LISTS_APART.index("flow:")]
@@ -1010,7 +1011,7 @@ def test_a_play_out_resumed_in_a_kernel_with_functions_apart_is_the_python_play_
     program = load_program_text(text, "resumed_apart.yaml", backend="native")
     playouts = program.native_playouts
     source, playouts.plan = kernel_source(playouts.ruleset, playouts.layout, apart=True)
-    assert source.count("def uf") >= 2 and "def pf" not in source
+    assert source.count("def uf") >= 2 and source.count("def pf") == 1
     playouts.kernel = ResumableKernel(source, playouts.ruleset)
     assert playouts.compiled(), playouts.reason
     places = set()
@@ -1020,6 +1021,47 @@ def test_a_play_out_resumed_in_a_kernel_with_functions_apart_is_the_python_play_
                 places.add(place)
                 assert native == python and alike
     assert len(places) == 4
+
+
+def test_a_play_out_resumed_in_a_loop_of_a_procedure_apart_called_by_another_is_the_python_play_out():
+    """Procedures apart call one another: `lay`'s while calls `pick` (its choice numbered
+    again at each call of each), the loop's place and both frames' locals read in where a
+    play-out resumes inside; the call of `lay` from the turns is deeper than the one from the
+    round, so the frames of the choices inside lie deeper there."""
+    from interpreter import load_program_text
+    from interpreter.native.program import ResumableKernel
+    text = RESUMED.replace("procedures:", """procedures:
+  pick:
+    params: {who: player, mark: number}
+    do:
+      - choose: who.hand
+        by: who
+        as: card
+      - move: {card: card, from: who.hand, to: pile}
+      - add: {who.points: "card.value + mark % 2"}""", 1).replace("""least: number}
+    do:
+      - choose: who.hand
+        by: who""", """least: number}
+    do:
+      - while: "count(who.hand) > 1"
+        do:
+          - call: pick
+            with: {who: who, mark: "least + count(who.hand)"}
+      - choose: who.hand
+        by: who""", 1).replace("- draw: {from: stock, to: current.hand}", "- draw: {from: stock, to: current.hand, count: 2}", 1)
+    program = load_program_text(text, "resumed_nested.yaml", backend="native")
+    playouts = program.native_playouts
+    source, playouts.plan = kernel_source(playouts.ruleset, playouts.layout, apart=True)
+    assert source.count("def pf") == 2
+    playouts.kernel = ResumableKernel(source, playouts.ruleset)
+    assert playouts.compiled(), playouts.reason
+    places = set()
+    for horizon in (True, False):
+        for place, native, python, alike in imagined_play_outs(program, 16, horizon):
+            assert native is not None, place
+            assert native == python and alike, place
+            places.add(place)
+    assert len(places) == 6, places
 
 FRACTIONS = """
 name: fractions

@@ -7,18 +7,29 @@ is compiled once.
 The game's scalars (the current player, the exit, the counters, the variables) are locals of
 the game function, which another function cannot change: a call stores those the procedure
 touches in the array XS, the procedure loads them, and stores back those it changes, which
-the caller loads again.  Arrays (zones, player variables, buffers) are passed as they are."""
+the caller loads again.  Arrays (zones, player variables, buffers) are passed as they are.
+
+In the resumable kernel a play-out may resume inside a procedure apart: its choices are
+numbered from 1 in its function and again at every call (resume.Resumes.enter), the call
+passes RES less the number before them, and the function reads its frame's locals from IN
+where it resumes (steps.KernelWriter.apart_loads)."""
 from __future__ import annotations
 
 import ast
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+from .resume import Resumes
 
 # The game's scalars besides the rules' variables (steps.KernelWriter.head sets them up).
 GAME_SCALARS = frozenset({"CUR", "EX", "W", "STEPS", "DEC", "ROUNDS", "NR", "MADE", "RQN", "JN", "JCN"})
 # The game's arrays and read-only arguments besides the variables' (the scratch of head()).
 GAME_ARRAYS = frozenset({"seed", "n", "WIN", "SCORE", "GSTAT", "RSTAT", "info", "TM", "R", "Z", "ZN", "OUT",
                          "SB", "OPT", "OL", "OLN", "RQ", "JR", "JC", "PNUM", "POWN", "PK", "XS"})
+# The resumable kernel's besides (steps.KernelWriter.head): the choice resumed at, whether
+# this is a play-out, its horizon and last decision; the state read in, the bots' generators.
+RESUMING_SCALARS = frozenset({"RES", "PO", "HZ", "DMAX"})
+RESUMING_ARRAYS = frozenset({"IN", "POOL", "BOT"})
 # A caller's name: a temporary (t12, st3; not a kernel function, uf2, pf1) or a rules' local
 # (L3_x, I_p, F_x, a choice made together's Wseal1).
 _LOCAL = re.compile(r"(?!uf|pf)[a-z]{1,2}[0-9]+|L[0-9]+_.*|[IF]_.*|Wseal.*")
@@ -34,6 +45,8 @@ class Apart:
     arrays: list
     touched: list
     changed: list
+    kernel_params: list = field(default_factory=list)   # the parameters' kernel names (a frame's locals)
+    resumes: Resumes | None = None      # a resumable kernel's: the choices inside, numbered from 1
 
 
 def names_in(lines: list) -> tuple:

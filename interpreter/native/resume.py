@@ -67,6 +67,23 @@ class Resumes:
         self.slots += size
         return at
 
+    def enter(self, inner: Resumes, ret: int | None) -> int | None:
+        """Number here the choices of a procedure written apart (`inner`: numbered from 1 in
+        its function, their chains and frames from its own) for a call written here returning
+        to `ret`: their places under this call's chain, their frames and loops under its
+        frames.  The number before the first (the call passes RES less it), or None where no
+        play-out resumes inside this call."""
+        if self.blocked or ret is None or inner.count == 0:
+            return None
+        base, depth = self.count, len(self.prefixes)
+        for (chain, pc), rid in inner.targets.items():
+            self.targets[(tuple(self.chain) + (ret,) + chain, pc)] = base + rid
+            self.frames[base + rid] = tuple(self.prefixes) + inner.frames[rid]
+            self.loops[base + rid] = tuple(self.active) + tuple(
+                (kind, slot, frame + depth, key, typ) for kind, slot, frame, key, typ in inner.loops[rid])
+        self.count += inner.count
+        return base
+
 
 @dataclass(frozen=True)
 class Window:

@@ -22,7 +22,7 @@ from ..lang.types import BOOL, NUM, PILE, PLAYER, STR, ZONE, elem_of, is_map, va
 from contextlib import contextmanager
 
 from ..closures.layout import unset_names
-from .apart import GAME_ARRAYS, GAME_SCALARS, apart
+from .apart import GAME_ARRAYS, GAME_SCALARS, RESUMING_ARRAYS, RESUMING_SCALARS, apart
 from .expressions import BAIL, EXACT, INEXACT, SCALARS, Exprs, Out, Uncovered, is_list, nestable, of_lists, window_name
 from .resume import HEADER, MAP_ENTRIES, SHOWN, STOPPED, Plan, Resumes, Window
 
@@ -46,9 +46,8 @@ class KernelWriter(Exprs):
         super().__init__(ruleset, Out(indent=1))
         r = ruleset
         self.fractions = fractions      # (expressions.Fractional)
-        self.apart = apart                  # functions that make lists written apart (expressions.py)
-        self.procedures_apart = apart and layout is None    # and procedures (native/apart.py): not where a
-        #                                   play-out may resume inside one (its choices are numbered per call)
+        self.apart = apart              # functions that make lists, and procedures, written apart (native/apart.py)
+        self.apart_locals = {}          # a procedure apart's name -> its rules' locals (resumable: read from IN there)
         self.procedures = {}            # a procedure's name -> its Apart (None: written in at each call)
         self.procedures_src = []        # their sources
         self.xs = {}                    # a game's scalar -> its place in XS, where calls pass it
@@ -150,6 +149,10 @@ class KernelWriter(Exprs):
             raise Uncovered("a journal beside zones of piles")
         standing = self.standing_source() if self.resumable else []
         head = self.head()
+        if self.resumable:
+            self.procedures_src = [[y for x in f for y in (self.apart_loads(self.plan_, x.split()[1])
+                                                              if x.startswith("    #LOADS ") else [x])]
+                                   for f in self.procedures_src]
         return "\n".join(self.tables_source() + self.piles_source() + [x for f in self.functions_src for x in f]
                          + [x for f in self.procedures_src for x in f]
                          + self.stats_source() + standing
@@ -287,18 +290,41 @@ class KernelWriter(Exprs):
     def plan(self) -> Plan:
         """Where the resumable kernel reads each part of a state (native/resume.py)."""
         r = self.r
-        names = sorted(self.locals | self.list_locals)
+        names = sorted(self.locals | self.list_locals | self.apart_names(False) | self.apart_names(True))
         players = tuple((name, SHOWN if ("P", name) in self.shown else v.type) for name, v in self.player_variables.items())
         return Plan(rows=dict(self.zone_rows), per_player=frozenset(z.name for z in r.zones.values() if z.per_player),
                     n_rows=self.rows, max_players=self.maxp, texts=self.texts,     # (complete once the tables are written)
                     globals_=tuple((name, SHOWN if ("G", name) in self.shown else v.type) for name, v in self.variables.items()),
                     players_=players,
-                    locals_=tuple((name, self.local_types.get(name), name in self.list_locals) for name in names),
+                    locals_=tuple((name, self.local_types.get(name), name in self.list_locals | self.apart_names(True))
+                                  for name in names),
                     targets=dict(self.resume.targets), frames=dict(self.resume.frames),
                     loops=dict(self.resume.loops), slots=self.resume.slots, journal=self.journal,
                     windows=dict(self.windows),
                     piles=tuple((name, self.zone_rows[name]) for name in self.pile_zones), pile_rows=len(r.deck.ids) + 1,
                     maps=tuple((kind, name, typ) for (kind, name), typ in self.maps.items()), fractions=self.fractions)
+
+    def apart_names(self, listed: bool) -> set:
+        """The rules' locals of the procedures written apart (their lists, or the others)."""
+        return {x for own in self.apart_locals.values() for x in own[1 if listed else 0]}
+
+    def apart_loads(self, plan: Plan, name: str) -> list:
+        """The lines of procedure apart `name` that read its locals out of IN and POOL where a
+        play-out resumes inside it (the game reads the others: loads)."""
+        own, own_lists = self.apart_locals[name]
+        at = plan.loops_base - 2 * len(plan.locals_)
+        lines = [self.read(x, listed, typ, at + 2 * i, 2) for i, (x, typ, listed) in enumerate(plan.locals_)
+                 if x in own or x in own_lists]
+        return ["    if RES != 0:"] + lines if lines else []
+
+    def read(self, name: str, listed: bool, typ, at: int, indent: int = 1) -> str:
+        """The line that reads value `name` (of `typ`, a list or not) from IN[at] (and POOL)."""
+        pad = "    " * indent
+        if listed:
+            return f"{pad}{name} = POOL[IN[{at}]:IN[{at}] + IN[{at + 1}]].copy()"
+        if self.fractions and typ == NUM:     # (its float64's bits: resume._bits)
+            return f"{pad}{name} = IN[{at}:{at} + 1].view(np.float64)[0]"
+        return f"{pad}{name} = IN[{at}]"
 
     def loads(self, plan: Plan) -> list:
         """The lines that read a state out of IN and POOL (Plan's order)."""
@@ -310,18 +336,9 @@ class KernelWriter(Exprs):
                  f"        ZN[r] = IN[{plan.zone_base} + 2 * r + 1]",
                  f"        Z[r, :ZN[r]] = POOL[IN[{plan.zone_base} + 2 * r]:IN[{plan.zone_base} + 2 * r] + ZN[r]]"]
         at = plan.globals_base
-
-        def read(name, listed, typ):
-            nonlocal at
-            if listed:
-                lines.append(f"    {name} = POOL[IN[{at}]:IN[{at}] + IN[{at + 1}]].copy()")
-            elif plan.fractions and typ == NUM:     # (its float64's bits: resume._bits)
-                lines.append(f"    {name} = IN[{at}:{at} + 1].view(np.float64)[0]")
-            else:
-                lines.append(f"    {name} = IN[{at}]")
-            at += 2
         for name, typ in plan.globals_:
-            read(f"G_{name}", is_list(typ), typ)
+            lines.append(self.read(f"G_{name}", is_list(typ), typ, at))
+            at += 2
         for name, typ in plan.players_:
             if is_list(typ):        # each player's row, as long as PL says (resume.encode)
                 lines += [f"    P_{name} = np.empty((n, PCAP), np.int64); PL_{name} = np.zeros(n, np.int64)",
@@ -335,8 +352,11 @@ class KernelWriter(Exprs):
             lines.append(f"    P_{name} = np.empty(n, {self.numbers(typ)}); "
                          f"P_{name}[:] = IN[{at}:{at} + n]{'.view(np.float64)' if floats else ''}")
             at += plan.max_players
+        apart = self.apart_names(False) | self.apart_names(True)
         for name, typ, listed in plan.locals_:
-            read(name, listed, typ)
+            if name not in apart:       # (a procedure apart reads its own)
+                lines.append(self.read(name, listed, typ, at))
+            at += 2
         assert at == plan.loops_base
         if plan.journal:            # its entries (JR's rows) and the cards its moves moved (JC), as the journal holds them
             jb = plan.journal_base
@@ -1659,7 +1679,7 @@ class KernelWriter(Exprs):
         self.out.line(f"{rec}, 2] = {REDIRECTED}; {rec}, 3] = {to}")
 
     def s_Call(self, s, env):
-        called = self.procedure(s.procedure) if self.procedures_apart else None
+        called = self.procedure(s.procedure) if self.apart else None
         if called is not None:
             self._call_apart(s, env, called)
             return
@@ -1688,23 +1708,42 @@ class KernelWriter(Exprs):
 
     def _call_apart(self, s, env, called) -> None:
         """A call of a procedure written apart: its arguments, the scalars it touches put in
-        XS, and those it changes taken back."""
+        XS, and those it changes taken back.  In the resumable kernel the arguments are kept
+        in the frame's locals (read from IN where a play-out resumes inside the call, as they
+        are where written in), and the call passes RES less the number before its choices
+        (Resumes.enter): 0 but where the choice resumed at lies inside."""
         out = self.out
         declared = {param: typ for proc, param, typ in self.r.procedure_params if proc == s.procedure}
         values = {}
-        for name, e in s.args:                          # in the call's order, as written in
-            if name in called.params:
-                values[name] = self.value(e, env, _held_as(e.type, declared.get(name)))
-            else:                                       # a text only the account reads
-                self.discard(e, env)
-        out.line("STEPS += 2")
+        with self.unless_resuming():
+            for name, e in s.args:                      # in the call's order, as written in
+                if name in called.params:
+                    values[name] = self.value(e, env, _held_as(e.type, declared.get(name)))
+                else:                                   # a text only the account reads
+                    self.discard(e, env)
+            if self.resumable:
+                for name, kernel in zip(called.params, called.kernel_params):
+                    out.line(f"{self.local(kernel, self.local_types[kernel])} = {values[name]}")
+                values = dict(zip(called.params, called.kernel_params))
+            out.line("STEPS += 2")
+        base = None
+        if self.resumable:
+            rec = self.record(s)
+            base = self.resume.enter(called.resumes, _after(rec.call) if rec else None)
         for x in called.touched:
-            out.line(f"XS[{self.xs[x]}] = {x}")
+            if x == "RES":
+                k = called.resumes.count
+                out.line(f"XS[{self.xs[x]}] = " + ("0" if base is None else f"RES - {base} if {base} < RES <= {base + k} else 0"))
+            else:
+                out.line(f"XS[{self.xs[x]}] = {x}")
         st = out.fresh("st")
         out.line(f"{st} = {called.name}({', '.join(['XS'] + [values[p] for p in called.params] + called.arrays)})")
-        out.line(f"if {st} != 0: " + BAIL)
+        out.line(f"if {st} != 0: " + ("return " + st if self.resumable else BAIL))     # (a play-out stopped: STOPPED)
         for x in called.changed:
-            out.line(f"{x} = {self.loaded(x)}")
+            if x != "RES":
+                out.line(f"{x} = {self.loaded(x)}")
+        if base is not None:                            # the choice resumed at was reached inside
+            out.line(f"if {base} < RES <= {base + called.resumes.count}: RES = 0")
 
     def procedure(self, name):
         """The Apart of procedure `name`, its function written the first time it is called;
@@ -1717,33 +1756,45 @@ class KernelWriter(Exprs):
             return None                                         # of its own: written in, to be simple)
         declared = [(param, typ) for proc, param, typ in self.r.procedure_params if proc == name]
         env = self.frame()
-        keep = self.out, self.locals, self.list_locals, self.turn_frames
+        keep = self.out, self.locals, self.list_locals, self.turn_frames, self.resume, dict(self.windows)
         self.out, self.locals, self.list_locals = Out(indent=1), set(), set()
         self.turn_frames = []           # (a restart_turns met all the same gives the game up)
+        self.resume = Resumes(slots=keep[4].slots, prefixes=[env["#frame"]])   # its choices numbered from 1
         self.out.count = keep[0].count
         try:
             params = [self.local(env["#frame"] + p, typ) for p, typ in declared
                       if not (typ == STR and not reads_name(body, p))]
             self.inline_depth()
-            with self.called(None, env["#frame"]):
+            if self.resumable:          # (resumed inside: its chain and frames put under each call's)
                 self.steps(body, env)
+            else:
+                with self.called(None, env["#frame"]):
+                    self.steps(body, env)
             self.depth -= 1
             lines, own, own_lists = self.out.lines, self.locals - set(params), self.list_locals - set(params)
             keep[0].count = self.out.count
+            inner, windows = self.resume, len(self.windows) != len(keep[5])
         finally:
-            self.out, self.locals, self.list_locals, self.turn_frames = keep
+            self.out, self.locals, self.list_locals, self.turn_frames = keep[:4]
+            keep[4].slots, self.resume, self.windows = self.resume.slots, keep[4], keep[5]
         called = apart(f"pf{len(self.procedures_src) + 1}", lines, params, self.game_scalars(), self.game_arrays(),
                        self.locals | self.list_locals)
-        if called is None:
+        if called is None or windows:   # (a choice made together's record is kept by its RES: written in)
             return None
-        called.params = [p[len(env["#frame"]):] for p in params]
+        called.params, called.kernel_params, called.resumes = [p[len(env["#frame"]):] for p in params], params, inner
+        loads = []
+        if self.resumable and (own or own_lists):   # its locals, where a play-out resumes inside it (source())
+            self.apart_locals[called.name] = (own, own_lists)
+            loads = [f"    #LOADS {called.name}"]
+            called.arrays = sorted(set(called.arrays) | {"IN", "POOL"})
+            called.touched = sorted(set(called.touched) | {"RES"})
         for x in called.touched:
             self.xs.setdefault(x, len(self.xs))
         self.procedures_src.append(
             ["", "@njit(cache=False)", f"def {called.name}({', '.join(['XS'] + params + called.arrays)}):"]
             + [f"    {x} = {self.loaded(x)}" for x in called.touched]
             + [f"    {x} = NULL" for x in sorted(own)] + [f"    {x} = np.empty(0, np.int64)" for x in sorted(own_lists)]
-            + lines + [f"    XS[{self.xs[x]}] = {x}" for x in called.changed] + ["    return 0"])
+            + loads + lines + [f"    XS[{self.xs[x]}] = {x}" for x in called.changed] + ["    return 0"])
         self.procedures[name] = called
         return called
 
@@ -1756,11 +1807,13 @@ class KernelWriter(Exprs):
 
     def game_scalars(self) -> set:
         """The game's scalars a procedure apart may touch: XS passes them."""
-        return set(GAME_SCALARS) | {f"G_{name}" for name, v in self.variables.items() if not is_list(v.type)}
+        return set(GAME_SCALARS) | {f"G_{name}" for name, v in self.variables.items() if not is_list(v.type)} | \
+            (RESUMING_SCALARS if self.resumable else set())
 
     def game_arrays(self) -> set:
         """The game's arrays (and read-only values) a procedure apart is given as they are."""
-        return set(GAME_ARRAYS) | {f"G_{name}" for name, v in self.variables.items() if is_list(v.type)} | \
+        return set(GAME_ARRAYS) | (RESUMING_ARRAYS if self.resumable else set()) | \
+            {f"G_{name}" for name, v in self.variables.items() if is_list(v.type)} | \
             {f"P_{name}" for name in self.player_variables} | {f"PL_{name}" for name in self.player_variables} | \
             {f"M{x}_{kind}_{name}" for kind, name in self.maps for x in "KVN"} | {name for name, _ in self.buffers}
 
