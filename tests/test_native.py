@@ -1027,7 +1027,8 @@ def test_a_play_out_resumed_in_a_loop_of_a_procedure_apart_called_by_another_is_
     """Procedures apart call one another: `lay`'s while calls `pick` (its choice numbered
     again at each call of each), the loop's place and both frames' locals read in where a
     play-out resumes inside; the call of `lay` from the turns is deeper than the one from the
-    round, so the frames of the choices inside lie deeper there."""
+    round, so the frames of the choices inside lie deeper there; the round calls `pick` too,
+    its arguments then the game's locals as well as `lay`'s."""
     from interpreter import load_program_text
     from interpreter.native.program import ResumableKernel
     text = RESUMED.replace("procedures:", """procedures:
@@ -1048,7 +1049,11 @@ def test_a_play_out_resumed_in_a_loop_of_a_procedure_apart_called_by_another_is_
           - call: pick
             with: {who: who, mark: "least + count(who.hand)"}
       - choose: who.hand
-        by: who""", 1).replace("- draw: {from: stock, to: current.hand}", "- draw: {from: stock, to: current.hand, count: 2}", 1)
+        by: who""", 1).replace("- draw: {from: stock, to: current.hand}", "- draw: {from: stock, to: current.hand, count: 2}", 1).replace("""            - call: lay
+              with: {who: p, least: 2}""", """            - call: pick
+              with: {who: p, mark: 1}
+            - call: lay
+              with: {who: p, least: 2}""", 1)
     program = load_program_text(text, "resumed_nested.yaml", backend="native")
     playouts = program.native_playouts
     source, playouts.plan = kernel_source(playouts.ruleset, playouts.layout, apart=True)
@@ -1061,7 +1066,8 @@ def test_a_play_out_resumed_in_a_loop_of_a_procedure_apart_called_by_another_is_
             assert native is not None, place
             assert native == python and alike, place
             places.add(place)
-    assert len(places) == 6, places
+    assert len(places) == 7, places
+
 
 FRACTIONS = """
 name: fractions

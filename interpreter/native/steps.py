@@ -352,9 +352,8 @@ class KernelWriter(Exprs):
             lines.append(f"    P_{name} = np.empty(n, {self.numbers(typ)}); "
                          f"P_{name}[:] = IN[{at}:{at} + n]{'.view(np.float64)' if floats else ''}")
             at += plan.max_players
-        apart = self.apart_names(False) | self.apart_names(True)
         for name, typ, listed in plan.locals_:
-            if name not in apart:       # (a procedure apart reads its own)
+            if name in self.locals or name in self.list_locals:     # (a procedure apart reads its own)
                 lines.append(self.read(name, listed, typ, at))
             at += 2
         assert at == plan.loops_base
