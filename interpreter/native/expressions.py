@@ -932,22 +932,30 @@ class Exprs:
                         self.charge("1")
                     body(e)
             return
-        if isinstance(node, E.BuiltinCall) and node.name == "filter":
-            def kept(e):
+        if isinstance(node, E.BuiltinCall) and node.name in ("filter", "map"):
+            # Python makes the whole list, computing the body for every element: a body that
+            # charges work is computed to the end here too, the loop's own body no more once stopped
+            whole = stop is not None and charges_work(node.body)
+
+            def taken(e):
+                if whole:
+                    with out.block(f"if not ({stop}):"):
+                        inner(e)
+                else:
+                    inner(e)
+
+            def element(e):
                 v = self.emit(node.body, self._with(node, env, e))
+                if node.name == "map":
+                    if charge:
+                        self.charge("1")
+                    taken(v)
+                    return
                 with out.block(f"if {v} != 0 and {v} != NULL:"):
                     if charge:
                         self.charge("1")
-                    inner(e)
-            self.each(node.args[0], env, kept, stop=stop)
-            return
-        if isinstance(node, E.BuiltinCall) and node.name == "map":
-            def mapped(e):
-                v = self.emit(node.body, self._with(node, env, e))
-                if charge:
-                    self.charge("1")
-                inner(v)
-            self.each(node.args[0], env, mapped, stop=stop)
+                    taken(e)
+            self.each(node.args[0], env, element, stop=None if whole else stop)
             return
         if isinstance(node, E.BuiltinCall) and node.name == "subsets":
             self._subsets(node, env, body, stop)
@@ -1167,6 +1175,8 @@ class Exprs:
         lo, hi = self.tmp(f"max(0, {ends[0]})"), self.tmp(f"min(len({xs}), {ends[1]})")
         with out.block(f"if subsets_count(len({xs}), {lo}, {hi}) > {MAX_LIST}:"):
             out.line(BAIL)
+        if stop is not None:        # Python charges every subset it makes, though looking stops at one
+            self.charge(f"subsets_count(len({xs}), {lo}, {hi})")
         capacity = self.capacity(node.args[0], env)
         if capacity is None and self.capacity(node.args[0]) == "NC":     # a list given for a zone: it may be longer
             out.line(f"if len({xs}) > NC: " + BAIL)
@@ -1221,6 +1231,8 @@ class Exprs:
         lo, hi = self.tmp(f"max(0, {ends[0]})"), self.tmp(f"min({n}, {ends[1]})")
         with out.block(f"if subsets_count({n}, {lo}, {hi}) > {MAX_LIST}:"):
             out.line(BAIL)
+        if stop is not None:
+            self.charge(f"subsets_count({n}, {lo}, {hi})")
         idx, made = self.tmp(f"np.empty(max(1, {n}), np.int64)"), self.tmp("np.empty(64, np.int64)")
         k, j, p, w = out.fresh("k"), out.fresh("j"), out.fresh("q"), out.fresh("k")
         with out.block(f"for {k} in range({lo}, {hi} + 1):"):
@@ -1459,6 +1471,21 @@ class Exprs:
 
     def zone_base(self, name: str) -> int:
         return self.zone_rows[name]
+
+
+def charges_work(node) -> bool:
+    """Whether computing `node` may charge work to the budget (a built-in, a call of a
+    function, `in`, a list compared or joined), anywhere inside it."""
+    if node.is_const:
+        return False
+    if isinstance(node, (E.BuiltinCall, E.UserCall, E.Member, E.Join)) or \
+            isinstance(node, E.Compare) and elem_of(node.a.type) is not None:
+        return True
+    for value in vars(node).values():
+        for part in (value if isinstance(value, (list, tuple)) else (value,)):
+            if isinstance(part, E.Node) and charges_work(part):
+                return True
+    return False
 
 
 def _empty(node) -> bool:
