@@ -1075,6 +1075,141 @@ def test_a_play_out_resumed_in_a_loop_of_a_procedure_apart_called_by_another_is_
     assert len(places) == 7, places
 
 
+DEEP_APART = """
+name: deep_apart
+players: 3
+deck:
+  product:
+    suit: [{id: S}, {id: H}, {id: D}]
+    rank: [{id: "1", value: 1}, {id: "2", value: 2}, {id: "3", value: 3}, {id: "4", value: 4}]
+  id: "{rank}{suit}"
+  zone: stock
+zones:
+  stock: {visibility: hidden}
+  pile: {visibility: public}
+  hand: {per_player: true, visibility: owner}
+player_variables:
+  points: {type: number, initial: 0}
+events:
+  laid: {with: {card: card, by: player}}
+triggers:
+  - on: laid
+    when: "card != null and card.value >= 3"
+    do:
+      - choose: by.hand
+        by: by
+        as: x
+        otherwise: [add: {by.points: 2}]
+      - if: "x != null"
+        then:
+          - move: {card: x, from: by.hand, to: pile}
+      - if: "count(by.hand) < 2"
+        then:
+          - call: refill
+            with: {who: by}
+procedures:
+  refill:
+    params: {who: player}
+    do:
+      - choose:
+          - option: take
+            when: "count(stock) > 0"
+            do: [draw: {from: stock, to: who.hand}]
+          - option: leave
+            do: [add: {who.points: 1}]
+        by: who
+  offer:
+    params: {cands: "list[number]", k: number}
+    do:
+      - for_each: q
+        in: players
+        do:
+          - if: "count(q.hand) > 0 and q.points % 3 != k"
+            then:
+              - choose: "filter(cands, v => v <= count(q.hand) + 1)"
+                by: q
+                as: v
+                otherwise:
+                  - choose: q.hand
+                    by: q
+                    as: d
+                  - move: {card: d, from: q.hand, to: pile}
+              - if: "v != null"
+                then:
+                  - add: {q.points: v}
+                  - emit: laid
+                    with: {card: "top(q.hand)", by: q}
+  auction:
+    params: {rounds: number}
+    do:
+      - turns:
+          count: rounds
+          do:
+            - choose:
+                - option: pass
+                  do: [end_turn]
+                - from: current.hand
+                  as: b
+                  do:
+                    - move: {card: b, from: current.hand, to: pile}
+                    - emit: laid
+                      with: {card: b, by: current}
+            - add: {current.points: 1}
+      - repeat:
+          - call: offer
+            with: {cands: "[1, 2, 3]", k: rounds}
+        until: "count(pile) > 4 or true"
+flow:
+  round:
+    - gather: {to: stock}
+    - shuffle: stock
+    - deal: {from: stock, to: hand, count: 3}
+    - call: auction
+      with: {rounds: 2}
+    - turns:
+        count: 3
+        do:
+          - call: offer
+            with: {cands: "map(current.hand, c => c.value)", k: 0}
+          - if: "count(current.hand) > 0"
+            then:
+              - choose: current.hand
+                as: card
+              - move: {card: card, from: current.hand, to: pile}
+              - emit: laid
+                with: {card: card, by: current}
+  until: "any(players, p => p.points >= 25)"
+result:
+  winners: "filter(players, p => p.points >= 25)"
+  score: "p.points"
+  standing: "p.points"
+"""
+
+
+def test_play_outs_resumed_four_procedures_apart_deep_are_the_python_play_outs():
+    """Procedures apart four frames deep: turns, a repeat, a for_each over players and an if
+    inside them, an end_turn, a list parameter chosen among, an event emitted inside one whose
+    trigger chooses and calls another.  Every play-out resumed is the Python's; the only
+    places not resumed are a choice inside an `otherwise`, as written in."""
+    from interpreter import load_program_text
+    from interpreter.native.program import ResumableKernel
+    program = load_program_text(DEEP_APART, "deep_apart.yaml", backend="native")
+    playouts = program.native_playouts
+    source, playouts.plan = kernel_source(playouts.ruleset, playouts.layout, apart=True)
+    assert source.count("def pf") == 3
+    playouts.kernel = ResumableKernel(source, playouts.ruleset)
+    assert playouts.compiled(), playouts.reason
+    places, refused = set(), set()
+    for horizon in (True, False):
+        for place, native, python, alike in imagined_play_outs(program, 6, horizon):
+            if native is None:
+                refused.add(place)
+                continue
+            assert native == python and alike, place
+            places.add(place)
+    assert len(places) >= 10 and all(playouts.plan.targets.get((chain, pc)) is None for pc, chain in refused)
+
+
 FRACTIONS = """
 name: fractions
 players: 3
