@@ -1002,30 +1002,41 @@ def test_functions_that_make_lists_written_apart_play_the_python_games():
 
 
 
+def play_outs_apart(text: str, name: str, games: int, written: dict) -> tuple:
+    """(places resumed, places not resumed) of the play-outs of ruleset `text` with its
+    resumable kernel written apart (`written`: how many of each kind of kernel function, "pf"
+    or "uf", it must have), every play-out resumed asserted the Python's."""
+    from interpreter import load_program_text
+    from interpreter.native.program import ResumableKernel
+    program = load_program_text(text, name, backend="native")
+    playouts = program.native_playouts
+    source, playouts.plan = kernel_source(playouts.ruleset, playouts.layout, apart=True)
+    assert all(source.count(f"def {kind}") >= count for kind, count in written.items())
+    playouts.kernel = ResumableKernel(source, playouts.ruleset)
+    assert playouts.compiled(), playouts.reason
+    places, refused = set(), set()
+    for horizon in (True, False):
+        for place, native, python, alike in imagined_play_outs(program, games, horizon):
+            if native is None:
+                assert playouts.plan.targets.get((place[1], place[0])) is None, place     # (encode refused it)
+                refused.add(place)
+                continue
+            assert native == python and alike, place
+            places.add(place)
+    return places, refused
+
+
 def test_a_play_out_resumed_inside_a_procedure_written_apart_is_the_python_play_out():
     """A long resumable kernel is written apart, as a long kernel of whole games is: `lay` is
     a function of its own called from two places, its choice numbered again at each call (the
     call passes which, and the locals of its frame are read in where it resumes), and the
     functions that make lists are functions of their own too.  Play-outs resumed inside `lay`
     at either call, and in the turns, are the Python's."""
-    from interpreter import load_program_text
-    from interpreter.native.program import ResumableKernel
     functions = LISTS_APART[LISTS_APART.index("functions:"):LISTS_APART.index("flow:")]
     text = RESUMED.replace("procedures:", functions + "procedures:", 1).replace(
         "card.value >= least or all(who.hand, c => c.value < least)",
         "card.value * 2 >= best(who.hand) - least or len(high(who.hand, least)) == 0", 1)
-    program = load_program_text(text, "resumed_apart.yaml", backend="native")
-    playouts = program.native_playouts
-    source, playouts.plan = kernel_source(playouts.ruleset, playouts.layout, apart=True)
-    assert source.count("def uf") >= 2 and source.count("def pf") == 1
-    playouts.kernel = ResumableKernel(source, playouts.ruleset)
-    assert playouts.compiled(), playouts.reason
-    places = set()
-    for horizon in (True, False):
-        for place, native, python, alike in imagined_play_outs(program, 12, horizon):
-            if native is not None:
-                places.add(place)
-                assert native == python and alike
+    places, _ = play_outs_apart(text, "resumed_apart.yaml", 12, {"uf": 2, "pf": 1})
     assert len(places) == 4
 
 
@@ -1035,8 +1046,6 @@ def test_a_play_out_resumed_in_a_loop_of_a_procedure_apart_called_by_another_is_
     play-out resumes inside; the call of `lay` from the turns is deeper than the one from the
     round, so the frames of the choices inside lie deeper there; the round calls `pick` too,
     its arguments then the game's locals as well as `lay`'s."""
-    from interpreter import load_program_text
-    from interpreter.native.program import ResumableKernel
     text = RESUMED.replace("procedures:", """procedures:
   pick:
     params: {who: player, mark: number}
@@ -1060,36 +1069,11 @@ def test_a_play_out_resumed_in_a_loop_of_a_procedure_apart_called_by_another_is_
               with: {who: p, mark: 1}
             - call: lay
               with: {who: p, least: 2}""", 1)
-    program = load_program_text(text, "resumed_nested.yaml", backend="native")
-    playouts = program.native_playouts
-    source, playouts.plan = kernel_source(playouts.ruleset, playouts.layout, apart=True)
-    assert source.count("def pf") == 2
-    playouts.kernel = ResumableKernel(source, playouts.ruleset)
-    assert playouts.compiled(), playouts.reason
-    places = set()
-    for horizon in (True, False):
-        for place, native, python, alike in imagined_play_outs(program, 16, horizon):
-            assert native is not None, place
-            assert native == python and alike, place
-            places.add(place)
-    assert len(places) == 7, places
+    places, refused = play_outs_apart(text, "resumed_nested.yaml", 16, {"pf": 2})
+    assert len(places) == 7 and not refused, (places, refused)
 
 
-DEEP_APART = """
-name: deep_apart
-players: 3
-deck:
-  product:
-    suit: [{id: S}, {id: H}, {id: D}]
-    rank: [{id: "1", value: 1}, {id: "2", value: 2}, {id: "3", value: 3}, {id: "4", value: 4}]
-  id: "{rank}{suit}"
-  zone: stock
-zones:
-  stock: {visibility: hidden}
-  pile: {visibility: public}
-  hand: {per_player: true, visibility: owner}
-player_variables:
-  points: {type: number, initial: 0}
+DEEP_APART = RESUMED[:RESUMED.index("procedures:")].replace("name: resumed", "name: deep_apart") + """\
 events:
   laid: {with: {card: card, by: player}}
 triggers:
@@ -1191,23 +1175,8 @@ def test_play_outs_resumed_four_procedures_apart_deep_are_the_python_play_outs()
     inside them, an end_turn, a list parameter chosen among, an event emitted inside one whose
     trigger chooses and calls another.  Every play-out resumed is the Python's; the only
     places not resumed are a choice inside an `otherwise`, as written in."""
-    from interpreter import load_program_text
-    from interpreter.native.program import ResumableKernel
-    program = load_program_text(DEEP_APART, "deep_apart.yaml", backend="native")
-    playouts = program.native_playouts
-    source, playouts.plan = kernel_source(playouts.ruleset, playouts.layout, apart=True)
-    assert source.count("def pf") == 3
-    playouts.kernel = ResumableKernel(source, playouts.ruleset)
-    assert playouts.compiled(), playouts.reason
-    places, refused = set(), set()
-    for horizon in (True, False):
-        for place, native, python, alike in imagined_play_outs(program, 6, horizon):
-            if native is None:
-                refused.add(place)
-                continue
-            assert native == python and alike, place
-            places.add(place)
-    assert len(places) >= 10 and all(playouts.plan.targets.get((chain, pc)) is None for pc, chain in refused)
+    places, _ = play_outs_apart(DEEP_APART, "deep_apart.yaml", 6, {"pf": 3})
+    assert len(places) >= 10
 
 
 FRACTIONS = """
