@@ -185,10 +185,15 @@ class Plan:
         return self.piles_base + (1 + 2 * len(self.piles) if self.piles else 0)
 
     @property
+    def locals_base(self) -> int:
+        """Where the locals start in IN, after the variables and each player's."""
+        width = sum(self.max_players * (2 if _listed(typ) else 1) for _, typ in self.players_)
+        return self.globals_base + 2 * len(self.globals_) + width
+
+    @property
     def loops_base(self) -> int:
         """LB: where the loops' cursors start in IN."""
-        width = sum(self.max_players * (2 if _listed(typ) else 1) for _, typ in self.players_)
-        return self.globals_base + 2 * len(self.globals_) + width + 2 * len(self.locals_)
+        return self.locals_base + 2 * len(self.locals_)
 
 
 class NotResumable(InterpreterError):

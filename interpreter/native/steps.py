@@ -48,6 +48,7 @@ class KernelWriter(Exprs):
         self.fractions = fractions      # (expressions.Fractional)
         self.apart = apart              # functions that make lists, and procedures, written apart (native/apart.py)
         self.apart_locals = {}          # a procedure apart's name -> its rules' locals (resumable: read from IN there)
+        self.apart_lists = set()        # those of them that hold lists
         self.procedures = {}            # a procedure's name -> its Apart (None: written in at each call)
         self.procedures_src = []        # their sources
         self.xs = {}                    # a game's scalar -> its place in XS, where calls pass it
@@ -290,31 +291,26 @@ class KernelWriter(Exprs):
     def plan(self) -> Plan:
         """Where the resumable kernel reads each part of a state (native/resume.py)."""
         r = self.r
-        names = sorted(self.locals | self.list_locals | self.apart_names(False) | self.apart_names(True))
+        listed = self.list_locals | self.apart_lists
+        names = sorted(self.locals | listed | set().union(*self.apart_locals.values()))
         players = tuple((name, SHOWN if ("P", name) in self.shown else v.type) for name, v in self.player_variables.items())
         return Plan(rows=dict(self.zone_rows), per_player=frozenset(z.name for z in r.zones.values() if z.per_player),
                     n_rows=self.rows, max_players=self.maxp, texts=self.texts,     # (complete once the tables are written)
                     globals_=tuple((name, SHOWN if ("G", name) in self.shown else v.type) for name, v in self.variables.items()),
                     players_=players,
-                    locals_=tuple((name, self.local_types.get(name), name in self.list_locals | self.apart_names(True))
-                                  for name in names),
+                    locals_=tuple((name, self.local_types.get(name), name in listed) for name in names),
                     targets=dict(self.resume.targets), frames=dict(self.resume.frames),
                     loops=dict(self.resume.loops), slots=self.resume.slots, journal=self.journal,
                     windows=dict(self.windows),
                     piles=tuple((name, self.zone_rows[name]) for name in self.pile_zones), pile_rows=len(r.deck.ids) + 1,
                     maps=tuple((kind, name, typ) for (kind, name), typ in self.maps.items()), fractions=self.fractions)
 
-    def apart_names(self, listed: bool) -> set:
-        """The rules' locals of the procedures written apart (their lists, or the others)."""
-        return {x for own in self.apart_locals.values() for x in own[1 if listed else 0]}
-
     def apart_loads(self, plan: Plan, name: str) -> list:
         """The lines of procedure apart `name` that read its locals out of IN and POOL where a
         play-out resumes inside it (the game reads the others: loads)."""
-        own, own_lists = self.apart_locals[name]
-        at = plan.loops_base - 2 * len(plan.locals_)
-        lines = [self.read(x, listed, typ, at + 2 * i, 2) for i, (x, typ, listed) in enumerate(plan.locals_)
-                 if x in own or x in own_lists]
+        own = self.apart_locals[name]
+        lines = [self.read(x, listed, typ, plan.locals_base + 2 * i, 2)
+                 for i, (x, typ, listed) in enumerate(plan.locals_) if x in own]
         return ["    if RES != 0:"] + lines if lines else []
 
     def read(self, name: str, listed: bool, typ, at: int, indent: int = 1) -> str:
@@ -352,6 +348,7 @@ class KernelWriter(Exprs):
             lines.append(f"    P_{name} = np.empty(n, {self.numbers(typ)}); "
                          f"P_{name}[:] = IN[{at}:{at} + n]{'.view(np.float64)' if floats else ''}")
             at += plan.max_players
+        assert at == plan.locals_base
         for name, typ, listed in plan.locals_:
             if name in self.locals or name in self.list_locals:     # (a procedure apart reads its own)
                 lines.append(self.read(name, listed, typ, at))
@@ -1729,10 +1726,10 @@ class KernelWriter(Exprs):
         if self.resumable:
             rec = self.record(s)
             base = self.resume.enter(called.resumes, _after(rec.call) if rec else None)
+        inside = None if base is None else f"{base} < RES <= {base + called.resumes.count}"   # resumed in this call
         for x in called.touched:
             if x == "RES":
-                k = called.resumes.count
-                out.line(f"XS[{self.xs[x]}] = " + ("0" if base is None else f"RES - {base} if {base} < RES <= {base + k} else 0"))
+                out.line(f"XS[{self.xs[x]}] = " + ("0" if inside is None else f"RES - {base} if {inside} else 0"))
             else:
                 out.line(f"XS[{self.xs[x]}] = {x}")
         st = out.fresh("st")
@@ -1741,8 +1738,8 @@ class KernelWriter(Exprs):
         for x in called.changed:
             if x != "RES":
                 out.line(f"{x} = {self.loaded(x)}")
-        if base is not None:                            # the choice resumed at was reached inside
-            out.line(f"if {base} < RES <= {base + called.resumes.count}: RES = 0")
+        if inside is not None:                          # the choice resumed at was reached inside
+            out.line(f"if {inside}: RES = 0")
 
     def procedure(self, name):
         """The Apart of procedure `name`, its function written the first time it is called;
@@ -1783,7 +1780,8 @@ class KernelWriter(Exprs):
         called.params, called.kernel_params, called.resumes = [p[len(env["#frame"]):] for p in params], params, inner
         loads = []
         if self.resumable and (own or own_lists):   # its locals, where a play-out resumes inside it (source())
-            self.apart_locals[called.name] = (own, own_lists)
+            self.apart_locals[called.name] = own | own_lists
+            self.apart_lists |= own_lists
             loads = [f"    #LOADS {called.name}"]
             called.arrays = sorted(set(called.arrays) | {"IN", "POOL"})
             called.touched = sorted(set(called.touched) | {"RES"})
